@@ -1,0 +1,88 @@
+#pragma once
+// A run specification: what a user asks MACE to do (REQ-PLAN-1..4, REQ-BUD-1..2).
+//
+// Two ways in, one set of rules: `parse_run_spec_json` reads the JSON form (`mace submit
+// FILE`, `mace spec check FILE`), checking types, unknown fields and every value;
+// `validate_run_spec` checks the values of an already-typed spec (what arrives through
+// the structured RPC form). Both report every problem, each naming its field path.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/field_error.h"
+
+namespace mace {
+
+enum class Core { ariane, sparc, pico, generic };
+
+std::string_view to_string(Core c);
+std::optional<Core> core_from_string(std::string_view s);
+
+struct Budget {
+  int64_t max_iterations = 10;
+  double max_usd = 20.0;
+  int64_t max_wall_s = 3600;
+  bool operator==(const Budget&) const = default;
+};
+
+struct WorkloadArgs {
+  // Hex digits without any 0x prefix; empty means one finish bit per tile (REQ-VER-7).
+  std::string finish_mask;
+  std::vector<std::string> options;  // each starts with '-'
+  bool operator==(const WorkloadArgs&) const = default;
+};
+
+struct RunOptions {
+  bool rtl_edits = false;
+  bool fast_path = true;
+  bool task_prompts = false;
+  bool operator==(const RunOptions&) const = default;
+};
+
+inline constexpr int kMaxMeshAxis = 256;
+inline constexpr int64_t kDefaultRtlTimeout = 1'000'000;  // REQ-VER-8
+
+struct RunSpec {
+  Core core = Core::ariane;
+  int mesh_x = 1;
+  int mesh_y = 1;
+  std::vector<std::string> workloads;
+  std::string objective;
+  Budget budget;
+  bool coverage = false;
+  std::optional<int64_t> rtl_timeout;
+  std::optional<int64_t> max_cycle;
+  std::map<std::string, WorkloadArgs> workload_args;  // by program name
+  std::optional<std::string> core_descriptor_json;    // a JSON object, minified
+  RunOptions options;
+  std::optional<std::string> backend;
+  std::optional<std::string> model;
+  std::optional<int64_t> checkouts;
+
+  int64_t effective_rtl_timeout() const { return rtl_timeout.value_or(kDefaultRtlTimeout); }
+  bool operator==(const RunSpec&) const = default;
+};
+
+// The backends a spec may name: the four LLM backends (REQ-PLAT-7) and `direct`, the
+// planner that calls no LLM.
+inline constexpr std::string_view kBackendNames[] = {"vertex", "claude", "opencode",
+                                                     "antigravity", "direct"};
+
+struct SpecParseResult {
+  std::optional<RunSpec> spec;  // set only when `errors` is empty
+  FieldErrors errors;
+};
+
+SpecParseResult parse_run_spec_json(std::string_view json);
+
+// Checks every value of a typed spec; empty when the spec is valid.
+FieldErrors validate_run_spec(const RunSpec& spec);
+
+// The normalised spec (every default filled in) as JSON; parses back to an equal spec.
+std::string run_spec_to_json(const RunSpec& spec, bool pretty = false);
+
+}  // namespace mace

@@ -1,0 +1,261 @@
+@0xec6d0ffe2efe82d0;
+# The public API of maced, the MACE daemon.
+#
+# Clients connect to maced's Unix socket (default /run/maced/maced.sock) and speak
+# Cap'n Proto two-party RPC; the bootstrap capability is `Maced`. The `mace` command is
+# one such client; any language with a Cap'n Proto RPC implementation (pycapnp,
+# capnp-rust, capnp-go, ...) can use this file as it stands.
+#
+# Versioning: `apiVersion` below is bumped only when a change is not backward
+# compatible. Fields and methods are only ever added (with new ordinals), so a client
+# built against an older schema keeps working. `Maced.version()` reports the version a
+# daemon speaks.
+#
+# Errors: a request that names no known run, or is otherwise malformed, fails with a
+# Cap'n Proto exception whose description starts with the field at fault
+# ("runId: no run named 'x'"). A run specification that fails validation is not an
+# exception: `submit` returns every problem in `errors`, each naming its field path.
+
+using Cxx = import "/capnp/c++.capnp";
+$Cxx.namespace("mace::api");
+
+const apiVersion :UInt32 = 1;
+
+# ---------------------------------------------------------------------------------------
+# Run specification
+
+struct CacheGeometry {
+  # One cache of the memory hierarchy. Sizes are bytes.
+  sizeBytes @0 :UInt32;
+  associativity @1 :UInt32;
+}
+
+struct WorkloadArgs {
+  # Per-program simulation settings (run spec field `workload_args`).
+  program @0 :Text;          # must be one of the spec's workloads
+  finishMask @1 :Text;       # hex digits (an optional 0x prefix is accepted); empty: one bit per tile
+  options @2 :List(Text);    # extra sims options, each starting with '-'
+}
+
+struct Budget {
+  maxIterations @0 :UInt32 = 10;
+  maxUsd @1 :Float64 = 20.0;
+  maxWallS @2 :UInt64 = 3600;
+}
+
+struct RunOptions {
+  rtlEdits @0 :Bool = false;     # offer the planner the rtl task kind
+  fastPath @1 :Bool = true;      # no LLM call for config and workload tasks
+  taskPrompts @2 :Bool = false;  # send each config/workload task's instruction to the LLM
+}
+
+struct RunSpec {
+  # The structured form of a run specification. The JSON form accepted by
+  # `mace submit FILE` has the same fields in snake_case; see README "Run specs".
+  # Zero in an optional numeric field means "not set".
+  core @0 :Text = "ariane";      # ariane | sparc | pico | generic
+  meshX @1 :UInt32 = 1;          # tiles on each axis, 1..256
+  meshY @2 :UInt32 = 1;
+  workloads @3 :List(Text);      # gate workloads, simulated in this order
+  objective @4 :Text;
+  budget @5 :Budget;
+  coverage @6 :Bool = false;
+  rtlTimeout @7 :UInt64;         # 0: the default, 1,000,000 cycles
+  maxCycle @8 :UInt64;           # 0: the testbench's default
+  workloadArgs @9 :List(WorkloadArgs);
+  coreDescriptorJson @10 :Text;  # a JSON object; required for, and only for, core "generic"
+  options @11 :RunOptions;
+  backend @12 :Text;             # empty: maced's configured default
+  model @13 :Text;               # empty: the backend's default
+  checkouts @14 :UInt32;         # 0: as many as maced grants
+}
+
+struct SpecSource {
+  union {
+    json @0 :Text;     # the JSON text of a run spec, exactly as `mace submit FILE` sends it
+    spec @1 :RunSpec;  # the same, already structured
+  }
+}
+
+struct FieldError {
+  path @0 :Text;     # e.g. "budget.max_wall_s", "workloads[2]", "mesh"
+  message @1 :Text;  # e.g. "must be a positive integer, got 10.5"
+}
+
+# ---------------------------------------------------------------------------------------
+# Runs, tasks and their states
+
+enum RunState {
+  queued @0;            # accepted, waiting for the run loop or for checkouts
+  running @1;
+  passed @2;
+  failed @3;
+  planningFailed @4;
+  budgetExceeded @5;
+  checksumMismatch @6;
+  unsupportedCore @7;
+  error @8;
+  cancelled @9;
+}
+# The store and the JSON output of `mace` spell these in snake_case
+# ("planning_failed"). Every state but queued and running is final.
+
+enum TaskStage {
+  pending @0;
+  prompting @1;
+  building @2;
+  running @3;
+  passed @4;
+  failed @5;
+  skipped @6;
+}
+
+enum Verdict {
+  none @0;       # the transcript holds no verdict
+  pass @1;
+  fail @2;
+  timeout @3;
+  maxcycles @4;
+}
+
+struct WorkloadResult {
+  workload @0 :Text;
+  verdict @1 :Verdict;
+  wallS @2 :Float64;
+}
+
+struct TaskState {
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  kind @2 :Text;                 # config | workload | unit_test | rtl
+  instruction @3 :Text;
+  deps @4 :List(Text);
+  stage @5 :TaskStage;
+  buildId @6 :Text;
+  buildOutcome @7 :Text;         # "", succeeded, reused, failed
+  failureReason @8 :Text;        # e.g. way_rule, build_failed, budget_exhausted
+  results @9 :List(WorkloadResult);
+  checkout @10 :Text;
+}
+
+struct RunSummary {
+  runId @0 :Text;                # unique; sorts by submission time
+  state @1 :RunState;
+  reason @2 :Text;               # why the run ended as it did (error text, cancel, ...)
+  core @3 :Text;
+  meshX @4 :UInt32;
+  meshY @5 :UInt32;
+  objective @6 :Text;
+  workloads @7 :List(Text);
+  submittedByUid @8 :UInt32;     # the peer credentials of the submitting connection
+  submittedAtMs @9 :Int64;       # Unix epoch milliseconds
+  startedAtMs @10 :Int64;        # 0 when not started
+  finishedAtMs @11 :Int64;       # 0 when not finished
+  iterations @12 :UInt32;
+  costUsd @13 :Float64;
+  backend @14 :Text;
+  model @15 :Text;
+}
+
+struct RunDetail {
+  summary @0 :RunSummary;
+  specJson @1 :Text;             # the normalised spec, defaults filled
+  tasks @2 :List(TaskState);     # every task of every iteration
+}
+
+struct Metrics {
+  # The five metrics of REQ-VER-15.
+  successfulTasks @0 :UInt32;
+  iterations @1 :UInt32;
+  failuresRecovered @2 :UInt32;
+  executionTimeS @3 :Float64;
+  computeCostUsd @4 :Float64;
+}
+
+# ---------------------------------------------------------------------------------------
+# Progress events
+
+enum EventKind {
+  submitted @0;
+  stateChanged @1;      # `state` holds the new run state
+  iterationStarted @2;
+  levelStarted @3;
+  taskStage @4;         # `taskId` entered `stage`
+  verdict @5;           # `taskId` simulated `workload` with `verdict`
+  iterationFinished @6;
+  message @7;           # free text for people
+}
+
+struct Event {
+  seq @0 :UInt64;       # per run, from 1, without gaps
+  atMs @1 :Int64;
+  kind @2 :EventKind;
+  state @3 :RunState;
+  iteration @4 :UInt32;
+  taskId @5 :Text;
+  stage @6 :TaskStage;
+  workload @7 :Text;
+  verdict @8 :Verdict;
+  message @9 :Text;
+}
+
+struct RunResult {
+  summary @0 :RunSummary;
+}
+
+interface RunListener {
+  # Implemented by the client and passed to `Maced.watch`.
+  event @0 (event :Event) -> stream;
+  # Every recorded event after `afterSeq`, in order, then live events as they happen.
+  done @1 (result :RunResult);
+  # Called once, after the last event, when the run reaches a final state.
+}
+
+interface Subscription {
+  # Dropping this capability ends the watch.
+}
+
+# ---------------------------------------------------------------------------------------
+# Logs
+
+struct LogEntry {
+  seq @0 :UInt64;
+  atMs @1 :Int64;
+  source @2 :Text;      # "maced", or the task and phase that produced the line
+  text @3 :Text;
+}
+
+struct ListFilter {
+  states @0 :List(RunState);   # empty: every state
+  submittedByUid @1 :UInt32;
+  anyUser @2 :Bool = true;     # false: only runs of submittedByUid
+  limit @3 :UInt32 = 100;      # newest first; 0: no limit
+}
+
+# ---------------------------------------------------------------------------------------
+# The daemon
+
+interface Maced {
+  version @0 () -> (apiVersion :UInt32, daemonVersion :Text);
+
+  submit @1 (spec :SpecSource) -> (runId :Text, errors :List(FieldError));
+  # Validates the spec and queues a run. On any validation error, nothing is recorded,
+  # `runId` is empty and `errors` lists every problem.
+
+  watch @2 (runId :Text, listener :RunListener, afterSeq :UInt64) -> (subscription :Subscription);
+  # Streams the run's events with seq > afterSeq to `listener`, then live ones, then
+  # calls `listener.done` when the run is final (at once for a run already final).
+
+  status @3 (runId :Text) -> (run :RunDetail);
+
+  list @4 (filter :ListFilter) -> (runs :List(RunSummary));
+
+  logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry));
+  # limit 0: every entry.
+
+  metrics @6 (runId :Text) -> (metrics :Metrics);
+
+  cancel @7 (runId :Text) -> (state :RunState, changed :Bool);
+  # Stops the run's builds and simulations and records it as cancelled. `changed` is
+  # false when the run was already final (its state is returned unchanged).
+}

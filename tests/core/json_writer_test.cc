@@ -1,0 +1,28 @@
+#include "core/json_writer.h"
+
+#include <gtest/gtest.h>
+
+namespace mace {
+namespace {
+
+TEST(JsonWriter, NestsObjectsAndArraysWithCommas) {
+  JsonWriter w;
+  w.begin_object().field("a", 1).key("b").begin_array().value("x").value(true).null().end_array();
+  w.key("c").begin_object().end_object().end_object();
+  EXPECT_EQ(w.str(), R"({"a":1,"b":["x",true,null],"c":{}})");
+}
+
+TEST(JsonWriter, EscapesControlCharactersAndQuotes) {
+  JsonWriter w;
+  w.value(std::string_view("a\"b\\c\n\x01", 7));
+  EXPECT_EQ(w.str(), R"("a\"b\\c\n\u0001")");
+}
+
+TEST(JsonWriter, DoublesReadBackExactlyAndLookLikeNumbers) {
+  JsonWriter w;
+  w.begin_array().value(20.0).value(0.1).value(1e300).end_array();
+  EXPECT_EQ(w.str(), "[20.0,0.1,1e+300]");
+}
+
+}  // namespace
+}  // namespace mace
