@@ -67,12 +67,20 @@ struct EventRecord {
   std::string message;
 };
 
-// The five metrics of REQ-VER-15.
+// The five metrics of REQ-VER-15, each read from the run's recorded rows.
 struct RunMetrics {
+  // Task rows of the run, in any iteration, that passed (tasks.passed = 1). A task
+  // retried in a later iteration counts once per iteration it passed in.
   int64_t successful_tasks = 0;
+  // Iteration rows of the run: every iteration that started, passed or not.
   int64_t iterations = 0;
+  // Diagnoses of the run marked recovered (REQ-FAIL-9): failures a later pass fixed.
   int64_t failures_recovered = 0;
+  // From started_at to finished_at, or to now while the run is unfinished; 0 for a run
+  // that never started (still queued, or refused before starting).
   double execution_time_s = 0;
+  // The sum of the cost of every LLM call the run made (llm_calls.cost_usd), planning,
+  // task, diagnosis and post-mortem alike.
   double compute_cost_usd = 0;
 };
 
@@ -89,11 +97,13 @@ class Store {
   std::optional<RunRecord> find_run(const std::string& id) const;
   // Newest first.
   std::vector<RunRecord> list_runs(const RunFilter& filter) const;
-  // Runs in any of `states`, oldest first (for restart recovery and the queue).
+  // Runs in any of `states`, oldest first (for restart recovery and the queue). Unlike a
+  // RunFilter, no states means no runs.
   std::vector<RunRecord> runs_in_states(const std::vector<RunState>& states) const;
 
   // Sets state and reason; stamps started_at when entering running and finished_at when
-  // entering a final state. Returns false when the run does not exist.
+  // entering a final state, each only when not already stamped, so a run requeued after a
+  // restart keeps its first start. Returns false when the run does not exist.
   bool set_run_state(const std::string& id, RunState state, const std::string& reason,
                      int64_t now_ms);
 
@@ -103,8 +113,13 @@ class Store {
   std::vector<EventRecord> events_after(const std::string& run_id, int64_t after_seq,
                                         int64_t limit = 0) const;
 
+  // All zero for a run that does not exist.
   RunMetrics metrics(const std::string& run_id) const;
+  // The same, with `now_ms` as the end of a run still unfinished.
+  RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 
+  // The connection, for recording the tables that have no method here (iterations,
+  // tasks, task_results, diagnoses, postmortems, llm_calls; see migrations.cc).
   Database& database();
 
  private:

@@ -1,0 +1,226 @@
+#include "store/migrations.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace mace::store {
+namespace {
+
+// Migrations are history: once released, one is never edited, only followed by another.
+// That is also why state names are spelled out here rather than generated from RunState:
+// a new state needs a new migration (SQLite cannot alter a CHECK in place), and the test
+// that inserts every RunState fails until it exists.
+//
+// Conventions of the schema:
+// - Times are Unix epoch milliseconds in *_at_ms columns; NULL where the moment has not
+//   come (a run not yet started). Durations are seconds, REAL, in wall_s.
+// - Booleans are INTEGER 0/1 with a CHECK.
+// - Enumerations use the snake_case names of schema/mace.capnp.
+// - Every row of a run is deleted with the run (ON DELETE CASCADE), so pruning old runs
+//   is one DELETE FROM runs.
+constexpr const char* kMigrations[] = {
+    // 1: the first schema.
+    R"sql(
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY NOT NULL,           -- run ID; sorts by submission time
+  state TEXT NOT NULL CHECK (state IN (
+    'queued', 'running', 'passed', 'failed', 'planning_failed', 'budget_exceeded',
+    'checksum_mismatch', 'unsupported_core', 'error', 'cancelled')),
+  reason TEXT NOT NULL DEFAULT '',        -- why the run ended as it did
+  spec_json TEXT NOT NULL DEFAULT '{}',   -- the normalised spec, defaults filled
+  core TEXT NOT NULL DEFAULT '',
+  mesh_x INTEGER NOT NULL DEFAULT 1,
+  mesh_y INTEGER NOT NULL DEFAULT 1,
+  objective TEXT NOT NULL DEFAULT '',
+  workloads_json TEXT NOT NULL DEFAULT '[]',  -- JSON array of gate workload names
+  backend TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  max_iterations INTEGER NOT NULL DEFAULT 0,
+  max_usd REAL NOT NULL DEFAULT 0,
+  max_wall_s INTEGER NOT NULL DEFAULT 0,
+  submitted_by_uid INTEGER NOT NULL DEFAULT 0,
+  submitted_at_ms INTEGER NOT NULL DEFAULT 0,
+  started_at_ms INTEGER,
+  finished_at_ms INTEGER,
+  replay_of TEXT REFERENCES runs(id) ON DELETE SET NULL
+);
+-- mace list --state / restart recovery; mace list --mine (newest first by id).
+CREATE INDEX runs_state ON runs(state);
+CREATE INDEX runs_uid ON runs(submitted_by_uid, id);
+-- Foreign-key checks on deleting a run look replays up by this column.
+CREATE INDEX runs_replay_of ON runs(replay_of);
+
+-- One row per iteration of a run (REQ-VER-13), with its cost and time (REQ-BUD-6).
+CREATE TABLE iterations (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  started_at_ms INTEGER,
+  finished_at_ms INTEGER,
+  cost_usd REAL NOT NULL DEFAULT 0,
+  wall_s REAL NOT NULL DEFAULT 0,
+  passed INTEGER NOT NULL DEFAULT 0 CHECK (passed IN (0, 1)),
+  plan_text TEXT NOT NULL DEFAULT '',     -- the plan as the planner wrote it
+  PRIMARY KEY (run_id, iteration)
+) WITHOUT ROWID;
+
+-- One row per task of an iteration, with its whole build configuration (REQ-VER-13).
+-- A NULL cache size or associativity means the core's default.
+CREATE TABLE tasks (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,                  -- the planner's id, unique in its iteration
+  kind TEXT NOT NULL,                     -- config | workload | unit_test | rtl
+  instruction TEXT NOT NULL DEFAULT '',
+  deps_json TEXT NOT NULL DEFAULT '[]',   -- JSON array of task ids
+  checkout TEXT,                          -- the checkout it was built in
+  core TEXT,
+  mesh_x INTEGER,
+  mesh_y INTEGER,
+  network TEXT,
+  l1i_size INTEGER,
+  l1i_assoc INTEGER,
+  l1d_size INTEGER,
+  l1d_assoc INTEGER,
+  l15_size INTEGER,
+  l15_assoc INTEGER,
+  l2_size INTEGER,
+  l2_assoc INTEGER,
+  rtl_defines TEXT NOT NULL DEFAULT '',   -- space-separated, sorted
+  rtl_edits TEXT NOT NULL DEFAULT '',     -- unified diff
+  rtl_edits_hash TEXT NOT NULL DEFAULT '',
+  extra_flags TEXT NOT NULL DEFAULT '',
+  build_id TEXT,
+  build_outcome TEXT NOT NULL DEFAULT '', -- '' | succeeded | reused | failed
+  build_reused INTEGER NOT NULL DEFAULT 0 CHECK (build_reused IN (0, 1)),
+  failure_reason TEXT NOT NULL DEFAULT '',  -- e.g. way_rule, build_failed
+  stage TEXT NOT NULL DEFAULT 'pending',  -- a TaskStage
+  passed INTEGER CHECK (passed IN (0, 1)),  -- NULL until the task ends
+  started_at_ms INTEGER,
+  finished_at_ms INTEGER,
+  UNIQUE (run_id, iteration, task_id)
+);
+-- Build reuse and the evaluation harness look builds up by id.
+CREATE INDEX tasks_build_id ON tasks(build_id);
+
+-- One row per simulated workload of a task, in the order they ran.
+CREATE TABLE task_results (
+  task_row INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL,               -- 0 for the first gate workload
+  workload TEXT NOT NULL,
+  verdict TEXT NOT NULL,                  -- none | pass | fail | timeout | maxcycles
+  returncode INTEGER,
+  run_dir TEXT NOT NULL DEFAULT '',
+  wall_s REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (task_row, ordinal)
+) WITHOUT ROWID;
+
+-- REQ-FAIL-8, REQ-FAIL-9: each diagnosis, with its run, iteration and task; `recovered`
+-- is set on all of a run's rows when the run later passes.
+CREATE TABLE diagnoses (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT '',
+  fix TEXT NOT NULL DEFAULT '',
+  source TEXT NOT NULL CHECK (source IN ('narrowing', 'llm', 'rule', 'fallback')),
+  evidence TEXT NOT NULL DEFAULT '',
+  recovered INTEGER NOT NULL DEFAULT 0 CHECK (recovered IN (0, 1)),
+  created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX diagnoses_run ON diagnoses(run_id, iteration);
+
+-- REQ-FAIL-10, REQ-FAIL-11: at most one post-mortem per run, and only one with an
+-- assessment.
+CREATE TABLE postmortems (
+  run_id TEXT PRIMARY KEY NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  assessment TEXT NOT NULL CHECK (assessment IN (
+    'fixable_config', 'likely_hardware_limitation', 'inconclusive')),
+  explanation TEXT NOT NULL DEFAULT '',
+  next_steps TEXT NOT NULL DEFAULT '',
+  created_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- REQ-BUD-12: every LLM call. Planning, task, diagnosis and post-mortem calls alike;
+-- iteration and task_id are NULL where the call belongs to none.
+CREATE TABLE llm_calls (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER,
+  phase TEXT NOT NULL,                    -- e.g. plan, task, diagnosis, postmortem
+  task_id TEXT,
+  backend TEXT NOT NULL DEFAULT '',
+  model TEXT NOT NULL DEFAULT '',
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  thinking_tokens INTEGER NOT NULL DEFAULT 0,
+  cost_usd REAL NOT NULL DEFAULT 0,
+  wall_s REAL NOT NULL DEFAULT 0,
+  success INTEGER NOT NULL CHECK (success IN (0, 1)),
+  error_class TEXT NOT NULL DEFAULT '',   -- e.g. rate_limited, timeout; '' on success
+  reply_text TEXT NOT NULL DEFAULT '',
+  created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX llm_calls_run ON llm_calls(run_id);
+
+-- Progress events, what `mace watch` replays: seq counts 1, 2, ... per run, no gaps.
+CREATE TABLE events (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL CHECK (seq >= 1),
+  at_ms INTEGER NOT NULL,
+  kind TEXT NOT NULL,                     -- an EventKind
+  state TEXT CHECK (state IS NULL OR state IN (
+    'queued', 'running', 'passed', 'failed', 'planning_failed', 'budget_exceeded',
+    'checksum_mismatch', 'unsupported_core', 'error', 'cancelled')),
+  iteration INTEGER NOT NULL DEFAULT 0,
+  task_id TEXT NOT NULL DEFAULT '',
+  stage TEXT NOT NULL DEFAULT '',
+  workload TEXT NOT NULL DEFAULT '',
+  verdict TEXT NOT NULL DEFAULT '',
+  message TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+)sql",
+};
+
+constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
+
+}  // namespace
+
+int latest_schema_version() { return kLatest; }
+
+int read_schema_version(Database& db) {
+  auto stmt = db.prepare("PRAGMA user_version");
+  stmt.step();
+  return static_cast<int>(stmt.int64(0));
+}
+
+void refuse_newer_schema(Database& db) {
+  int found = read_schema_version(db);
+  if (found > kLatest)
+    throw std::runtime_error(db.path().string() + " has schema version " +
+                             std::to_string(found) + "; this maced knows up to " +
+                             std::to_string(kLatest));
+}
+
+int migrate(Database& db) {
+  refuse_newer_schema(db);
+  int applied = 0;
+  for (int version = 1; version <= kLatest; ++version) {
+    // Cheap check outside the lock so reopening a current database takes no write lock.
+    if (read_schema_version(db) >= version) continue;
+    Transaction txn(db);
+    if (read_schema_version(db) >= version) continue;
+    db.exec(kMigrations[version - 1]);
+    // user_version lives in the file header, so it commits or rolls back with the rest.
+    db.exec("PRAGMA user_version = " + std::to_string(version));
+    txn.commit();
+    ++applied;
+  }
+  // Another maced may have moved the file past this binary while we waited for the lock.
+  refuse_newer_schema(db);
+  return applied;
+}
+
+}  // namespace mace::store

@@ -1,0 +1,23 @@
+#pragma once
+// The schema's history. PRAGMA user_version holds the number of migrations a database
+// has had; each migration runs once, in order, in its own transaction.
+
+#include "store/sqlite.h"
+
+namespace mace::store {
+
+// The version this binary's last migration leaves a database at.
+int latest_schema_version();
+
+// PRAGMA user_version of `db`.
+int read_schema_version(Database& db);
+
+// Throws when `db` was written by a newer maced, whose schema this one cannot know.
+void refuse_newer_schema(Database& db);
+
+// Applies every migration `db` lacks and returns how many it applied. Safe when several
+// connections open the same new file at once: each migration re-reads the version under
+// the write lock and skips itself when another connection got there first.
+int migrate(Database& db);
+
+}  // namespace mace::store

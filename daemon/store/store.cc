@@ -1,0 +1,345 @@
+#include "store/store.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "core/json_writer.h"
+#include "store/migrations.h"
+#include "store/sqlite.h"
+
+namespace mace::store {
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+
+// The derived columns are computed in the query so one statement reads a consistent
+// snapshot, and so list_runs costs one query, not one per run.
+constexpr const char* kSelectRun = R"sql(
+SELECT id, state, reason, spec_json, core, mesh_x, mesh_y, objective, workloads_json,
+       backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
+       submitted_at_ms, started_at_ms, finished_at_ms, replay_of,
+       (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
+       (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
+FROM runs
+)sql";
+
+std::string pragma_text(Database& db, const char* sql) {
+  auto stmt = db.prepare(sql);
+  return stmt.step() ? stmt.text(0) : std::string();
+}
+
+// Switching a file to WAL takes its exclusive lock without consulting the busy handler,
+// so a connection opening a new file while another one switches it gets SQLITE_BUSY at
+// once. Wait that out here as the handler would.
+std::string enter_wal(Database& db) {
+  using namespace std::chrono;
+  auto deadline = steady_clock::now() + milliseconds(kBusyTimeoutMs);
+  for (auto pause = milliseconds(1);; pause = std::min(pause * 2, milliseconds(100))) {
+    try {
+      return pragma_text(db, "PRAGMA journal_mode = WAL");
+    } catch (const Error& e) {
+      if (!e.busy() || steady_clock::now() + pause > deadline) throw;
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+RunState parse_state(const Database& db, const std::string& s) {
+  auto state = run_state_from_string(s);
+  if (!state)
+    throw std::runtime_error(db.path().string() + ": unknown run state \"" + s + "\"");
+  return *state;
+}
+
+std::string workloads_to_json(const std::vector<std::string>& workloads) {
+  JsonWriter w;
+  w.begin_array();
+  for (auto& name : workloads) w.value(name);
+  w.end_array();
+  return w.take();
+}
+
+std::vector<std::string> workloads_from_json(const Database& db, const std::string& run_id,
+                                             const std::string& json) {
+  simdjson::dom::parser parser;
+  simdjson::dom::array array;
+  auto fail = [&] {
+    return std::runtime_error(db.path().string() + ": run " + run_id +
+                              ": workloads_json is not a JSON array of strings");
+  };
+  if (parser.parse(json).get_array().get(array) != simdjson::SUCCESS) throw fail();
+  std::vector<std::string> out;
+  for (auto element : array) {
+    std::string_view name;
+    if (element.get_string().get(name) != simdjson::SUCCESS) throw fail();
+    out.emplace_back(name);
+  }
+  return out;
+}
+
+RunRecord read_run(const Database& db, const Statement& s) {
+  RunRecord r;
+  r.id = s.text(0);
+  r.state = parse_state(db, s.text(1));
+  r.reason = s.text(2);
+  r.spec_json = s.text(3);
+  r.core = s.text(4);
+  r.mesh_x = static_cast<int>(s.int64(5));
+  r.mesh_y = static_cast<int>(s.int64(6));
+  r.objective = s.text(7);
+  r.workloads = workloads_from_json(db, r.id, s.text(8));
+  r.backend = s.text(9);
+  r.model = s.text(10);
+  r.max_iterations = s.int64(11);
+  r.max_usd = s.real(12);
+  r.max_wall_s = s.int64(13);
+  r.submitted_by_uid = static_cast<uint32_t>(s.int64(14));
+  r.submitted_at_ms = s.int64(15);
+  r.started_at_ms = s.int64(16);
+  r.finished_at_ms = s.int64(17);
+  r.replay_of = s.text(18);
+  r.iterations = s.int64(19);
+  r.cost_usd = s.real(20);
+  return r;
+}
+
+// 0 and "" in a record mean "none"; the schema says so with NULL.
+std::optional<int64_t> unless_zero(int64_t v) { return v ? std::optional(v) : std::nullopt; }
+std::optional<std::string> unless_empty(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional(s);
+}
+
+// Placeholders ?first, ?first+1, ... for an IN list, bound by the caller in that order.
+std::string in_list(int first, size_t count) {
+  std::string out = "(";
+  for (size_t i = 0; i < count; ++i) {
+    if (i) out += ", ";
+    out += "?" + std::to_string(first + static_cast<int>(i));
+  }
+  return out + ")";
+}
+
+int64_t now_ms() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
+  auto db = std::make_unique<Database>(path);
+  // First, so every later statement, including the pragmas below, waits out a writer in
+  // another connection instead of failing at once.
+  db->set_busy_timeout(kBusyTimeoutMs);
+  // Before anything that writes, so a newer maced's file is left exactly as it was.
+  refuse_newer_schema(*db);
+
+  // journal_mode answers with the mode now in force, which is not WAL when the file
+  // system cannot share memory between processes (some network file systems); readers
+  // would then block writers, so refuse rather than run degraded.
+  std::string mode = enter_wal(*db);
+  if (mode != "wal")
+    throw std::runtime_error(path.string() + ": cannot use WAL journal mode (got \"" + mode +
+                             "\")");
+  db->exec("PRAGMA foreign_keys = ON");
+  if (pragma_text(*db, "PRAGMA foreign_keys") != "1")
+    throw std::runtime_error(path.string() + ": this SQLite does not enforce foreign keys");
+  // In WAL mode NORMAL loses at most the last commits on power loss, never consistency;
+  // FULL would fsync on every event.
+  db->exec("PRAGMA synchronous = NORMAL");
+
+  migrate(*db);
+  return std::unique_ptr<Store>(new Store(std::move(db)));
+}
+
+Store::Store(std::unique_ptr<Database> db) : db_(std::move(db)) {}
+
+Store::~Store() = default;
+
+Database& Store::database() { return *db_; }
+
+int Store::schema_version() const { return read_schema_version(*db_); }
+
+void Store::insert_run(const RunRecord& run) {
+  auto stmt = db_->prepare(R"sql(
+INSERT INTO runs (id, state, reason, spec_json, core, mesh_x, mesh_y, objective,
+                  workloads_json, backend, model, max_iterations, max_usd, max_wall_s,
+                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+)sql");
+  stmt.bind(1, run.id)
+      .bind(2, to_string(run.state))
+      .bind(3, run.reason)
+      .bind(4, run.spec_json)
+      .bind(5, run.core)
+      .bind(6, run.mesh_x)
+      .bind(7, run.mesh_y)
+      .bind(8, run.objective)
+      .bind(9, workloads_to_json(run.workloads))
+      .bind(10, run.backend)
+      .bind(11, run.model)
+      .bind(12, run.max_iterations)
+      .bind(13, run.max_usd)
+      .bind(14, run.max_wall_s)
+      .bind(15, run.submitted_by_uid)
+      .bind(16, run.submitted_at_ms)
+      .bind(17, unless_zero(run.started_at_ms))
+      .bind(18, unless_zero(run.finished_at_ms))
+      .bind(19, unless_empty(run.replay_of));
+  stmt.run();
+}
+
+std::optional<RunRecord> Store::find_run(const std::string& id) const {
+  auto stmt = db_->prepare(std::string(kSelectRun) + "WHERE id = ?1");
+  stmt.bind(1, id);
+  if (!stmt.step()) return std::nullopt;
+  return read_run(*db_, stmt);
+}
+
+std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
+  std::string sql = std::string(kSelectRun) + "WHERE 1";
+  int next = 1;
+  if (!filter.states.empty()) {
+    sql += " AND state IN " + in_list(next, filter.states.size());
+    next += static_cast<int>(filter.states.size());
+  }
+  if (filter.submitted_by_uid) sql += " AND submitted_by_uid = ?" + std::to_string(next++);
+  // Run IDs sort by submission time, so the primary key is also the time order.
+  sql += " ORDER BY id DESC";
+  if (filter.limit > 0) sql += " LIMIT ?" + std::to_string(next++);
+
+  auto stmt = db_->prepare(sql);
+  int index = 1;
+  for (RunState s : filter.states) stmt.bind(index++, to_string(s));
+  if (filter.submitted_by_uid) stmt.bind(index++, *filter.submitted_by_uid);
+  if (filter.limit > 0) stmt.bind(index++, filter.limit);
+
+  std::vector<RunRecord> out;
+  while (stmt.step()) out.push_back(read_run(*db_, stmt));
+  return out;
+}
+
+std::vector<RunRecord> Store::runs_in_states(const std::vector<RunState>& states) const {
+  if (states.empty()) return {};
+  auto stmt = db_->prepare(std::string(kSelectRun) + "WHERE state IN " +
+                           in_list(1, states.size()) + " ORDER BY id ASC");
+  int index = 1;
+  for (RunState s : states) stmt.bind(index++, to_string(s));
+  std::vector<RunRecord> out;
+  while (stmt.step()) out.push_back(read_run(*db_, stmt));
+  return out;
+}
+
+bool Store::set_run_state(const std::string& id, RunState state, const std::string& reason,
+                          int64_t now_ms) {
+  // One statement, so the state and its stamps change together without a transaction.
+  auto stmt = db_->prepare(R"sql(
+UPDATE runs SET
+  state = ?2,
+  reason = ?3,
+  started_at_ms = CASE WHEN ?2 = 'running' THEN coalesce(started_at_ms, ?4)
+                       ELSE started_at_ms END,
+  finished_at_ms = CASE WHEN ?5 THEN coalesce(finished_at_ms, ?4) ELSE finished_at_ms END
+WHERE id = ?1
+)sql");
+  stmt.bind(1, id).bind(2, to_string(state)).bind(3, reason).bind(4, now_ms).bind(5,
+                                                                                  is_final(state));
+  stmt.run();
+  return db_->changes() > 0;
+}
+
+int64_t Store::append_event(EventRecord event) {
+  // The max and the insert share the write lock, so two writers can neither take the
+  // same seq nor leave a gap.
+  Transaction txn(*db_);
+  auto next = db_->prepare("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE run_id = ?1");
+  next.bind(1, event.run_id);
+  next.step();
+  event.seq = next.int64(0);
+
+  auto insert = db_->prepare(R"sql(
+INSERT INTO events (run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload,
+                    verdict, message)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+)sql");
+  std::optional<std::string_view> state;
+  if (event.state) state = to_string(*event.state);
+  insert.bind(1, event.run_id)
+      .bind(2, event.seq)
+      .bind(3, event.at_ms)
+      .bind(4, event.kind)
+      .bind(5, state)
+      .bind(6, event.iteration)
+      .bind(7, event.task_id)
+      .bind(8, event.stage)
+      .bind(9, event.workload)
+      .bind(10, event.verdict)
+      .bind(11, event.message);
+  insert.run();
+  txn.commit();
+  return event.seq;
+}
+
+std::vector<EventRecord> Store::events_after(const std::string& run_id, int64_t after_seq,
+                                             int64_t limit) const {
+  auto stmt = db_->prepare(R"sql(
+SELECT run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload, verdict, message
+FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
+)sql");
+  // A negative LIMIT is SQLite's "no limit".
+  stmt.bind(1, run_id).bind(2, after_seq).bind(3, limit > 0 ? limit : int64_t{-1});
+  std::vector<EventRecord> out;
+  while (stmt.step()) {
+    EventRecord e;
+    e.run_id = stmt.text(0);
+    e.seq = stmt.int64(1);
+    e.at_ms = stmt.int64(2);
+    e.kind = stmt.text(3);
+    if (!stmt.is_null(4)) e.state = parse_state(*db_, stmt.text(4));
+    e.iteration = stmt.int64(5);
+    e.task_id = stmt.text(6);
+    e.stage = stmt.text(7);
+    e.workload = stmt.text(8);
+    e.verdict = stmt.text(9);
+    e.message = stmt.text(10);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+RunMetrics Store::metrics(const std::string& run_id) const { return metrics(run_id, now_ms()); }
+
+RunMetrics Store::metrics(const std::string& run_id, int64_t now_ms) const {
+  // One statement: the five numbers come from one snapshot even while the run writes.
+  auto stmt = db_->prepare(R"sql(
+SELECT
+  (SELECT count(*) FROM tasks t WHERE t.run_id = r.id AND t.passed = 1),
+  (SELECT count(*) FROM iterations i WHERE i.run_id = r.id),
+  (SELECT count(*) FROM diagnoses d WHERE d.run_id = r.id AND d.recovered = 1),
+  r.started_at_ms,
+  r.finished_at_ms,
+  (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = r.id)
+FROM runs r WHERE r.id = ?1
+)sql");
+  stmt.bind(1, run_id);
+  RunMetrics m;
+  if (!stmt.step()) return m;
+  m.successful_tasks = stmt.int64(0);
+  m.iterations = stmt.int64(1);
+  m.failures_recovered = stmt.int64(2);
+  if (!stmt.is_null(3)) {
+    int64_t end = stmt.is_null(4) ? now_ms : stmt.int64(4);
+    int64_t elapsed = end - stmt.int64(3);
+    // A clock stepped back between start and now must not make time negative.
+    m.execution_time_s = elapsed > 0 ? static_cast<double>(elapsed) / 1000.0 : 0.0;
+  }
+  m.compute_cost_usd = stmt.real(5);
+  return m;
+}
+
+}  // namespace mace::store

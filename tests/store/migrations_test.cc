@@ -1,0 +1,156 @@
+#include "store/migrations.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "store/store.h"
+#include "temp_dir.h"
+
+namespace mace::store {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsSupersetOf;
+using testing::TempDir;
+
+std::set<std::string> schema_objects(Database& db, const char* type) {
+  auto stmt = db.prepare("SELECT name FROM sqlite_master WHERE type = ?1");
+  stmt.bind(1, type);
+  std::set<std::string> names;
+  while (stmt.step()) names.insert(stmt.text(0));
+  return names;
+}
+
+RunRecord sample_run(const std::string& id) {
+  RunRecord r;
+  r.id = id;
+  r.core = "pico";
+  r.workloads = {"add"};
+  return r;
+}
+
+TEST(Migrations, EmptyFileReachesTheLatestVersionWithEveryTable) {
+  TempDir dir;
+  auto store = Store::open(dir.db());
+  EXPECT_GE(latest_schema_version(), 1);
+  EXPECT_EQ(store->schema_version(), latest_schema_version());
+  EXPECT_THAT(schema_objects(store->database(), "table"),
+              IsSupersetOf({"runs", "iterations", "tasks", "task_results", "diagnoses",
+                            "postmortems", "llm_calls", "events"}));
+  // The indexes the status, list and metrics queries filter by.
+  EXPECT_THAT(schema_objects(store->database(), "index"),
+              IsSupersetOf({"runs_state", "runs_uid", "llm_calls_run", "diagnoses_run"}));
+}
+
+TEST(Migrations, MigrateCountsWhatItApplies) {
+  TempDir dir;
+  Database db(dir.db());
+  EXPECT_EQ(read_schema_version(db), 0);
+  EXPECT_EQ(migrate(db), latest_schema_version());
+  EXPECT_EQ(read_schema_version(db), latest_schema_version());
+  EXPECT_EQ(migrate(db), 0);
+}
+
+TEST(Migrations, ReopeningAppliesNothingAndKeepsData) {
+  TempDir dir;
+  {
+    auto store = Store::open(dir.db());
+    store->insert_run(sample_run("20260101-000000-000-000001"));
+  }
+  {
+    Database db(dir.db());
+    EXPECT_EQ(migrate(db), 0);
+  }
+  auto store = Store::open(dir.db());
+  EXPECT_EQ(store->schema_version(), latest_schema_version());
+  auto run = store->find_run("20260101-000000-000-000001");
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->core, "pico");
+}
+
+TEST(Migrations, NewerSchemaVersionIsRefusedAndTheFileLeftAlone) {
+  TempDir dir;
+  int newer = latest_schema_version() + 1;
+  {
+    Database db(dir.db());
+    db.exec("PRAGMA user_version = " + std::to_string(newer));
+  }
+  std::string message;
+  try {
+    Store::open(dir.db());
+  } catch (const std::runtime_error& e) {
+    message = e.what();
+  }
+  EXPECT_THAT(message, HasSubstr("mace.db has schema version " + std::to_string(newer) +
+                                 "; this maced knows up to " +
+                                 std::to_string(latest_schema_version())));
+
+  Database db(dir.db());
+  EXPECT_EQ(read_schema_version(db), newer);
+  EXPECT_TRUE(schema_objects(db, "table").empty());
+  auto mode = db.prepare("PRAGMA journal_mode");
+  mode.step();
+  EXPECT_EQ(mode.text(0), "delete");
+}
+
+TEST(Migrations, FailedMigrationLeavesNoPartOfItBehind) {
+  TempDir dir;
+  {
+    // A table in the way makes the first migration fail at its last CREATE TABLE, after
+    // it has created every other table; none of them may survive.
+    Database db(dir.db());
+    db.exec("CREATE TABLE events (x)");
+  }
+  EXPECT_THROW(Store::open(dir.db()), std::runtime_error);
+  Database db(dir.db());
+  EXPECT_EQ(read_schema_version(db), 0);
+  EXPECT_EQ(schema_objects(db, "table"), std::set<std::string>{"events"});
+}
+
+TEST(Migrations, ConnectionsOpeningANewFileAtOnceAllSucceed) {
+  TempDir dir;
+  constexpr int kOpeners = 4;
+  std::vector<std::string> errors(kOpeners);
+  std::vector<int> versions(kOpeners);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kOpeners; ++i)
+    threads.emplace_back([&, i] {
+      try {
+        versions[i] = Store::open(dir.db())->schema_version();
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (int i = 0; i < kOpeners; ++i) {
+    EXPECT_EQ(errors[i], "") << "opener " << i;
+    EXPECT_EQ(versions[i], latest_schema_version()) << "opener " << i;
+  }
+}
+
+// Migrations spell the states out; a RunState added without a migration that widens the
+// CHECK fails here rather than at the first run that reaches it.
+TEST(Migrations, SchemaAcceptsEveryRunStateAndNothingElse) {
+  TempDir dir;
+  auto store = Store::open(dir.db());
+  for (int i = 0;; ++i) {
+    auto state = static_cast<RunState>(i);
+    if (to_string(state) == "unknown") break;
+    auto run = sample_run("run-" + std::to_string(i));
+    run.state = state;
+    EXPECT_NO_THROW(store->insert_run(run)) << to_string(state);
+    EXPECT_EQ(store->find_run(run.id)->state, state);
+  }
+  EXPECT_THROW(store->database().exec("INSERT INTO runs (id, state) VALUES ('x', 'paused')"),
+               std::runtime_error);
+}
+
+}  // namespace
+}  // namespace mace::store

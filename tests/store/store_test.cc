@@ -1,0 +1,608 @@
+#include "store/store.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "store/sqlite.h"
+#include "temp_dir.h"
+
+namespace mace::store {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::TempDir;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { store = Store::open(dir.db()); }
+
+  Database& db() { return store->database(); }
+
+  RunRecord make_run(const std::string& id, RunState state = RunState::queued,
+                     uint32_t uid = 1000) {
+    RunRecord r;
+    r.id = id;
+    r.state = state;
+    r.core = "pico";
+    r.workloads = {"add", "hello"};
+    r.submitted_by_uid = uid;
+    r.submitted_at_ms = 1'700'000'000'000;
+    return r;
+  }
+
+  int64_t count(const std::string& sql) {
+    auto stmt = db().prepare(sql);
+    stmt.step();
+    return stmt.int64(0);
+  }
+
+  void insert_iteration(const std::string& run, int64_t iteration, double cost = 0) {
+    auto stmt = db().prepare(
+        "INSERT INTO iterations (run_id, iteration, cost_usd, wall_s) VALUES (?1, ?2, ?3, 1.5)");
+    stmt.bind(1, run).bind(2, iteration).bind(3, cost).run();
+  }
+
+  int64_t insert_task(const std::string& run, int64_t iteration, const std::string& task,
+                      std::optional<int64_t> passed) {
+    auto stmt = db().prepare(
+        "INSERT INTO tasks (run_id, iteration, task_id, kind, passed) "
+        "VALUES (?1, ?2, ?3, 'config', ?4)");
+    stmt.bind(1, run).bind(2, iteration).bind(3, task).bind(4, passed).run();
+    return db().last_insert_rowid();
+  }
+
+  void insert_llm_call(const std::string& run, double cost, bool success = true) {
+    auto stmt = db().prepare(
+        "INSERT INTO llm_calls (run_id, phase, cost_usd, success, created_at_ms) "
+        "VALUES (?1, 'plan', ?2, ?3, 0)");
+    stmt.bind(1, run).bind(2, cost).bind(3, success).run();
+  }
+
+  void insert_diagnosis(const std::string& run, int64_t iteration, bool recovered) {
+    auto stmt = db().prepare(
+        "INSERT INTO diagnoses (run_id, iteration, task_id, label, source, recovered, "
+        "created_at_ms) VALUES (?1, ?2, 't1', 'way_rule', 'llm', ?3, 0)");
+    stmt.bind(1, run).bind(2, iteration).bind(3, recovered).run();
+  }
+
+  static std::vector<std::string> ids(const std::vector<RunRecord>& runs) {
+    std::vector<std::string> out;
+    for (auto& r : runs) out.push_back(r.id);
+    return out;
+  }
+
+  TempDir dir;
+  std::unique_ptr<Store> store;
+};
+
+std::string pragma(Database& db, const char* sql) {
+  auto stmt = db.prepare(sql);
+  stmt.step();
+  return stmt.text(0);
+}
+
+TEST_F(StoreTest, ConnectionIsInWalModeWithForeignKeysAndABusyTimeout) {
+  EXPECT_EQ(pragma(db(), "PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(pragma(db(), "PRAGMA foreign_keys"), "1");
+  EXPECT_EQ(pragma(db(), "PRAGMA busy_timeout"), "5000");
+  EXPECT_EQ(pragma(db(), "PRAGMA synchronous"), "1");  // NORMAL
+  // WAL is a property of the file: a plain connection sees it too.
+  Database other(dir.db());
+  EXPECT_EQ(pragma(other, "PRAGMA journal_mode"), "wal");
+}
+
+TEST_F(StoreTest, ForeignKeysRejectRowsOfAnUnknownRun) {
+  EXPECT_THAT([&] { insert_iteration("no-such-run", 1); },
+              ::testing::ThrowsMessage<std::runtime_error>(
+                  HasSubstr("FOREIGN KEY constraint failed")));
+  EventRecord e;
+  e.run_id = "no-such-run";
+  e.kind = "message";
+  EXPECT_THROW(store->append_event(e), std::runtime_error);
+  EXPECT_THROW(insert_llm_call("no-such-run", 1.0), std::runtime_error);
+  auto stmt = db().prepare(
+      "INSERT INTO task_results (task_row, ordinal, workload, verdict) VALUES (42, 0, 'add', "
+      "'pass')");
+  EXPECT_THROW(stmt.run(), std::runtime_error);
+}
+
+TEST_F(StoreTest, DeletingARunDeletesEverythingRecordedForIt) {
+  store->insert_run(make_run("r1"));
+  insert_iteration("r1", 1);
+  int64_t task = insert_task("r1", 1, "t1", 1);
+  db().prepare("INSERT INTO task_results (task_row, ordinal, workload, verdict) "
+               "VALUES (?1, 0, 'add', 'pass')")
+      .bind(1, task)
+      .run();
+  insert_llm_call("r1", 0.5);
+  insert_diagnosis("r1", 1, false);
+  EventRecord e;
+  e.run_id = "r1";
+  e.kind = "submitted";
+  store->append_event(e);
+
+  db().exec("DELETE FROM runs WHERE id = 'r1'");
+  for (const char* table :
+       {"iterations", "tasks", "task_results", "llm_calls", "diagnoses", "events"})
+    EXPECT_EQ(count(std::string("SELECT count(*) FROM ") + table), 0) << table;
+}
+
+// REQ-VER-13
+TEST_F(StoreTest, InsertedRunReadsBackEveryField) {
+  RunRecord r = make_run("20260101-120000-000-abcdef", RunState::running, 4242);
+  r.reason = "because";
+  r.spec_json = R"({"core":"pico"})";
+  r.mesh_x = 2;
+  r.mesh_y = 3;
+  r.objective = "make the L2 bigger";
+  r.workloads = {"add", "with \"quotes\"", "ünïcode"};
+  r.backend = "vertex";
+  r.model = "gemini-2.5-flash";
+  r.max_iterations = 10;
+  r.max_usd = 20.5;
+  r.max_wall_s = 3600;
+  r.started_at_ms = 1'700'000'000'500;
+  store->insert_run(make_run("original"));
+  r.replay_of = "original";
+  store->insert_run(r);
+
+  auto got = store->find_run(r.id);
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->id, r.id);
+  EXPECT_EQ(got->state, RunState::running);
+  EXPECT_EQ(got->reason, "because");
+  EXPECT_EQ(got->spec_json, r.spec_json);
+  EXPECT_EQ(got->core, "pico");
+  EXPECT_EQ(got->mesh_x, 2);
+  EXPECT_EQ(got->mesh_y, 3);
+  EXPECT_EQ(got->objective, r.objective);
+  EXPECT_EQ(got->workloads, r.workloads);
+  EXPECT_EQ(got->backend, "vertex");
+  EXPECT_EQ(got->model, "gemini-2.5-flash");
+  EXPECT_EQ(got->max_iterations, 10);
+  EXPECT_DOUBLE_EQ(got->max_usd, 20.5);
+  EXPECT_EQ(got->max_wall_s, 3600);
+  EXPECT_EQ(got->submitted_by_uid, 4242u);
+  EXPECT_EQ(got->submitted_at_ms, r.submitted_at_ms);
+  EXPECT_EQ(got->started_at_ms, r.started_at_ms);
+  EXPECT_EQ(got->finished_at_ms, 0);
+  EXPECT_EQ(got->replay_of, "original");
+  EXPECT_EQ(got->iterations, 0);
+  EXPECT_EQ(got->cost_usd, 0);
+
+  // Zero and empty mean "none", which the schema records as NULL.
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE id = 'original' AND replay_of IS NULL "
+                  "AND started_at_ms IS NULL AND finished_at_ms IS NULL"),
+            1);
+}
+
+TEST_F(StoreTest, FindingAnUnknownRunFindsNothing) {
+  EXPECT_EQ(store->find_run("nope"), std::nullopt);
+}
+
+TEST_F(StoreTest, InsertingADuplicateRunIdThrows) {
+  store->insert_run(make_run("r1"));
+  EXPECT_THROW(store->insert_run(make_run("r1")), std::runtime_error);
+}
+
+TEST_F(StoreTest, ReplayOfAnUnknownRunIsRejected) {
+  auto r = make_run("r1");
+  r.replay_of = "never-was";
+  EXPECT_THROW(store->insert_run(r), std::runtime_error);
+}
+
+// REQ-BUD-12
+TEST_F(StoreTest, RunRecordCountsIterationsAndSumsLlmCost) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("r2"));
+  insert_iteration("r1", 1);
+  insert_iteration("r1", 2);
+  insert_llm_call("r1", 0.25);
+  insert_llm_call("r1", 0.5, false);  // a failed call still cost what it cost
+  insert_llm_call("r2", 7.0);
+
+  auto r1 = store->find_run("r1");
+  EXPECT_EQ(r1->iterations, 2);
+  EXPECT_DOUBLE_EQ(r1->cost_usd, 0.75);
+  auto listed = store->list_runs({});
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[1].id, "r1");
+  EXPECT_EQ(listed[1].iterations, 2);
+  EXPECT_DOUBLE_EQ(listed[1].cost_usd, 0.75);
+  EXPECT_DOUBLE_EQ(listed[0].cost_usd, 7.0);
+}
+
+TEST_F(StoreTest, ListRunsIsNewestFirst) {
+  for (auto id : {"20260101-000000-000-000002", "20260101-000000-000-000001",
+                  "20260102-000000-000-000000"})
+    store->insert_run(make_run(id));
+  EXPECT_THAT(ids(store->list_runs({})),
+              ElementsAre("20260102-000000-000-000000", "20260101-000000-000-000002",
+                          "20260101-000000-000-000001"));
+}
+
+TEST_F(StoreTest, ListRunsFiltersByStateUserAndLimit) {
+  store->insert_run(make_run("r1", RunState::passed, 1000));
+  store->insert_run(make_run("r2", RunState::failed, 1000));
+  store->insert_run(make_run("r3", RunState::running, 2000));
+  store->insert_run(make_run("r4", RunState::passed, 2000));
+  store->insert_run(make_run("r5", RunState::queued, 1000));
+
+  RunFilter f;
+  f.states = {RunState::passed, RunState::failed};
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r4", "r2", "r1"));
+
+  f.submitted_by_uid = 1000;
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r2", "r1"));
+
+  f.states.clear();
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r5", "r2", "r1"));
+
+  f.limit = 2;
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r5", "r2"));
+
+  RunFilter all;
+  all.limit = 0;
+  EXPECT_EQ(store->list_runs(all).size(), 5u);
+  all.limit = 1;
+  EXPECT_THAT(ids(store->list_runs(all)), ElementsAre("r5"));
+
+  RunFilter nobody;
+  nobody.submitted_by_uid = 0;
+  EXPECT_TRUE(store->list_runs(nobody).empty());
+}
+
+TEST_F(StoreTest, RunsInStatesIsOldestFirst) {
+  store->insert_run(make_run("r3", RunState::queued));
+  store->insert_run(make_run("r1", RunState::running));
+  store->insert_run(make_run("r2", RunState::passed));
+  store->insert_run(make_run("r0", RunState::queued));
+  EXPECT_THAT(ids(store->runs_in_states({RunState::queued, RunState::running})),
+              ElementsAre("r0", "r1", "r3"));
+  EXPECT_TRUE(store->runs_in_states({}).empty());
+}
+
+// REQ-BUD-9
+TEST_F(StoreTest, SetRunStateStampsStartOnceAndFinishOnFinalState) {
+  store->insert_run(make_run("r1"));
+  EXPECT_TRUE(store->set_run_state("r1", RunState::running, "", 1000));
+  auto r = store->find_run("r1");
+  EXPECT_EQ(r->state, RunState::running);
+  EXPECT_EQ(r->started_at_ms, 1000);
+  EXPECT_EQ(r->finished_at_ms, 0);
+
+  // Requeued after a daemon restart, then started again: the first start stands.
+  EXPECT_TRUE(store->set_run_state("r1", RunState::queued, "maced restarted", 2000));
+  EXPECT_TRUE(store->set_run_state("r1", RunState::running, "", 3000));
+  r = store->find_run("r1");
+  EXPECT_EQ(r->started_at_ms, 1000);
+  EXPECT_EQ(r->finished_at_ms, 0);
+  EXPECT_EQ(r->reason, "");
+
+  EXPECT_TRUE(store->set_run_state("r1", RunState::budget_exceeded, "max_usd 20.0", 5000));
+  r = store->find_run("r1");
+  EXPECT_EQ(r->state, RunState::budget_exceeded);
+  EXPECT_EQ(r->reason, "max_usd 20.0");
+  EXPECT_EQ(r->started_at_ms, 1000);
+  EXPECT_EQ(r->finished_at_ms, 5000);
+}
+
+TEST_F(StoreTest, RunCancelledWhileQueuedFinishesWithoutStarting) {
+  store->insert_run(make_run("r1"));
+  EXPECT_TRUE(store->set_run_state("r1", RunState::cancelled, "cancelled by uid 1000", 700));
+  auto r = store->find_run("r1");
+  EXPECT_EQ(r->started_at_ms, 0);
+  EXPECT_EQ(r->finished_at_ms, 700);
+}
+
+TEST_F(StoreTest, SetRunStateOfAnUnknownRunReturnsFalse) {
+  EXPECT_FALSE(store->set_run_state("nope", RunState::running, "", 1));
+}
+
+TEST_F(StoreTest, EventSeqIsGaplessPerRun) {
+  store->insert_run(make_run("a"));
+  store->insert_run(make_run("b"));
+  std::vector<int64_t> a_seqs, b_seqs;
+  for (int i = 0; i < 5; ++i) {
+    EventRecord e;
+    e.kind = "message";
+    e.message = std::to_string(i);
+    e.run_id = "a";
+    a_seqs.push_back(store->append_event(e));
+    if (i % 2 == 0) {
+      e.run_id = "b";
+      b_seqs.push_back(store->append_event(e));
+    }
+  }
+  EXPECT_THAT(a_seqs, ElementsAre(1, 2, 3, 4, 5));
+  EXPECT_THAT(b_seqs, ElementsAre(1, 2, 3));
+}
+
+TEST_F(StoreTest, FailedAppendUsesNoSeq) {
+  store->insert_run(make_run("a"));
+  EventRecord e;
+  e.run_id = "a";
+  e.kind = "message";
+  EXPECT_EQ(store->append_event(e), 1);
+  // The trigger fails the insert after the seq was chosen inside the transaction.
+  db().exec(
+      "CREATE TRIGGER refuse BEFORE INSERT ON events WHEN NEW.message = 'refused' "
+      "BEGIN SELECT RAISE(ABORT, 'refused'); END");
+  e.message = "refused";
+  EXPECT_THROW(store->append_event(e), std::runtime_error);
+  EXPECT_FALSE(db().in_transaction());
+  e.message = "accepted";
+  EXPECT_EQ(store->append_event(e), 2);
+}
+
+TEST_F(StoreTest, AppendInsideACallersTransactionCommitsWithIt) {
+  store->insert_run(make_run("a"));
+  EventRecord e;
+  e.run_id = "a";
+  e.kind = "message";
+  {
+    Transaction step(db());
+    EXPECT_EQ(store->append_event(e), 1);
+    EXPECT_EQ(store->append_event(e), 2);
+  }  // abandoned: neither event happened
+  EXPECT_TRUE(store->events_after("a", 0).empty());
+  {
+    Transaction step(db());
+    store->append_event(e);
+    step.commit();
+  }
+  EXPECT_EQ(store->events_after("a", 0).size(), 1u);
+}
+
+TEST_F(StoreTest, EventsReadBackEveryField) {
+  store->insert_run(make_run("a"));
+  EventRecord e;
+  e.run_id = "a";
+  e.at_ms = 123456;
+  e.kind = "state_changed";
+  e.state = RunState::planning_failed;
+  e.iteration = 3;
+  e.task_id = "t7";
+  e.stage = "building";
+  e.workload = "hello";
+  e.verdict = "maxcycles";
+  e.message = "text";
+  store->append_event(e);
+  EventRecord plain;
+  plain.run_id = "a";
+  plain.kind = "message";
+  store->append_event(plain);
+
+  auto got = store->events_after("a", 0);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].run_id, "a");
+  EXPECT_EQ(got[0].seq, 1);
+  EXPECT_EQ(got[0].at_ms, 123456);
+  EXPECT_EQ(got[0].kind, "state_changed");
+  EXPECT_EQ(got[0].state, RunState::planning_failed);
+  EXPECT_EQ(got[0].iteration, 3);
+  EXPECT_EQ(got[0].task_id, "t7");
+  EXPECT_EQ(got[0].stage, "building");
+  EXPECT_EQ(got[0].workload, "hello");
+  EXPECT_EQ(got[0].verdict, "maxcycles");
+  EXPECT_EQ(got[0].message, "text");
+  EXPECT_EQ(got[1].seq, 2);
+  EXPECT_EQ(got[1].state, std::nullopt);
+}
+
+TEST_F(StoreTest, EventsAfterPagesInOrder) {
+  store->insert_run(make_run("a"));
+  store->insert_run(make_run("b"));
+  for (int i = 0; i < 10; ++i) {
+    EventRecord e;
+    e.run_id = "a";
+    e.kind = "message";
+    e.message = std::to_string(i + 1);
+    store->append_event(e);
+  }
+  EventRecord other;
+  other.run_id = "b";
+  other.kind = "message";
+  store->append_event(other);
+
+  std::vector<int64_t> seen;
+  int64_t after = 0;
+  int pages = 0;
+  for (;;) {
+    auto page = store->events_after("a", after, 4);
+    if (page.empty()) break;
+    ++pages;
+    EXPECT_LE(page.size(), 4u);
+    for (auto& e : page) {
+      EXPECT_EQ(e.message, std::to_string(e.seq));
+      seen.push_back(e.seq);
+    }
+    after = page.back().seq;
+  }
+  EXPECT_EQ(pages, 3);
+  EXPECT_THAT(seen, ElementsAre(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+  EXPECT_EQ(store->events_after("a", 7).size(), 3u);
+  EXPECT_EQ(store->events_after("a", 10).size(), 0u);
+  EXPECT_EQ(store->events_after("b", 0).size(), 1u);
+}
+
+// REQ-VER-15
+TEST_F(StoreTest, MetricsCountRecordedRowsOfTheRunOnly) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("noise"));
+  store->set_run_state("r1", RunState::running, "", 10'000);
+  store->set_run_state("r1", RunState::passed, "", 75'500);
+
+  insert_iteration("r1", 1, 0.4);
+  insert_iteration("r1", 2, 0.2);
+  insert_task("r1", 1, "t1", 1);
+  insert_task("r1", 1, "t2", 0);
+  insert_task("r1", 2, "t1", 1);
+  insert_task("r1", 2, "t2", 1);
+  insert_task("r1", 2, "t3", std::nullopt);  // never finished
+  insert_llm_call("r1", 0.25);
+  insert_llm_call("r1", 0.125);
+  insert_llm_call("r1", 0.0, false);
+  insert_diagnosis("r1", 1, true);
+  insert_diagnosis("r1", 1, true);
+  insert_diagnosis("r1", 2, false);
+
+  insert_iteration("noise", 1, 9);
+  insert_task("noise", 1, "t1", 1);
+  insert_llm_call("noise", 9.0);
+  insert_diagnosis("noise", 1, true);
+
+  RunMetrics m = store->metrics("r1", 999'999'999);
+  EXPECT_EQ(m.successful_tasks, 3);
+  EXPECT_EQ(m.iterations, 2);
+  EXPECT_EQ(m.failures_recovered, 2);
+  EXPECT_DOUBLE_EQ(m.execution_time_s, 65.5);
+  EXPECT_DOUBLE_EQ(m.compute_cost_usd, 0.375);
+}
+
+// REQ-VER-15
+TEST_F(StoreTest, MetricsOfAnUnfinishedRunRunToNow) {
+  store->insert_run(make_run("r1"));
+  EXPECT_EQ(store->metrics("r1", 50'000).execution_time_s, 0);  // never started
+  store->set_run_state("r1", RunState::running, "", 10'000);
+  EXPECT_DOUBLE_EQ(store->metrics("r1", 12'345).execution_time_s, 2.345);
+  EXPECT_EQ(store->metrics("r1", 9'000).execution_time_s, 0);  // clock stepped back
+
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch())
+                 .count();
+  store->insert_run(make_run("r2"));
+  store->set_run_state("r2", RunState::running, "", now - 3000);
+  double t = store->metrics("r2").execution_time_s;
+  EXPECT_GE(t, 3.0);
+  EXPECT_LT(t, 60.0);
+}
+
+TEST_F(StoreTest, MetricsOfAnUnknownRunAreZero) {
+  RunMetrics m = store->metrics("nope", 1);
+  EXPECT_EQ(m.successful_tasks, 0);
+  EXPECT_EQ(m.iterations, 0);
+  EXPECT_EQ(m.failures_recovered, 0);
+  EXPECT_EQ(m.execution_time_s, 0);
+  EXPECT_EQ(m.compute_cost_usd, 0);
+}
+
+// REQ-VER-13: a task's whole build configuration, and its results, as the harness
+// reads them.
+TEST_F(StoreTest, TaskRowsHoldTheBuildConfigurationAndResults) {
+  store->insert_run(make_run("r1"));
+  const std::string diff =
+      "--- a/piton/design/chip/tile/l2/rtl/l2.v\n"
+      "+++ b/piton/design/chip/tile/l2/rtl/l2.v\n"
+      "@@ -1 +1 @@\n-old\n+new\n";
+  db().prepare(R"sql(
+INSERT INTO tasks (run_id, iteration, task_id, kind, instruction, deps_json, core, mesh_x,
+                   mesh_y, l1i_size, l1i_assoc, l1d_size, l1d_assoc, l15_size, l15_assoc,
+                   l2_size, l2_assoc, rtl_defines, rtl_edits, rtl_edits_hash, build_id,
+                   build_outcome, build_reused, stage, passed)
+VALUES ('r1', 1, 't1', 'rtl', 'grow L2', '["t0"]', 'pico', 2, 2, 16384, 4, 8192, 4, 8192,
+        4, 65536, 8, 'NO_RTL_CSM PITON_ASIC', ?1, 'abc123', 'b-1', 'succeeded', 0, 'passed', 1)
+)sql")
+      .bind(1, diff)
+      .run();
+  int64_t row = db().last_insert_rowid();
+  for (int i = 0; i < 2; ++i)
+    db().prepare("INSERT INTO task_results (task_row, ordinal, workload, verdict, returncode, "
+                 "run_dir, wall_s) VALUES (?1, ?2, ?3, 'pass', 0, '/runs/x', 0.65)")
+        .bind(1, row)
+        .bind(2, i)
+        .bind(3, i == 0 ? "add" : "hello")
+        .run();
+
+  auto stmt = db().prepare(
+      "SELECT l1i_size, l1i_assoc, l1d_size, l1d_assoc, l15_size, l15_assoc, l2_size, "
+      "l2_assoc, rtl_defines, rtl_edits FROM tasks WHERE run_id = 'r1' AND task_id = 't1'");
+  ASSERT_TRUE(stmt.step());
+  EXPECT_EQ(stmt.int64(0), 16384);
+  EXPECT_EQ(stmt.int64(1), 4);
+  EXPECT_EQ(stmt.int64(6), 65536);
+  EXPECT_EQ(stmt.int64(7), 8);
+  EXPECT_EQ(stmt.text(8), "NO_RTL_CSM PITON_ASIC");
+  EXPECT_EQ(stmt.text(9), diff);
+  EXPECT_EQ(count("SELECT count(*) FROM task_results WHERE task_row = " + std::to_string(row)),
+            2);
+
+  // One row per task id in an iteration.
+  EXPECT_THROW(insert_task("r1", 1, "t1", 0), std::runtime_error);
+}
+
+// REQ-BUD-6
+TEST_F(StoreTest, IterationRowsHoldCostAndWallTime) {
+  store->insert_run(make_run("r1"));
+  db().exec("INSERT INTO iterations (run_id, iteration, started_at_ms, finished_at_ms, cost_usd, "
+            "wall_s, passed, plan_text) VALUES ('r1', 1, 1000, 61000, 0.42, 60.0, 1, 'TASK: t1')");
+  auto stmt = db().prepare("SELECT cost_usd, wall_s, passed, plan_text FROM iterations "
+                           "WHERE run_id = 'r1' AND iteration = 1");
+  ASSERT_TRUE(stmt.step());
+  EXPECT_DOUBLE_EQ(stmt.real(0), 0.42);
+  EXPECT_DOUBLE_EQ(stmt.real(1), 60.0);
+  EXPECT_EQ(stmt.int64(2), 1);
+  EXPECT_EQ(stmt.text(3), "TASK: t1");
+  // One row per iteration of a run.
+  EXPECT_THROW(insert_iteration("r1", 1), std::runtime_error);
+}
+
+// REQ-BUD-12
+TEST_F(StoreTest, LlmCallRowsHoldPhaseTokensCostTimeSuccessAndReply) {
+  store->insert_run(make_run("r1"));
+  db().prepare(R"sql(
+INSERT INTO llm_calls (run_id, iteration, phase, backend, model, input_tokens, output_tokens,
+                       thinking_tokens, cost_usd, wall_s, success, error_class, reply_text,
+                       created_at_ms)
+VALUES ('r1', 1, 'plan', 'vertex', 'gemini-2.5-flash', 1200, 300, 450, 0.0123, 4.5, 0, 'rate_limited',
+        'TASK: t1 | deps= | kind=config | grow L2', 99)
+)sql")
+      .run();
+  auto stmt = db().prepare(
+      "SELECT phase, input_tokens, output_tokens, thinking_tokens, cost_usd, wall_s, success, "
+      "error_class, reply_text FROM llm_calls WHERE run_id = 'r1'");
+  ASSERT_TRUE(stmt.step());
+  EXPECT_EQ(stmt.text(0), "plan");
+  EXPECT_EQ(stmt.int64(1), 1200);
+  EXPECT_EQ(stmt.int64(2), 300);
+  EXPECT_EQ(stmt.int64(3), 450);
+  EXPECT_DOUBLE_EQ(stmt.real(4), 0.0123);
+  EXPECT_DOUBLE_EQ(stmt.real(5), 4.5);
+  EXPECT_EQ(stmt.int64(6), 0);
+  EXPECT_EQ(stmt.text(7), "rate_limited");
+  EXPECT_EQ(stmt.text(8), "TASK: t1 | deps= | kind=config | grow L2");
+  EXPECT_DOUBLE_EQ(store->find_run("r1")->cost_usd, 0.0123);
+}
+
+// REQ-FAIL-8, REQ-FAIL-10, REQ-FAIL-11
+TEST_F(StoreTest, SchemaRefusesADiagnosisOrPostmortemOutsideTheirVocabulary) {
+  store->insert_run(make_run("r1"));
+  EXPECT_THROW(db().exec("INSERT INTO diagnoses (run_id, iteration, task_id, source, "
+                         "created_at_ms) VALUES ('r1', 1, 't1', 'guess', 0)"),
+               std::runtime_error);
+  EXPECT_THROW(db().exec("INSERT INTO postmortems (run_id, created_at_ms) VALUES ('r1', 0)"),
+               std::runtime_error);
+  EXPECT_THROW(db().exec("INSERT INTO postmortems (run_id, assessment, created_at_ms) "
+                         "VALUES ('r1', 'maybe', 0)"),
+               std::runtime_error);
+  db().exec("INSERT INTO postmortems (run_id, assessment, explanation, next_steps, "
+            "created_at_ms) VALUES ('r1', 'likely_hardware_limitation', 'e', 'n', 0)");
+  EXPECT_THROW(db().exec("INSERT INTO postmortems (run_id, assessment, created_at_ms) "
+                         "VALUES ('r1', 'inconclusive', 0)"),
+               std::runtime_error);
+  for (const char* source : {"narrowing", "llm", "rule", "fallback"})
+    db().prepare("INSERT INTO diagnoses (run_id, iteration, task_id, source, created_at_ms) "
+                 "VALUES ('r1', 1, 't1', ?1, 0)")
+        .bind(1, source)
+        .run();
+  EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r1' AND recovered = 0"), 4);
+}
+
+}  // namespace
+}  // namespace mace::store
