@@ -44,6 +44,8 @@ struct RunOptions {
 };
 
 inline constexpr int kMaxMeshAxis = 256;
+// More parallel checkouts than this is a typo, not a machine MACE runs on.
+inline constexpr int64_t kMaxCheckouts = 1024;
 inline constexpr int64_t kDefaultRtlTimeout = 1'000'000;  // REQ-VER-8
 
 struct RunSpec {
@@ -77,12 +79,19 @@ struct SpecParseResult {
   FieldErrors errors;
 };
 
+// Errors come sorted by path, in the order run_spec_to_json writes the fields. null
+// means "unset" for the optional fields without a fixed default (max_cycle, a
+// finish_mask, core_descriptor, backend, model, checkouts) and for rtl_timeout. The
+// parsed spec always has rtl_timeout set, to kDefaultRtlTimeout when the JSON leaves it
+// out or null, so a parsed spec equals what its run_spec_to_json parses back to.
 SpecParseResult parse_run_spec_json(std::string_view json);
 
 // Checks every value of a typed spec; empty when the spec is valid.
 FieldErrors validate_run_spec(const RunSpec& spec);
 
-// The normalised spec (every default filled in) as JSON; parses back to an equal spec.
+// The normalised spec (every default filled in) as JSON; parses back to an equal spec,
+// except that an unset rtl_timeout comes back set to kDefaultRtlTimeout (the same
+// effective timeout). An empty finish_mask is written as null.
 std::string run_spec_to_json(const RunSpec& spec, bool pretty = false);
 
 }  // namespace mace

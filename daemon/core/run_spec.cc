@@ -1,0 +1,309 @@
+#include "core/run_spec.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ranges>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include <simdjson.h>
+
+#include "core/json_writer.h"
+
+namespace mace {
+namespace {
+
+constexpr std::array<std::pair<Core, std::string_view>, 4> kCoreNames{{
+    {Core::ariane, "ariane"},
+    {Core::sparc, "sparc"},
+    {Core::pico, "pico"},
+    {Core::generic, "generic"},
+}};
+
+// A value echoed in a message is cut short so a megabyte-long string cannot flood a
+// terminal or a log line.
+constexpr size_t kMaxEchoedBytes = 60;
+
+std::string_view clip_utf8(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end);
+}
+
+std::string echo_string(std::string_view s) {
+  std::string_view shown = clip_utf8(s, kMaxEchoedBytes);
+  std::string out = "\"";
+  append_json_escaped(out, shown);
+  out += '"';
+  if (shown.size() < s.size()) out += "...";
+  return out;
+}
+
+// The shortest text that reads back as `d`: a user who wrote 0.1 sees 0.1, not
+// 0.10000000000000001.
+std::string number_text(double d) {
+  char buf[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+
+std::string got(std::string_view expectation, std::string_view given) {
+  std::string out(expectation);
+  out += ", got ";
+  out += given;
+  return out;
+}
+
+std::string got(std::string_view expectation, int64_t n) {
+  return got(expectation, std::to_string(n));
+}
+
+template <typename Names>
+std::string joined(const Names& names) {
+  std::string out;
+  for (std::string_view name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+std::string core_names() { return joined(std::views::values(kCoreNames)); }
+
+bool is_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// Whitespace and control bytes would split or garble the simulator's argv and the log
+// file names a workload name becomes.
+bool has_blank_or_control(std::string_view s) {
+  for (unsigned char c : s)
+    if (c <= 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+bool is_blank(std::string_view s) {
+  for (unsigned char c : s)
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') return false;
+  return true;
+}
+
+// Why `name` cannot name a gate workload, or empty when it can.
+std::string workload_name_problem(std::string_view name) {
+  if (name.empty()) return got("must be a non-empty string", echo_string(name));
+  if (has_blank_or_control(name))
+    return got("must not contain whitespace or control characters (it becomes a simulator "
+               "argument and part of file names)",
+               echo_string(name));
+  if (name.find('/') != std::string_view::npos)
+    return got("must not contain '/' (it names a program under workloads/)", echo_string(name));
+  if (name == "." || name == "..")
+    return got("must not be . or .. (it becomes part of file names)", echo_string(name));
+  if (name.front() == '-')
+    return got("must not start with '-' (the simulator would read it as an option)",
+               echo_string(name));
+  return {};
+}
+
+void check_positive(FieldErrors& errors, const std::string& path, std::optional<int64_t> n) {
+  if (n && *n <= 0) errors.push_back({path, got("must be a positive integer", *n)});
+}
+
+void check_workloads(const RunSpec& spec, FieldErrors& errors) {
+  if (spec.workloads.empty()) {
+    errors.push_back({"workloads", got("must be a non-empty array of workload names", "[]")});
+    return;
+  }
+  std::unordered_map<std::string_view, size_t> first_index;
+  for (size_t i = 0; i < spec.workloads.size(); ++i) {
+    std::string path = "workloads[" + std::to_string(i) + "]";
+    const std::string& name = spec.workloads[i];
+    if (std::string problem = workload_name_problem(name); !problem.empty()) {
+      errors.push_back({path, problem});
+      continue;
+    }
+    auto [first, inserted] = first_index.emplace(name, i);
+    if (!inserted) errors.push_back({path, "duplicate of workloads[" + std::to_string(first->second) + "]"});
+  }
+}
+
+void check_budget(const Budget& budget, FieldErrors& errors) {
+  check_positive(errors, "budget.max_iterations", budget.max_iterations);
+  // Written so NaN fails too: every comparison with NaN is false.
+  if (!(budget.max_usd > 0 && std::isfinite(budget.max_usd)))
+    errors.push_back({"budget.max_usd", got("must be a positive number", number_text(budget.max_usd))});
+  check_positive(errors, "budget.max_wall_s", budget.max_wall_s);
+}
+
+// "expected one of: ..." for the workloads a program could have named, few enough to read.
+std::string listing(const std::vector<std::string>& workloads) {
+  constexpr size_t kMaxListed = 10;
+  std::unordered_set<std::string_view> seen;
+  std::string out;
+  size_t listed = 0, unlisted = 0;
+  for (std::string_view name : workloads) {
+    if (name.empty() || !seen.insert(name).second) continue;
+    if (listed == kMaxListed) {
+      ++unlisted;
+      continue;
+    }
+    out += listed++ ? ", " : "expected one of: ";
+    std::string_view shown = clip_utf8(name, kMaxEchoedBytes);
+    out += shown;
+    if (shown.size() < name.size()) out += "...";
+  }
+  if (listed == 0) return "the workload list is empty";
+  if (unlisted) out += ", and " + std::to_string(unlisted) + " more";
+  return out;
+}
+
+// The only error validate_run_spec reports at the exact path "workload_args.<program>"
+// is this one; the JSON parser relies on that to drop it when `workloads` itself was
+// unreadable.
+void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
+  std::unordered_set<std::string_view> workloads(spec.workloads.begin(), spec.workloads.end());
+  std::optional<std::string> known;  // built once: a spec may name many unknown programs
+  for (const auto& [program, args] : spec.workload_args) {
+    std::string path = "workload_args." + program;
+    if (!workloads.contains(program)) {
+      if (!known) known = listing(spec.workloads);
+      errors.push_back({path, "not one of the workloads; " + *known});
+    }
+    for (char c : args.finish_mask) {
+      if (!is_hex_digit(c)) {
+        errors.push_back({path + ".finish_mask", got("must be a string of hex digits", echo_string(args.finish_mask))});
+        break;
+      }
+    }
+    for (size_t i = 0; i < args.options.size(); ++i) {
+      const std::string& option = args.options[i];
+      if (option.empty() || option.front() != '-')
+        errors.push_back({path + ".options[" + std::to_string(i) + "]",
+                          got("must be a string starting with '-'", echo_string(option))});
+    }
+  }
+}
+
+void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
+  if (spec.core == Core::generic) {
+    if (!spec.core_descriptor_json) {
+      errors.push_back({"core_descriptor", "required when core is generic"});
+      return;
+    }
+  } else {
+    if (spec.core_descriptor_json)
+      errors.push_back({"core_descriptor", "only allowed when core is generic, got core " +
+                                               echo_string(to_string(spec.core))});
+    return;
+  }
+  simdjson::dom::parser parser;
+  simdjson::padded_string text(*spec.core_descriptor_json);
+  auto parsed = parser.parse(text);
+  if (parsed.error() || !parsed.value_unsafe().is_object())
+    errors.push_back({"core_descriptor", got("must be a JSON object", echo_string(*spec.core_descriptor_json))});
+}
+
+}  // namespace
+
+std::string_view to_string(Core c) {
+  for (auto& [core, name] : kCoreNames)
+    if (core == c) return name;
+  return "unknown";
+}
+
+std::optional<Core> core_from_string(std::string_view s) {
+  for (auto& [core, name] : kCoreNames)
+    if (name == s) return core;
+  return std::nullopt;
+}
+
+FieldErrors validate_run_spec(const RunSpec& spec) {
+  FieldErrors errors;
+  // A typed spec can carry any integer cast to Core, so its name is checked too.
+  if (!core_from_string(to_string(spec.core)))
+    errors.push_back({"core", got("must be one of " + core_names(),
+                                  static_cast<int64_t>(spec.core))});
+  std::string axis_rule = "must be an integer from 1 to " + std::to_string(kMaxMeshAxis);
+  if (spec.mesh_x < 1 || spec.mesh_x > kMaxMeshAxis)
+    errors.push_back({"mesh[0]", got(axis_rule, spec.mesh_x)});
+  if (spec.mesh_y < 1 || spec.mesh_y > kMaxMeshAxis)
+    errors.push_back({"mesh[1]", got(axis_rule, spec.mesh_y)});
+  check_workloads(spec, errors);
+  if (is_blank(spec.objective))
+    errors.push_back({"objective", got("must be a non-empty string (not only whitespace)",
+                                       echo_string(spec.objective))});
+  check_budget(spec.budget, errors);
+  check_positive(errors, "rtl_timeout", spec.rtl_timeout);
+  check_positive(errors, "max_cycle", spec.max_cycle);
+  check_workload_args(spec, errors);
+  check_core_descriptor(spec, errors);
+  if (spec.backend) {
+    bool known = false;
+    for (std::string_view name : kBackendNames) known = known || name == *spec.backend;
+    if (!known)
+      errors.push_back({"backend", got("must be one of " + joined(kBackendNames), echo_string(*spec.backend))});
+  }
+  if (spec.model && spec.model->empty())
+    errors.push_back({"model", got("must be a non-empty string", echo_string(*spec.model))});
+  if (spec.checkouts && (*spec.checkouts < 1 || *spec.checkouts > kMaxCheckouts))
+    errors.push_back({"checkouts", got("must be an integer from 1 to " + std::to_string(kMaxCheckouts),
+                                       *spec.checkouts)});
+  return errors;
+}
+
+std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
+  JsonWriter w(pretty);
+  w.begin_object();
+  w.field("core", to_string(spec.core));
+  w.key("mesh").begin_array().value(spec.mesh_x).value(spec.mesh_y).end_array();
+  w.key("workloads").begin_array();
+  for (const std::string& name : spec.workloads) w.value(name);
+  w.end_array();
+  w.field("objective", spec.objective);
+  w.key("budget").begin_object();
+  w.field("max_iterations", spec.budget.max_iterations);
+  w.field("max_usd", spec.budget.max_usd);
+  w.field("max_wall_s", spec.budget.max_wall_s);
+  w.end_object();
+  w.field("coverage", spec.coverage);
+  w.field("rtl_timeout", spec.effective_rtl_timeout());
+  w.key("max_cycle");
+  spec.max_cycle ? w.value(*spec.max_cycle) : w.null();
+  w.key("workload_args").begin_object();
+  for (const auto& [program, args] : spec.workload_args) {
+    w.key(program).begin_object();
+    // An empty mask is the per-tile default, which the JSON form spells null: "" is not
+    // a mask a user may write.
+    w.key("finish_mask");
+    args.finish_mask.empty() ? w.null() : w.value(args.finish_mask);
+    w.key("options").begin_array();
+    for (const std::string& option : args.options) w.value(option);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_object();
+  w.key("core_descriptor");
+  spec.core_descriptor_json ? w.raw(*spec.core_descriptor_json) : w.null();
+  w.key("options").begin_object();
+  w.field("rtl_edits", spec.options.rtl_edits);
+  w.field("fast_path", spec.options.fast_path);
+  w.field("task_prompts", spec.options.task_prompts);
+  w.end_object();
+  w.key("backend");
+  spec.backend ? w.value(*spec.backend) : w.null();
+  w.key("model");
+  spec.model ? w.value(*spec.model) : w.null();
+  w.key("checkouts");
+  spec.checkouts ? w.value(*spec.checkouts) : w.null();
+  w.end_object();
+  return w.take();
+}
+
+}  // namespace mace

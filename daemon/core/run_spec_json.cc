@@ -1,0 +1,498 @@
+// The JSON form of a run spec. This file owns what only JSON has: types, unknown and
+// repeated keys, null for "unset", the text of a finish mask (0x prefix, at least one
+// digit), and integers too wide for the typed field. Every other rule about values lives
+// in validate_run_spec, which runs on what was read, so both ways in say the same thing.
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <compare>
+#include <set>
+#include <span>
+#include <unordered_set>
+#include <utility>
+
+#include <simdjson.h>
+
+#include "core/json_writer.h"
+#include "core/run_spec.h"
+
+namespace mace {
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+using FieldNames = std::span<const std::string_view>;
+
+// In the order run_spec_to_json writes them, which is also the order errors are listed.
+constexpr std::string_view kTopLevelFields[] = {
+    "core", "mesh", "workloads", "objective", "budget", "coverage", "rtl_timeout", "max_cycle",
+    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts"};
+constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
+constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "options"};
+constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts"};
+
+constexpr std::string_view kPositiveInteger = "must be a positive integer";
+constexpr std::string_view kPositiveNumber = "must be a positive number";
+constexpr std::string_view kBoolean = "must be true or false";
+constexpr std::string_view kNonEmptyString = "must be a non-empty string";
+
+// A value echoed in a message is cut short so a megabyte-long string cannot flood a
+// terminal or a log line.
+constexpr size_t kMaxEchoedBytes = 60;
+
+template <typename Names>
+std::string joined(const Names& names) {
+  std::string out;
+  for (std::string_view name : names) {
+    if (!out.empty()) out += ", ";
+    out += name;
+  }
+  return out;
+}
+
+size_t utf8_clip_point(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return s.size();
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return end;
+}
+
+// The given value as the user would have written it, in JSON.
+std::string describe(element given) {
+  if (given.is_string()) {
+    std::string_view s = given.get_string().value_unsafe();
+    size_t shown = utf8_clip_point(s, kMaxEchoedBytes);
+    std::string out = "\"";
+    append_json_escaped(out, s.substr(0, shown));
+    out += '"';
+    if (shown < s.size()) out += "...";
+    return out;
+  }
+  std::string text = simdjson::minify(given);
+  size_t shown = utf8_clip_point(text, kMaxEchoedBytes);
+  if (shown < text.size()) {
+    text.resize(shown);
+    text += "...";
+  }
+  return text;
+}
+
+// Callers check the type first. A copy, not the reference value_unsafe() gives, so a
+// range-for over it does not outlive the temporary result holding it.
+simdjson::dom::array array_of(element e) { return e.get_array().value_unsafe(); }
+simdjson::dom::object object_of(element e) { return e.get_object().value_unsafe(); }
+
+std::string child_path(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+std::string element_path(const std::string& parent, size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+bool is_hex_digit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+// The digits of a finish mask as JSON spells it: hex digits, optionally after 0x.
+std::optional<std::string> finish_mask_digits(std::string_view text) {
+  if (text.starts_with("0x") || text.starts_with("0X")) text.remove_prefix(2);
+  if (text.empty() || !std::all_of(text.begin(), text.end(), is_hex_digit)) return std::nullopt;
+  return std::string(text);
+}
+
+// Sorting errors by path puts them in the order the normalised spec lists its fields,
+// so a user reads them top to bottom: listed names by their place in their object,
+// array elements by index, other names (unknown fields, program names) after, by name.
+struct PathStep {
+  int64_t rank;
+  std::string name;
+  auto operator<=>(const PathStep&) const = default;
+};
+
+FieldNames listed_names(const std::vector<PathStep>& parents) {
+  if (parents.empty()) return kTopLevelFields;
+  const std::string& top = parents.front().name;
+  if (parents.size() == 1 && top == "budget") return kBudgetFields;
+  if (parents.size() == 1 && top == "options") return kOptionsFields;
+  if (parents.size() == 2 && top == "workload_args") return kWorkloadArgsFields;
+  return {};
+}
+
+// A key containing '.' or '[' splits into more steps than it is; the order stays total,
+// which is all sorting needs.
+std::vector<PathStep> path_sort_key(std::string_view path) {
+  std::vector<PathStep> steps;
+  size_t i = 0;
+  while (i < path.size()) {
+    if (path[i] == '.') {
+      ++i;
+      continue;
+    }
+    size_t close = path[i] == '[' ? path.find(']', i) : std::string_view::npos;
+    if (close != std::string_view::npos) {
+      int64_t index = 0;
+      std::from_chars(path.data() + i + 1, path.data() + close, index);
+      steps.push_back({index, ""});
+      i = close + 1;
+      continue;
+    }
+    size_t end = path.find_first_of(".[", i + 1);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view name = path.substr(i, end - i);
+    FieldNames listed = listed_names(steps);
+    auto it = std::find(listed.begin(), listed.end(), name);
+    int64_t rank = it == listed.end() ? INT64_MAX : it - listed.begin();
+    steps.push_back({rank, std::string(name)});
+    i = end;
+  }
+  return steps;
+}
+
+void sort_by_path(FieldErrors& errors) {
+  std::vector<std::pair<std::vector<PathStep>, FieldError>> keyed;
+  keyed.reserve(errors.size());
+  for (FieldError& e : errors) keyed.emplace_back(path_sort_key(e.path), std::move(e));
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  errors.clear();
+  for (auto& [key, e] : keyed) errors.push_back(std::move(e));
+}
+
+class SpecReader {
+ public:
+  SpecParseResult read(element root);
+
+ private:
+  // For a value the spec cannot hold. What validate_run_spec says at or below `path`
+  // would only be about the placeholder left in its place, so that is dropped.
+  void reject(const std::string& path, std::string_view rule, element given);
+  void reject(const std::string& path, std::string message);
+  // For a problem with a key (unknown, repeated); the values read keep their checks.
+  void report(const std::string& path, std::string message);
+  bool was_rejected(std::string_view path) const;
+  bool covered_by_rejection(std::string_view path) const;
+
+  // Visits each member once, in document order; a repeated key is reported, not visited.
+  template <typename Visit>
+  void for_each_member(simdjson::dom::object object, const std::string& path, Visit&& visit);
+  // Like for_each_member, reporting keys outside `allowed`.
+  template <typename Visit>
+  void for_each_field(simdjson::dom::object object, const std::string& path, FieldNames allowed,
+                      Visit&& visit);
+
+  std::optional<int64_t> read_integer(element e, const std::string& path, std::string_view rule);
+  std::optional<double> read_number(element e, const std::string& path, std::string_view rule);
+  std::optional<bool> read_bool(element e, const std::string& path);
+  std::optional<std::string> read_string(element e, const std::string& path, std::string_view rule);
+
+  void read_field(std::string_view key, element value, const std::string& path);
+  void read_core(element e);
+  void read_mesh(element e);
+  void read_workloads(element e);
+  void read_budget(element e);
+  void read_workload_args(element e);
+  void read_workload_entry(element e, const std::string& path, WorkloadArgs& args);
+  void read_options(element e);
+  void add_value_errors();
+
+  RunSpec spec_;
+  FieldErrors errors_;
+  std::unordered_set<std::string> rejected_;
+};
+
+void SpecReader::reject(const std::string& path, std::string_view rule, element given) {
+  reject(path, std::string(rule) + ", got " + describe(given));
+}
+
+void SpecReader::reject(const std::string& path, std::string message) {
+  rejected_.insert(path);
+  errors_.push_back({path, std::move(message)});
+}
+
+void SpecReader::report(const std::string& path, std::string message) {
+  errors_.push_back({path, std::move(message)});
+}
+
+bool SpecReader::was_rejected(std::string_view path) const {
+  return rejected_.contains(std::string(path));
+}
+
+bool SpecReader::covered_by_rejection(std::string_view path) const {
+  // Looked up by the path and each enclosing one ("a.b[2]", "a.b", "a"), so a spec with
+  // a million bad elements costs a million lookups, not a million squared.
+  for (std::string_view enclosing = path;;) {
+    if (was_rejected(enclosing)) return true;
+    size_t cut = enclosing.find_last_of(".[");
+    if (cut == std::string_view::npos || cut == 0) break;
+    enclosing = enclosing.substr(0, cut);
+  }
+  // Rules that compare two fields say nothing useful once one of them was unreadable.
+  if (path == "core_descriptor" && was_rejected("core")) return true;
+  constexpr std::string_view kProgramPrefix = "workload_args.";
+  if (was_rejected("workloads") && path.starts_with(kProgramPrefix) &&
+      spec_.workload_args.contains(std::string(path.substr(kProgramPrefix.size()))))
+    return true;
+  return false;
+}
+
+template <typename Visit>
+void SpecReader::for_each_member(simdjson::dom::object object, const std::string& path,
+                                 Visit&& visit) {
+  std::set<std::string_view> seen;
+  for (simdjson::dom::key_value_pair member : object) {
+    std::string member_path = child_path(path, member.key);
+    if (!seen.insert(member.key).second) {
+      report(member_path, "duplicate key; each key may appear only once");
+      continue;
+    }
+    visit(member.key, member.value, member_path);
+  }
+}
+
+template <typename Visit>
+void SpecReader::for_each_field(simdjson::dom::object object, const std::string& path,
+                                FieldNames allowed, Visit&& visit) {
+  for_each_member(object, path, [&](std::string_view key, element value, const std::string& member_path) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      report(member_path, "unknown field; expected one of: " + joined(allowed));
+      return;
+    }
+    visit(key, value, member_path);
+  });
+}
+
+std::optional<int64_t> SpecReader::read_integer(element e, const std::string& path,
+                                                std::string_view rule) {
+  if (e.type() == element_type::INT64) return e.get_int64().value_unsafe();
+  std::string message = std::string(rule) + ", got " + describe(e);
+  if (e.type() == element_type::UINT64) message += " (more than the largest integer, 9223372036854775807)";
+  reject(path, std::move(message));
+  return std::nullopt;
+}
+
+std::optional<double> SpecReader::read_number(element e, const std::string& path,
+                                              std::string_view rule) {
+  switch (e.type()) {
+    case element_type::INT64:
+    case element_type::UINT64:
+    case element_type::DOUBLE:
+      return e.get_double().value_unsafe();
+    default:
+      reject(path, rule, e);
+      return std::nullopt;
+  }
+}
+
+std::optional<bool> SpecReader::read_bool(element e, const std::string& path) {
+  if (e.is_bool()) return e.get_bool().value_unsafe();
+  reject(path, kBoolean, e);
+  return std::nullopt;
+}
+
+std::optional<std::string> SpecReader::read_string(element e, const std::string& path,
+                                                   std::string_view rule) {
+  if (e.is_string()) return std::string(e.get_string().value_unsafe());
+  reject(path, rule, e);
+  return std::nullopt;
+}
+
+SpecParseResult SpecReader::read(element root) {
+  if (!root.is_object()) {
+    reject("", "must be a JSON object holding the run specification", root);
+    return {std::nullopt, std::move(errors_)};
+  }
+  simdjson::dom::object top = object_of(root);
+  for_each_field(top, "", kTopLevelFields,
+                 [&](std::string_view key, element value, const std::string& path) {
+                   read_field(key, value, path);
+                 });
+  if (top.at_key("workloads").error())
+    reject("workloads", "required field is missing; give a non-empty array of workload names");
+  if (top.at_key("objective").error())
+    reject("objective", "required field is missing; give a non-empty string saying what the run should achieve");
+  // Filled so that what is parsed equals what run_spec_to_json(parsed) parses back to.
+  if (!spec_.rtl_timeout) spec_.rtl_timeout = kDefaultRtlTimeout;
+
+  add_value_errors();
+  if (!errors_.empty()) {
+    sort_by_path(errors_);
+    return {std::nullopt, std::move(errors_)};
+  }
+  return {std::move(spec_), {}};
+}
+
+void SpecReader::add_value_errors() {
+  for (FieldError& e : validate_run_spec(spec_))
+    if (!covered_by_rejection(e.path)) errors_.push_back(std::move(e));
+}
+
+void SpecReader::read_field(std::string_view key, element value, const std::string& path) {
+  if (key == "core") {
+    read_core(value);
+  } else if (key == "mesh") {
+    read_mesh(value);
+  } else if (key == "workloads") {
+    read_workloads(value);
+  } else if (key == "objective") {
+    if (auto s = read_string(value, path, "must be a non-empty string (not only whitespace)"))
+      spec_.objective = std::move(*s);
+  } else if (key == "budget") {
+    read_budget(value);
+  } else if (key == "coverage") {
+    if (auto b = read_bool(value, path)) spec_.coverage = *b;
+  } else if (key == "rtl_timeout") {
+    if (!value.is_null()) spec_.rtl_timeout = read_integer(value, path, kPositiveInteger);
+  } else if (key == "max_cycle") {
+    if (!value.is_null()) spec_.max_cycle = read_integer(value, path, kPositiveInteger);
+  } else if (key == "workload_args") {
+    read_workload_args(value);
+  } else if (key == "core_descriptor") {
+    if (value.is_object())
+      spec_.core_descriptor_json = simdjson::minify(value);
+    else if (!value.is_null())
+      reject(path, "must be a JSON object", value);
+  } else if (key == "options") {
+    read_options(value);
+  } else if (key == "backend") {
+    if (!value.is_null())
+      spec_.backend = read_string(value, path, "must be one of " + joined(kBackendNames));
+  } else if (key == "model") {
+    if (!value.is_null()) spec_.model = read_string(value, path, kNonEmptyString);
+  } else if (key == "checkouts") {
+    if (!value.is_null())
+      spec_.checkouts =
+          read_integer(value, path, "must be an integer from 1 to " + std::to_string(kMaxCheckouts));
+  }
+}
+
+void SpecReader::read_core(element e) {
+  std::optional<Core> core;
+  if (e.is_string()) core = core_from_string(e.get_string().value_unsafe());
+  if (core)
+    spec_.core = *core;
+  else
+    reject("core", "must be one of ariane, sparc, pico, generic", e);
+}
+
+void SpecReader::read_mesh(element e) {
+  std::string axis_rule = "must be an integer from 1 to " + std::to_string(kMaxMeshAxis);
+  if (!e.is_array() || array_of(e).size() != 2) {
+    reject("mesh", "must be a pair of integers [x, y], each from 1 to " + std::to_string(kMaxMeshAxis), e);
+    return;
+  }
+  int* axes[] = {&spec_.mesh_x, &spec_.mesh_y};
+  size_t index = 0;
+  for (element axis : array_of(e)) {
+    std::string path = element_path("mesh", index);
+    if (auto n = read_integer(axis, path, axis_rule)) {
+      // validate_run_spec checks the range of what an int holds; beyond that only here.
+      if (*n < INT_MIN || *n > INT_MAX)
+        reject(path, axis_rule, axis);
+      else
+        *axes[index] = static_cast<int>(*n);
+    }
+    ++index;
+  }
+}
+
+void SpecReader::read_workloads(element e) {
+  if (!e.is_array()) {
+    reject("workloads", "must be a non-empty array of workload names", e);
+    return;
+  }
+  size_t index = 0;
+  for (element name : array_of(e)) {
+    // A placeholder keeps later names at their own index, so their errors say where.
+    std::string path = element_path("workloads", index++);
+    spec_.workloads.push_back(read_string(name, path, kNonEmptyString).value_or(""));
+  }
+}
+
+void SpecReader::read_budget(element e) {
+  if (!e.is_object()) {
+    reject("budget", "must be an object with " + joined(kBudgetFields), e);
+    return;
+  }
+  for_each_field(object_of(e), "budget", kBudgetFields,
+                 [&](std::string_view key, element value, const std::string& path) {
+                   if (key == "max_usd") {
+                     if (auto usd = read_number(value, path, kPositiveNumber)) spec_.budget.max_usd = *usd;
+                     return;
+                   }
+                   int64_t& limit = key == "max_iterations" ? spec_.budget.max_iterations
+                                                            : spec_.budget.max_wall_s;
+                   if (auto n = read_integer(value, path, kPositiveInteger)) limit = *n;
+                 });
+}
+
+void SpecReader::read_workload_args(element e) {
+  if (!e.is_object()) {
+    reject("workload_args", "must be an object mapping each workload to {finish_mask, options}", e);
+    return;
+  }
+  for_each_member(object_of(e), "workload_args",
+                  [&](std::string_view program, element value, const std::string& path) {
+                    if (!value.is_object()) {
+                      reject(path, "must be an object with " + joined(kWorkloadArgsFields), value);
+                      return;
+                    }
+                    read_workload_entry(value, path, spec_.workload_args[std::string(program)]);
+                  });
+}
+
+void SpecReader::read_workload_entry(element e, const std::string& path, WorkloadArgs& args) {
+  for_each_field(object_of(e), path, kWorkloadArgsFields,
+                 [&](std::string_view key, element value, const std::string& field_path) {
+                   if (key == "finish_mask") {
+                     if (value.is_null()) return;
+                     std::optional<std::string> digits;
+                     if (value.is_string()) digits = finish_mask_digits(value.get_string().value_unsafe());
+                     if (digits)
+                       args.finish_mask = std::move(*digits);
+                     else
+                       reject(field_path, "must be a string of hex digits, optionally prefixed 0x", value);
+                     return;
+                   }
+                   if (!value.is_array()) {
+                     reject(field_path, "must be an array of strings each starting with '-'", value);
+                     return;
+                   }
+                   size_t index = 0;
+                   for (element option : array_of(value)) {
+                     std::string option_path = element_path(field_path, index++);
+                     args.options.push_back(
+                         read_string(option, option_path, "must be a string starting with '-'").value_or(""));
+                   }
+                 });
+}
+
+void SpecReader::read_options(element e) {
+  if (!e.is_object()) {
+    reject("options", "must be an object with " + joined(kOptionsFields), e);
+    return;
+  }
+  for_each_field(object_of(e), "options", kOptionsFields,
+                 [&](std::string_view key, element value, const std::string& path) {
+                   bool& option = key == "rtl_edits"   ? spec_.options.rtl_edits
+                                  : key == "fast_path" ? spec_.options.fast_path
+                                                       : spec_.options.task_prompts;
+                   if (auto b = read_bool(value, path)) option = *b;
+                 });
+}
+
+}  // namespace
+
+SpecParseResult parse_run_spec_json(std::string_view json) {
+  simdjson::dom::parser parser;
+  // An empty view may have no data pointer at all, which padded_string would copy from.
+  simdjson::padded_string padded(json.empty() ? std::string_view("") : json);
+  auto parsed = parser.parse(padded);
+  if (parsed.error())
+    return {std::nullopt, {{"", std::string("invalid JSON: ") + simdjson::error_message(parsed.error())}}};
+  return SpecReader().read(parsed.value_unsafe());
+}
+
+}  // namespace mace
