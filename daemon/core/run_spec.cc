@@ -1,5 +1,7 @@
 #include "core/run_spec.h"
 
+#include "core/joined.h"
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -65,15 +67,6 @@ std::string got(std::string_view expectation, int64_t n) {
   return got(expectation, std::to_string(n));
 }
 
-template <typename Names>
-std::string joined(const Names& names) {
-  std::string out;
-  for (std::string_view name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
 
 std::string core_names() { return joined(std::views::values(kCoreNames)); }
 

@@ -17,6 +17,8 @@
 #include "core/json_writer.h"
 #include "core/run_spec.h"
 
+#include "core/joined.h"
+
 namespace mace {
 namespace {
 
@@ -42,15 +44,6 @@ constexpr std::string_view kNonEmptyString = "must be a non-empty string";
 // terminal or a log line.
 constexpr size_t kMaxEchoedBytes = 60;
 
-template <typename Names>
-std::string joined(const Names& names) {
-  std::string out;
-  for (std::string_view name : names) {
-    if (!out.empty()) out += ", ";
-    out += name;
-  }
-  return out;
-}
 
 size_t utf8_clip_point(std::string_view s, size_t max_bytes) {
   if (s.size() <= max_bytes) return s.size();

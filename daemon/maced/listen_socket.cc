@@ -1,0 +1,96 @@
+#include "maced/listen_socket.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+namespace mace {
+namespace {
+
+std::runtime_error sys_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+sockaddr_un address_of(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path)
+    throw std::runtime_error("socket path " + path + " is longer than the " +
+                             std::to_string(sizeof addr.sun_path - 1) +
+                             " bytes a Unix socket path may have");
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
+
+// True when a process accepts connections on `path`.
+bool someone_listens(const std::string& path) {
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw sys_error("socket");
+  sockaddr_un addr = address_of(path);
+  int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  int saved = errno;
+  ::close(fd);
+  if (rc == 0) return true;
+  // ECONNREFUSED: a socket file nobody listens on. EAGAIN: a full backlog, so alive.
+  return saved == EAGAIN;
+}
+
+}  // namespace
+
+ListenSocket systemd_listen_socket() {
+  int n = sd_listen_fds(1);
+  if (n < 0) throw std::runtime_error(std::string("sd_listen_fds: ") + std::strerror(-n));
+  if (n == 0) return {};
+  if (n > 1)
+    throw std::runtime_error("systemd passed " + std::to_string(n) +
+                             " sockets; maced.socket must pass exactly one");
+  int fd = SD_LISTEN_FDS_START;
+  if (sd_is_socket_unix(fd, SOCK_STREAM, 1, nullptr, 0) <= 0)
+    throw std::runtime_error("the socket systemd passed is not a listening Unix stream socket");
+  return {fd, true, ""};
+}
+
+ListenSocket create_listen_socket(const std::string& path, unsigned mode) {
+  sockaddr_un addr = address_of(path);
+  std::error_code ec;
+  auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode))
+      throw std::runtime_error(path + " exists and is not a socket; refusing to replace it");
+    if (someone_listens(path))
+      throw std::runtime_error("another maced is already listening on " + path);
+    if (::unlink(path.c_str()) != 0) throw sys_error("cannot remove stale socket " + path);
+  }
+
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) throw sys_error("socket");
+  // Bind under a umask that already gives the final mode, so there is no moment in which
+  // the socket is more open than asked.
+  mode_t old_umask = ::umask(~mode & 0777);
+  int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  int saved = errno;
+  ::umask(old_umask);
+  if (rc != 0) {
+    ::close(fd);
+    errno = saved;
+    throw sys_error("cannot bind " + path);
+  }
+  if (::chmod(path.c_str(), mode) != 0 || ::listen(fd, 64) != 0) {
+    auto error = sys_error("cannot listen on " + path);
+    ::close(fd);
+    throw error;
+  }
+  return {fd, false, path};
+}
+
+}  // namespace mace

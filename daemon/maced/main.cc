@@ -1,0 +1,212 @@
+// maced: the MACE daemon. Owns the SQLite store, the OpenPiton checkouts and every build
+// and simulation, and serves the Maced capability (schema/mace.capnp) on a Unix socket.
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <capnp/rpc-twoparty.h>
+#include <kj/async-io.h>
+#include <kj/async-unix.h>
+
+#include "maced/config.h"
+#include "maced/listen_socket.h"
+#include "maced/systemd_notify.h"
+#include "rpc/maced_server.h"
+#include "service/run_service.h"
+#include "store/store.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: maced [--socket PATH] [--state-dir DIR] [--config FILE]\n"
+    "\n"
+    "  --socket PATH     Unix socket to listen on when systemd passes none\n"
+    "                    (default $RUNTIME_DIRECTORY/maced.sock, else /run/maced/maced.sock)\n"
+    "  --state-dir DIR   where mace.db and run directories live\n"
+    "                    (default $STATE_DIRECTORY, else /var/lib/maced)\n"
+    "  --config FILE     configuration file (JSON; see README \"Configuring maced\")\n"
+    "  --version         print the version and exit\n";
+
+struct Options {
+  std::string socket_path;
+  std::string state_dir;
+  std::string config_path;
+};
+
+const char* env_or_null(const char* name) { return std::getenv(name); }
+
+// systemd may list several directories separated by ':'; the first is ours.
+std::string first_dir(const char* list) {
+  std::string s = list;
+  return s.substr(0, s.find(':'));
+}
+
+int parse_args(int argc, char** argv, Options& options) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](std::string& into) {
+      if (i + 1 >= args.size()) {
+        std::cerr << "maced: " << a << " needs a value\n" << kUsage;
+        return false;
+      }
+      into = args[++i];
+      return true;
+    };
+    if (a == "--socket") {
+      if (!value(options.socket_path)) return 2;
+    } else if (a == "--state-dir") {
+      if (!value(options.state_dir)) return 2;
+    } else if (a == "--config") {
+      if (!value(options.config_path)) return 2;
+    } else if (a == "--version") {
+      std::cout << "maced " << MACE_VERSION << "\n";
+      return 0;
+    } else if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else {
+      std::cerr << "maced: unknown argument " << a << "\n" << kUsage;
+      return 2;
+    }
+  }
+  if (options.socket_path.empty()) {
+    const char* runtime = env_or_null("RUNTIME_DIRECTORY");
+    options.socket_path =
+        runtime ? first_dir(runtime) + "/maced.sock" : std::string("/run/maced/maced.sock");
+  }
+  if (options.state_dir.empty()) {
+    const char* state = env_or_null("STATE_DIRECTORY");
+    options.state_dir = state ? first_dir(state) : std::string("/var/lib/maced");
+  }
+  return -1;
+}
+
+bool load_config(const Options& options, mace::MacedConfig& config) {
+  mace::FieldErrors errors;
+  if (!options.config_path.empty()) {
+    std::ifstream in(options.config_path);
+    if (!in) {
+      std::cerr << "maced: cannot read config file " << options.config_path << "\n";
+      return false;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    auto parsed = mace::parse_maced_config(text.str());
+    if (!parsed.config) {
+      for (const auto& e : parsed.errors)
+        std::cerr << "maced: " << options.config_path << ": " << e.to_string() << "\n";
+      return false;
+    }
+    config = *parsed.config;
+  }
+  errors = mace::apply_environment(config, env_or_null);
+  for (const auto& e : errors) std::cerr << "maced: " << e.to_string() << "\n";
+  return errors.empty();
+}
+
+std::string status_line(mace::service::RunService& service, const std::string& where) {
+  auto counts = service.counts_by_state();
+  return "listening on " + where + "; " + std::to_string(counts[mace::RunState::queued]) +
+         " queued, " + std::to_string(counts[mace::RunState::running]) + " running";
+}
+
+class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
+ public:
+  void taskFailed(kj::Exception&& exception) override {
+    // A client that disconnects mid-call lands here; that is routine, not a fault.
+    if (exception.getType() == kj::Exception::Type::DISCONNECTED) return;
+    std::cerr << "maced: connection error: " << exception.getDescription().cStr() << "\n";
+  }
+};
+
+kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
+                              mace::service::RunService& service, kj::TaskSet& connections) {
+  return receiver.accept().then([&](kj::Own<kj::AsyncIoStream>&& stream) {
+    ucred peer{};
+    kj::uint length = sizeof peer;
+    stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
+    // One TwoPartyServer per connection, so each client's bootstrap capability carries
+    // that client's uid.
+    auto server = kj::heap<capnp::TwoPartyServer>(
+        kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid)));
+    auto served = server->accept(*stream);
+    // The server (which reads the stream) must go before the stream.
+    connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
+    return accept_loop(receiver, service, connections);
+  });
+}
+
+kj::Promise<void> refresh_status(kj::Timer& timer, mace::service::RunService& service,
+                                 const std::string& where) {
+  return timer.afterDelay(5 * kj::SECONDS).then([&timer, &service, where]() {
+    mace::notify_status(status_line(service, where));
+    return refresh_status(timer, service, where);
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  if (int rc = parse_args(argc, argv, options); rc >= 0) return rc;
+
+  mace::MacedConfig config;
+  if (!load_config(options, config)) return 2;
+
+  try {
+    std::filesystem::create_directories(options.state_dir);
+    auto store = mace::store::Store::open(std::filesystem::path(options.state_dir) / "mace.db");
+    mace::service::ServiceSettings settings;
+    settings.backend = config.llm_backend;
+    settings.model = config.llm_model;
+    settings.daemon_uid = static_cast<uint32_t>(::getuid());
+    mace::service::RunService service(*store, settings);
+
+    // Signals must be captured before the event loop starts any thread.
+    kj::UnixEventPort::captureSignal(SIGTERM);
+    kj::UnixEventPort::captureSignal(SIGINT);
+    std::signal(SIGPIPE, SIG_IGN);
+    auto io = kj::setupAsyncIo();
+
+    mace::ListenSocket listen = mace::systemd_listen_socket();
+    if (listen.fd < 0) listen = mace::create_listen_socket(options.socket_path, 0660);
+    std::string where = listen.from_systemd ? "the socket systemd passed" : listen.path;
+    auto receiver = io.lowLevelProvider->wrapListenSocketFd(
+        listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
+
+    LoggingErrorHandler error_handler;
+    kj::TaskSet connections(error_handler);
+    kj::TaskSet background(error_handler);
+    background.add(accept_loop(*receiver, service, connections));
+    background.add(refresh_status(io.provider->getTimer(), service, where));
+
+    std::cerr << "maced " << MACE_VERSION << ": " << where << ", state in "
+              << options.state_dir << ", " << config.checkouts.size() << " checkout(s)\n";
+    mace::notify_ready(status_line(service, where));
+
+    auto stop = io.unixEventPort.onSignal(SIGTERM)
+                    .exclusiveJoin(io.unixEventPort.onSignal(SIGINT))
+                    .wait(io.waitScope);
+    mace::notify_stopping();
+    std::cerr << "maced: signal " << stop.si_signo << ", shutting down\n";
+    if (!listen.from_systemd) ::unlink(listen.path.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "maced: " << e.what() << "\n";
+    return 1;
+  } catch (const kj::Exception& e) {
+    std::cerr << "maced: " << e.getDescription().cStr() << "\n";
+    return 1;
+  }
+}

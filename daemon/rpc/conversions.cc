@@ -1,0 +1,151 @@
+#include "rpc/conversions.h"
+
+#include <string>
+#include <string_view>
+
+#include <simdjson.h>
+
+#include "core/json_writer.h"
+
+namespace mace::rpc {
+namespace {
+
+template <typename Enum, size_t N>
+Enum enum_from_name(std::string_view name, const std::pair<Enum, std::string_view> (&table)[N],
+                    Enum fallback) {
+  for (auto& [value, text] : table)
+    if (text == name) return value;
+  return fallback;
+}
+
+constexpr std::pair<api::EventKind, std::string_view> kEventKinds[] = {
+    {api::EventKind::SUBMITTED, "submitted"},
+    {api::EventKind::STATE_CHANGED, "state_changed"},
+    {api::EventKind::ITERATION_STARTED, "iteration_started"},
+    {api::EventKind::LEVEL_STARTED, "level_started"},
+    {api::EventKind::TASK_STAGE, "task_stage"},
+    {api::EventKind::VERDICT, "verdict"},
+    {api::EventKind::ITERATION_FINISHED, "iteration_finished"},
+    {api::EventKind::MESSAGE, "message"},
+};
+
+constexpr std::pair<api::TaskStage, std::string_view> kStages[] = {
+    {api::TaskStage::PENDING, "pending"},   {api::TaskStage::PROMPTING, "prompting"},
+    {api::TaskStage::BUILDING, "building"}, {api::TaskStage::RUNNING, "running"},
+    {api::TaskStage::PASSED, "passed"},     {api::TaskStage::FAILED, "failed"},
+    {api::TaskStage::SKIPPED, "skipped"},
+};
+
+constexpr std::pair<api::Verdict, std::string_view> kVerdicts[] = {
+    {api::Verdict::NONE, "none"},         {api::Verdict::PASS, "pass"},
+    {api::Verdict::FAIL, "fail"},         {api::Verdict::TIMEOUT, "timeout"},
+    {api::Verdict::MAXCYCLES, "maxcycles"},
+};
+
+std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+
+}  // namespace
+
+api::RunState to_wire(RunState s) {
+  // The schema's enumerants are declared in the same order as RunState.
+  return static_cast<api::RunState>(static_cast<uint16_t>(s));
+}
+
+RunState from_wire(api::RunState s) { return static_cast<RunState>(static_cast<uint16_t>(s)); }
+
+void fill(api::RunSummary::Builder out, const store::RunRecord& run) {
+  out.setRunId(run.id);
+  out.setState(to_wire(run.state));
+  out.setReason(run.reason);
+  out.setCore(run.core);
+  out.setMeshX(run.mesh_x);
+  out.setMeshY(run.mesh_y);
+  out.setObjective(run.objective);
+  auto workloads = out.initWorkloads(run.workloads.size());
+  for (size_t i = 0; i < run.workloads.size(); ++i) workloads.set(i, run.workloads[i]);
+  out.setSubmittedByUid(run.submitted_by_uid);
+  out.setSubmittedAtMs(run.submitted_at_ms);
+  out.setStartedAtMs(run.started_at_ms);
+  out.setFinishedAtMs(run.finished_at_ms);
+  out.setIterations(static_cast<uint32_t>(run.iterations));
+  out.setCostUsd(run.cost_usd);
+  out.setBackend(run.backend);
+  out.setModel(run.model);
+}
+
+void fill(api::Event::Builder out, const store::EventRecord& event) {
+  out.setSeq(static_cast<uint64_t>(event.seq));
+  out.setAtMs(event.at_ms);
+  out.setKind(enum_from_name(event.kind, kEventKinds, api::EventKind::MESSAGE));
+  if (event.state) out.setState(to_wire(*event.state));
+  out.setIteration(static_cast<uint32_t>(event.iteration));
+  out.setTaskId(event.task_id);
+  out.setStage(enum_from_name(event.stage, kStages, api::TaskStage::PENDING));
+  out.setWorkload(event.workload);
+  out.setVerdict(enum_from_name(event.verdict, kVerdicts, api::Verdict::NONE));
+  out.setMessage(event.message);
+}
+
+void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
+  out.setSuccessfulTasks(static_cast<uint32_t>(m.successful_tasks));
+  out.setIterations(static_cast<uint32_t>(m.iterations));
+  out.setFailuresRecovered(static_cast<uint32_t>(m.failures_recovered));
+  out.setExecutionTimeS(m.execution_time_s);
+  out.setComputeCostUsd(m.compute_cost_usd);
+}
+
+SpecParseResult from_wire(api::RunSpec::Reader in) {
+  JsonWriter w;
+  w.begin_object();
+  w.field("core", text(in.getCore()));
+  w.key("mesh").begin_array().value(in.getMeshX()).value(in.getMeshY()).end_array();
+  w.key("workloads").begin_array();
+  for (auto workload : in.getWorkloads()) w.value(text(workload));
+  w.end_array();
+  w.field("objective", text(in.getObjective()));
+  auto budget = in.getBudget();
+  w.key("budget").begin_object();
+  w.field("max_iterations", budget.getMaxIterations());
+  w.field("max_usd", budget.getMaxUsd());
+  w.field("max_wall_s", budget.getMaxWallS());
+  w.end_object();
+  w.field("coverage", in.getCoverage());
+  // Zero means "not set" on the wire; leaving the field out gives the JSON form's default.
+  if (in.getRtlTimeout() != 0) w.field("rtl_timeout", in.getRtlTimeout());
+  if (in.getMaxCycle() != 0) w.field("max_cycle", in.getMaxCycle());
+  if (in.getWorkloadArgs().size() > 0) {
+    w.key("workload_args").begin_object();
+    for (auto args : in.getWorkloadArgs()) {
+      w.key(text(args.getProgram())).begin_object();
+      if (args.getFinishMask().size() > 0) w.field("finish_mask", text(args.getFinishMask()));
+      w.key("options").begin_array();
+      for (auto option : args.getOptions()) w.value(text(option));
+      w.end_array().end_object();
+    }
+    w.end_object();
+  }
+  if (in.getCoreDescriptorJson().size() > 0) {
+    std::string descriptor = text(in.getCoreDescriptorJson());
+    simdjson::dom::parser parser;
+    simdjson::dom::element element;
+    if (auto error = parser.parse(descriptor).get(element)) {
+      return {std::nullopt,
+              {{"coreDescriptorJson", std::string("is not valid JSON: ") +
+                                          simdjson::error_message(error)}}};
+    }
+    w.key("core_descriptor").raw(descriptor);
+  }
+  auto options = in.getOptions();
+  w.key("options").begin_object();
+  w.field("rtl_edits", options.getRtlEdits());
+  w.field("fast_path", options.getFastPath());
+  w.field("task_prompts", options.getTaskPrompts());
+  w.end_object();
+  if (in.getBackend().size() > 0) w.field("backend", text(in.getBackend()));
+  if (in.getModel().size() > 0) w.field("model", text(in.getModel()));
+  if (in.getCheckouts() != 0) w.field("checkouts", in.getCheckouts());
+  w.end_object();
+  return parse_run_spec_json(w.str());
+}
+
+}  // namespace mace::rpc

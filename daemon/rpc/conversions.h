@@ -1,0 +1,22 @@
+#pragma once
+// Between the schema's structs and the daemon's own types. Kept in one place so the
+// store, the service and the wire agree on every name.
+
+#include "core/run_spec.h"
+#include "mace.capnp.h"
+#include "store/store.h"
+
+namespace mace::rpc {
+
+api::RunState to_wire(RunState s);
+RunState from_wire(api::RunState s);
+
+void fill(api::RunSummary::Builder out, const store::RunRecord& run);
+void fill(api::Event::Builder out, const store::EventRecord& event);
+void fill(api::Metrics::Builder out, const store::RunMetrics& metrics);
+
+// The structured spec, checked by exactly the rules (and with the messages, in JSON field
+// paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.
+SpecParseResult from_wire(api::RunSpec::Reader spec);
+
+}  // namespace mace::rpc

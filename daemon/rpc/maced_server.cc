@@ -1,0 +1,144 @@
+#include "rpc/maced_server.h"
+
+#include <string>
+
+#include "rpc/conversions.h"
+#include "rpc/run_listener_watcher.h"
+#include "service/service_error.h"
+
+namespace mace::rpc {
+namespace {
+
+std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+
+kj::Exception failure(const std::string& text) {
+  return kj::Exception(kj::Exception::Type::FAILED, __FILE__, __LINE__, kj::heapString(text));
+}
+
+// A caller's mistake becomes an exception whose text names the field; anything else is
+// the daemon's own failure and says so.
+template <typename Fn>
+kj::Promise<void> answer(Fn&& fn) {
+  try {
+    fn();
+    return kj::READY_NOW;
+  } catch (const service::RequestError& e) {
+    return failure(e.what());
+  } catch (const std::exception& e) {
+    return failure(std::string("maced internal error: ") + e.what());
+  }
+}
+
+class SubscriptionServer final : public api::Subscription::Server {
+ public:
+  explicit SubscriptionServer(kj::Own<RunListenerWatcher> watcher) : watcher_(kj::mv(watcher)) {}
+
+ private:
+  kj::Own<RunListenerWatcher> watcher_;
+};
+
+}  // namespace
+
+kj::Promise<void> MacedServer::version(VersionContext context) {
+  auto results = context.getResults();
+  results.setApiVersion(api::API_VERSION);
+  results.setDaemonVersion(MACE_VERSION);
+  return kj::READY_NOW;
+}
+
+kj::Promise<void> MacedServer::submit(SubmitContext context) {
+  return answer([&] {
+    auto source = context.getParams().getSpec();
+    service::SubmitOutcome outcome;
+    switch (source.which()) {
+      case api::SpecSource::JSON:
+        outcome = service_.submit_json(text(source.getJson()), peer_uid_);
+        break;
+      case api::SpecSource::SPEC: {
+        SpecParseResult parsed = from_wire(source.getSpec());
+        if (parsed.spec)
+          outcome = service_.submit(*parsed.spec, peer_uid_);
+        else
+          outcome.errors = std::move(parsed.errors);
+        break;
+      }
+    }
+    auto results = context.getResults();
+    results.setRunId(outcome.run_id);
+    auto errors = results.initErrors(outcome.errors.size());
+    for (size_t i = 0; i < outcome.errors.size(); ++i) {
+      errors[i].setPath(outcome.errors[i].path);
+      errors[i].setMessage(outcome.errors[i].message);
+    }
+  });
+}
+
+kj::Promise<void> MacedServer::watch(WatchContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto watcher = kj::heap<RunListenerWatcher>(service_, params.getListener());
+    watcher->start(text(params.getRunId()), static_cast<int64_t>(params.getAfterSeq()));
+    context.getResults().setSubscription(kj::heap<SubscriptionServer>(kj::mv(watcher)));
+  });
+}
+
+kj::Promise<void> MacedServer::status(StatusContext context) {
+  return answer([&] {
+    store::RunRecord run = service_.run(text(context.getParams().getRunId()));
+    auto detail = context.getResults().initRun();
+    fill(detail.initSummary(), run);
+    detail.setSpecJson(run.spec_json);
+    detail.initTasks(0);  // tasks are recorded once the run loop executes them
+  });
+}
+
+kj::Promise<void> MacedServer::list(ListContext context) {
+  return answer([&] {
+    auto filter_in = context.getParams().getFilter();
+    store::RunFilter filter;
+    for (auto s : filter_in.getStates()) filter.states.push_back(from_wire(s));
+    if (!filter_in.getAnyUser()) filter.submitted_by_uid = filter_in.getSubmittedByUid();
+    filter.limit = filter_in.getLimit();
+    auto runs = service_.list(filter);
+    auto out = context.getResults().initRuns(runs.size());
+    for (size_t i = 0; i < runs.size(); ++i) fill(out[i], runs[i]);
+  });
+}
+
+kj::Promise<void> MacedServer::logs(LogsContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto events = service_.events_after(text(params.getRunId()),
+                                        static_cast<int64_t>(params.getAfterSeq()),
+                                        params.getLimit());
+    auto out = context.getResults().initEntries(events.size());
+    for (size_t i = 0; i < events.size(); ++i) {
+      const auto& e = events[i];
+      out[i].setSeq(static_cast<uint64_t>(e.seq));
+      out[i].setAtMs(e.at_ms);
+      std::string source = "maced";
+      if (!e.task_id.empty())
+        source = "iter" + std::to_string(e.iteration) + "/" + e.task_id +
+                 (e.stage.empty() ? "" : "/" + e.stage);
+      out[i].setSource(source);
+      out[i].setText(e.message.empty() ? e.kind : e.message);
+    }
+  });
+}
+
+kj::Promise<void> MacedServer::metrics(MetricsContext context) {
+  return answer([&] {
+    fill(context.getResults().initMetrics(),
+         service_.metrics(text(context.getParams().getRunId())));
+  });
+}
+
+kj::Promise<void> MacedServer::cancel(CancelContext context) {
+  return answer([&] {
+    auto outcome = service_.cancel(text(context.getParams().getRunId()), peer_uid_);
+    context.getResults().setState(to_wire(outcome.state));
+    context.getResults().setChanged(outcome.changed);
+  });
+}
+
+}  // namespace mace::rpc

@@ -1,0 +1,32 @@
+#pragma once
+// The Maced bootstrap capability: one per client connection, so each knows the peer's
+// uid (SO_PEERCRED) and records it with the runs it submits.
+
+#include <cstdint>
+
+#include "mace.capnp.h"
+#include "service/run_service.h"
+
+namespace mace::rpc {
+
+class MacedServer final : public api::Maced::Server {
+ public:
+  MacedServer(service::RunService& service, uint32_t peer_uid)
+      : service_(service), peer_uid_(peer_uid) {}
+
+ protected:
+  kj::Promise<void> version(VersionContext context) override;
+  kj::Promise<void> submit(SubmitContext context) override;
+  kj::Promise<void> watch(WatchContext context) override;
+  kj::Promise<void> status(StatusContext context) override;
+  kj::Promise<void> list(ListContext context) override;
+  kj::Promise<void> logs(LogsContext context) override;
+  kj::Promise<void> metrics(MetricsContext context) override;
+  kj::Promise<void> cancel(CancelContext context) override;
+
+ private:
+  service::RunService& service_;
+  uint32_t peer_uid_;
+};
+
+}  // namespace mace::rpc

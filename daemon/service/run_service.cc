@@ -1,0 +1,168 @@
+#include "service/run_service.h"
+
+#include "service/service_error.h"
+
+namespace mace::service {
+namespace {
+
+// REQ-PLAT-8: gemini-2.5-flash when vertex is chosen and no model is named.
+std::string default_model_for(const std::string& backend, const ServiceSettings& defaults) {
+  if (!defaults.model.empty() && backend == defaults.backend) return defaults.model;
+  if (backend == "vertex") return "gemini-2.5-flash";
+  return "";
+}
+
+}  // namespace
+
+RunService::RunService(store::Store& store, ServiceSettings settings, Clock clock)
+    : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
+
+SubmitOutcome RunService::submit_json(std::string_view spec_json, uint32_t uid) {
+  SpecParseResult parsed = parse_run_spec_json(spec_json);
+  if (!parsed.spec) return {"", std::move(parsed.errors)};
+  return accept(*parsed.spec, uid);
+}
+
+SubmitOutcome RunService::submit(const RunSpec& spec, uint32_t uid) {
+  FieldErrors errors = validate_run_spec(spec);
+  if (!errors.empty()) return {"", std::move(errors)};
+  return accept(spec, uid);
+}
+
+SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
+  int64_t now = clock_();
+  store::RunRecord run;
+  run.id = ids_.next(now);
+  run.state = RunState::queued;
+  run.spec_json = run_spec_to_json(spec);
+  run.core = std::string(to_string(spec.core));
+  run.mesh_x = spec.mesh_x;
+  run.mesh_y = spec.mesh_y;
+  run.objective = spec.objective;
+  run.workloads = spec.workloads;
+  run.backend = spec.backend.value_or(settings_.backend);
+  run.model = spec.model.value_or(default_model_for(run.backend, settings_));
+  run.max_iterations = spec.budget.max_iterations;
+  run.max_usd = spec.budget.max_usd;
+  run.max_wall_s = spec.budget.max_wall_s;
+  run.submitted_by_uid = uid;
+  run.submitted_at_ms = now;
+  store_.insert_run(run);
+
+  store::EventRecord submitted;
+  submitted.run_id = run.id;
+  submitted.kind = "submitted";
+  submitted.state = RunState::queued;
+  submitted.message = "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
+                      std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y);
+  record_event(std::move(submitted));
+  return {run.id, {}};
+}
+
+store::RunRecord RunService::run(const std::string& run_id) const {
+  auto found = store_.find_run(run_id);
+  if (!found) throw RequestError({"runId", "no run named '" + run_id + "'"});
+  return *found;
+}
+
+store::RunMetrics RunService::metrics(const std::string& run_id) const {
+  run(run_id);
+  return store_.metrics(run_id, clock_());
+}
+
+std::vector<store::EventRecord> RunService::events_after(const std::string& run_id,
+                                                         int64_t after_seq,
+                                                         int64_t limit) const {
+  run(run_id);
+  return store_.events_after(run_id, after_seq, limit);
+}
+
+std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter) const {
+  return store_.list_runs(filter);
+}
+
+RunService::WatchToken RunService::watch(const std::string& run_id, int64_t after_seq,
+                                         RunWatcher& watcher) {
+  store::RunRecord current = run(run_id);
+  // History and registration happen in one turn of the caller's thread, so no event can
+  // fall between the two.
+  for (const auto& event : store_.events_after(run_id, after_seq)) watcher.on_event(event);
+  WatchToken token = next_token_++;
+  if (is_final(current.state)) {
+    watcher.on_done(current);
+    return token;
+  }
+  watches_.emplace(token, Watch{run_id, &watcher});
+  return token;
+}
+
+void RunService::unwatch(WatchToken token) { watches_.erase(token); }
+
+CancelOutcome RunService::cancel(const std::string& run_id, uint32_t uid) {
+  store::RunRecord current = run(run_id);
+  if (uid != current.submitted_by_uid && uid != 0 && uid != settings_.daemon_uid) {
+    throw RequestError({"runId", "run " + run_id + " was submitted by uid " +
+                                     std::to_string(current.submitted_by_uid) +
+                                     "; only that user or root may cancel it"});
+  }
+  if (is_final(current.state)) return {current.state, false};
+  set_state(run_id, RunState::cancelled, "cancelled by uid " + std::to_string(uid));
+  return {RunState::cancelled, true};
+}
+
+void RunService::record_event(store::EventRecord event) {
+  if (event.at_ms == 0) event.at_ms = clock_();
+  event.seq = store_.append_event(event);
+  // A watcher may unwatch itself (or others) while being told; walk a snapshot.
+  std::vector<WatchToken> tokens;
+  for (auto& [token, w] : watches_)
+    if (w.run_id == event.run_id) tokens.push_back(token);
+  for (WatchToken token : tokens) {
+    auto it = watches_.find(token);
+    if (it != watches_.end()) it->second.watcher->on_event(event);
+  }
+}
+
+void RunService::set_state(const std::string& run_id, RunState state,
+                           const std::string& reason) {
+  if (!store_.set_run_state(run_id, state, reason, clock_()))
+    throw RequestError({"runId", "no run named '" + run_id + "'"});
+  store::EventRecord changed;
+  changed.run_id = run_id;
+  changed.kind = "state_changed";
+  changed.state = state;
+  std::string name(to_string(state));
+  // "cancelled by uid 0" already says which state it is.
+  changed.message = reason.empty()                ? name
+                    : reason.rfind(name, 0) == 0  ? reason
+                                                  : name + ": " + reason;
+  record_event(std::move(changed));
+  if (is_final(state)) finish_watchers(run_id);
+}
+
+void RunService::finish_watchers(const std::string& run_id) {
+  store::RunRecord final_run = run(run_id);
+  std::vector<RunWatcher*> done;
+  for (auto it = watches_.begin(); it != watches_.end();) {
+    if (it->second.run_id == run_id) {
+      done.push_back(it->second.watcher);
+      it = watches_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (RunWatcher* w : done) w->on_done(final_run);
+}
+
+std::map<RunState, int64_t> RunService::counts_by_state() const {
+  std::map<RunState, int64_t> counts;
+  for (RunState s : {RunState::queued, RunState::running}) {
+    store::RunFilter filter;
+    filter.states = {s};
+    filter.limit = 0;
+    counts[s] = static_cast<int64_t>(store_.list_runs(filter).size());
+  }
+  return counts;
+}
+
+}  // namespace mace::service

@@ -1,0 +1,99 @@
+#pragma once
+// The daemon's run bookkeeping, apart from RPC: accepting run specs, the record of each
+// run's progress events, watchers that see a run's history then its live events, and
+// cancellation. Every method is called from one thread (maced's event loop); the service
+// itself knows nothing of sockets, threads or the loop.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/field_error.h"
+#include "core/run_id.h"
+#include "core/run_spec.h"
+#include "service/clock.h"
+#include "store/store.h"
+
+namespace mace::service {
+
+struct SubmitOutcome {
+  std::string run_id;  // empty when the spec was rejected
+  FieldErrors errors;
+};
+
+struct CancelOutcome {
+  RunState state;
+  bool changed;
+};
+
+// Receives one run's events in seq order, then `on_done` once when the run is final.
+class RunWatcher {
+ public:
+  virtual ~RunWatcher() = default;
+  virtual void on_event(const store::EventRecord& event) = 0;
+  virtual void on_done(const store::RunRecord& run) = 0;
+};
+
+// From maced's configuration.
+struct ServiceSettings {
+  // What a run gets when its spec leaves backend or model out.
+  std::string backend = "vertex";  // REQ-PLAT-7
+  std::string model;               // empty: the backend's own default
+  // Besides root and a run's submitter, the one user who may cancel any run: the user
+  // maced runs as.
+  uint32_t daemon_uid = 0;
+};
+
+class RunService {
+ public:
+  RunService(store::Store& store, ServiceSettings settings = {}, Clock clock = system_now_ms);
+
+  SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
+  SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
+
+  // Throw RequestError when no run has that id.
+  store::RunRecord run(const std::string& run_id) const;
+  store::RunMetrics metrics(const std::string& run_id) const;
+  std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
+                                               int64_t limit) const;
+  std::vector<store::RunRecord> list(const store::RunFilter& filter) const;
+
+  // Delivers every recorded event after `after_seq` to `watcher` at once, then live ones;
+  // `on_done` follows at once when the run is already final. The watcher must stay alive
+  // until `unwatch(token)` or until `on_done` returned.
+  using WatchToken = uint64_t;
+  WatchToken watch(const std::string& run_id, int64_t after_seq, RunWatcher& watcher);
+  void unwatch(WatchToken token);
+
+  // Only the submitter, root or maced's own user may cancel a run.
+  CancelOutcome cancel(const std::string& run_id, uint32_t uid);
+
+  // For the run loop: record a progress event, or a change of state, and tell watchers.
+  void record_event(store::EventRecord event);
+  void set_state(const std::string& run_id, RunState state, const std::string& reason);
+
+  // Counts of runs by state, for maced's status line.
+  std::map<RunState, int64_t> counts_by_state() const;
+
+ private:
+  SubmitOutcome accept(const RunSpec& spec, uint32_t uid);
+  void finish_watchers(const std::string& run_id);
+
+  store::Store& store_;
+  ServiceSettings settings_;
+  Clock clock_;
+  RunIdGenerator ids_;
+  struct Watch {
+    std::string run_id;
+    RunWatcher* watcher;
+  };
+  std::map<WatchToken, Watch> watches_;
+  WatchToken next_token_ = 1;
+};
+
+}  // namespace mace::service

@@ -1,0 +1,189 @@
+// A Cap'n Proto client written against schema/mace.capnp alone, as a script in another
+// language would be: the structured spec, a listener of its own, and every method.
+
+#include <capnp/rpc-twoparty.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <kj/async-io.h>
+
+#include "mace.capnp.h"
+#include "support/maced_instance.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class RecordingListener final : public api::RunListener::Server {
+ public:
+  RecordingListener(std::vector<std::string>& kinds, kj::Own<kj::PromiseFulfiller<api::RunState>> done)
+      : kinds_(kinds), done_(kj::mv(done)) {}
+
+ protected:
+  kj::Promise<void> event(EventContext context) override {
+    auto e = context.getParams().getEvent();
+    kinds_.push_back(std::to_string(e.getSeq()) + ":" +
+                     std::to_string(static_cast<int>(e.getKind())));
+    return kj::READY_NOW;
+  }
+  kj::Promise<void> done(DoneContext context) override {
+    done_->fulfill(context.getParams().getResult().getSummary().getState());
+    return kj::READY_NOW;
+  }
+
+ private:
+  std::vector<std::string>& kinds_;
+  kj::Own<kj::PromiseFulfiller<api::RunState>> done_;
+};
+
+class RpcClientTest : public ::testing::Test {
+ protected:
+  // KJ's members may throw from destructors; a test fixture may not.
+  ~RpcClientTest() noexcept override {}
+
+  void SetUp() override {
+    maced_ = std::make_unique<MacedInstance>(dir_);
+    auto address = io_.provider->getNetwork()
+                       .parseAddress("unix:" + maced_->socket_path())
+                       .wait(io_.waitScope);
+    stream_ = address->connect().wait(io_.waitScope);
+    client_ = kj::heap<capnp::TwoPartyClient>(*stream_);
+    maced_cap_ = client_->bootstrap().castAs<api::Maced>();
+  }
+
+  std::string submit_structured() {
+    auto request = maced_cap_.submitRequest();
+    auto spec = request.initSpec().initSpec();
+    spec.setCore("sparc");
+    spec.setMeshX(2);
+    spec.setMeshY(2);
+    auto workloads = spec.initWorkloads(1);
+    workloads.set(0, "princeton-test-test.s");
+    spec.setObjective("four sparc tiles");
+    auto response = request.send().wait(io_.waitScope);
+    EXPECT_EQ(response.getErrors().size(), 0u);
+    return response.getRunId().cStr();
+  }
+
+  TempDir dir_;
+  std::unique_ptr<MacedInstance> maced_;
+  kj::AsyncIoContext io_ = kj::setupAsyncIo();
+  kj::Own<kj::AsyncIoStream> stream_;
+  kj::Own<capnp::TwoPartyClient> client_;
+  api::Maced::Client maced_cap_ = nullptr;
+};
+
+TEST_F(RpcClientTest, VersionReportsTheApiVersion) {
+  auto response = maced_cap_.versionRequest().send().wait(io_.waitScope);
+  EXPECT_EQ(response.getApiVersion(), api::API_VERSION);
+  EXPECT_STREQ(response.getDaemonVersion().cStr(), MACE_VERSION);
+}
+
+TEST_F(RpcClientTest, StructuredSpecGetsSchemaDefaults) {  // REQ-PLAN-2, REQ-BUD-1
+  std::string id = submit_structured();
+  auto request = maced_cap_.statusRequest();
+  request.setRunId(id);
+  auto run = request.send().wait(io_.waitScope).getRun();
+  EXPECT_EQ(run.getSummary().getState(), api::RunState::QUEUED);
+  EXPECT_STREQ(run.getSummary().getCore().cStr(), "sparc");
+  std::string spec = run.getSpecJson().cStr();
+  EXPECT_THAT(spec, HasSubstr("\"max_iterations\":10"));
+  EXPECT_THAT(spec, HasSubstr("\"max_usd\":20.0"));
+  EXPECT_THAT(spec, HasSubstr("\"mesh\":[2,2]"));
+}
+
+TEST_F(RpcClientTest, StructuredSpecIsValidatedWithJsonFieldPaths) {  // REQ-PLAN-3, REQ-PLAN-4
+  auto request = maced_cap_.submitRequest();
+  auto spec = request.initSpec().initSpec();
+  spec.setCore("arm");
+  spec.setMeshX(257);
+  spec.initWorkloads(0);
+  auto response = request.send().wait(io_.waitScope);
+  EXPECT_STREQ(response.getRunId().cStr(), "");
+  std::vector<std::string> paths;
+  for (auto e : response.getErrors()) paths.push_back(e.getPath().cStr());
+  EXPECT_THAT(paths, ::testing::IsSupersetOf({"core", "workloads", "objective"}));
+  bool mesh_named = false;
+  for (auto& p : paths) mesh_named |= p.rfind("mesh", 0) == 0;
+  EXPECT_TRUE(mesh_named);
+}
+
+TEST_F(RpcClientTest, WatchStreamsEventsInOrderThenDoneOnCancel) {
+  std::string id = submit_structured();
+  std::vector<std::string> events;
+  auto paf = kj::newPromiseAndFulfiller<api::RunState>();
+  auto request = maced_cap_.watchRequest();
+  request.setRunId(id);
+  request.setListener(kj::heap<RecordingListener>(events, kj::mv(paf.fulfiller)));
+  auto subscription = request.send().wait(io_.waitScope).getSubscription();
+
+  auto cancel = maced_cap_.cancelRequest();
+  cancel.setRunId(id);
+  auto cancelled = cancel.send().wait(io_.waitScope);
+  EXPECT_TRUE(cancelled.getChanged());
+  EXPECT_EQ(cancelled.getState(), api::RunState::CANCELLED);
+
+  EXPECT_EQ(paf.promise.wait(io_.waitScope), api::RunState::CANCELLED);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0], "1:" + std::to_string(static_cast<int>(api::EventKind::SUBMITTED)));
+  EXPECT_EQ(events[1], "2:" + std::to_string(static_cast<int>(api::EventKind::STATE_CHANGED)));
+}
+
+TEST_F(RpcClientTest, LateWatcherStartsAfterTheSeqItAlreadyHas) {
+  std::string id = submit_structured();
+  auto cancel = maced_cap_.cancelRequest();
+  cancel.setRunId(id);
+  cancel.send().wait(io_.waitScope);
+
+  std::vector<std::string> events;
+  auto paf = kj::newPromiseAndFulfiller<api::RunState>();
+  auto request = maced_cap_.watchRequest();
+  request.setRunId(id);
+  request.setAfterSeq(1);
+  request.setListener(kj::heap<RecordingListener>(events, kj::mv(paf.fulfiller)));
+  auto subscription = request.send().wait(io_.waitScope).getSubscription();
+  EXPECT_EQ(paf.promise.wait(io_.waitScope), api::RunState::CANCELLED);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].substr(0, 2), "2:");
+}
+
+TEST_F(RpcClientTest, ListFiltersByState) {
+  std::string queued = submit_structured();
+  std::string cancelled = submit_structured();
+  auto cancel = maced_cap_.cancelRequest();
+  cancel.setRunId(cancelled);
+  cancel.send().wait(io_.waitScope);
+
+  auto request = maced_cap_.listRequest();
+  request.initFilter().initStates(1).set(0, api::RunState::CANCELLED);
+  auto runs = request.send().wait(io_.waitScope).getRuns();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_STREQ(runs[0].getRunId().cStr(), cancelled.c_str());
+}
+
+TEST_F(RpcClientTest, DisconnectingWatcherLeavesTheDaemonHealthy) {
+  std::string id = submit_structured();
+  {
+    // A second connection that watches and then vanishes without a word.
+    auto address = io_.provider->getNetwork()
+                       .parseAddress("unix:" + maced_->socket_path())
+                       .wait(io_.waitScope);
+    auto stream = address->connect().wait(io_.waitScope);
+    capnp::TwoPartyClient other(*stream);
+    auto cap = other.bootstrap().castAs<api::Maced>();
+    std::vector<std::string> events;
+    auto paf = kj::newPromiseAndFulfiller<api::RunState>();
+    auto request = cap.watchRequest();
+    request.setRunId(id);
+    request.setListener(kj::heap<RecordingListener>(events, kj::mv(paf.fulfiller)));
+    request.send().wait(io_.waitScope);
+  }
+  auto cancel = maced_cap_.cancelRequest();
+  cancel.setRunId(id);
+  EXPECT_TRUE(cancel.send().wait(io_.waitScope).getChanged());
+  EXPECT_TRUE(maced_->process().running());
+  EXPECT_EQ(maced_->mace({"status", id}).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace mace::testing

@@ -1,0 +1,152 @@
+// The daemon's run bookkeeping without sockets or an event loop.
+
+#include "service/run_service.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "service/service_error.h"
+#include "support/child_process.h"
+
+namespace mace::service {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+class Recorder : public RunWatcher {
+ public:
+  void on_event(const store::EventRecord& e) override {
+    events.push_back(std::to_string(e.seq) + ":" + e.kind);
+  }
+  void on_done(const store::RunRecord& run) override { done.push_back(run.state); }
+  std::vector<std::string> events;
+  std::vector<RunState> done;
+};
+
+class RunServiceTest : public ::testing::Test {
+ protected:
+  RunServiceTest()
+      : store_(store::Store::open(dir_.file("mace.db"))),
+        service_(*store_, settings(), [this] { return now_; }) {}
+
+  static ServiceSettings settings() {
+    ServiceSettings s;
+    s.backend = "vertex";
+    s.daemon_uid = 999;
+    return s;
+  }
+
+  std::string submit(uint32_t uid = 1000) {
+    auto outcome = service_.submit_json(
+        R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", uid);
+    EXPECT_TRUE(outcome.errors.empty());
+    return outcome.run_id;
+  }
+
+  testing::TempDir dir_;
+  int64_t now_ = 1'700'000'000'000;
+  std::unique_ptr<store::Store> store_;
+  RunService service_;
+};
+
+TEST_F(RunServiceTest, RejectedSpecRecordsNothing) {  // REQ-PLAN-4
+  auto outcome = service_.submit_json(R"({"workloads": [], "objective": ""})", 1000);
+  EXPECT_TRUE(outcome.run_id.empty());
+  EXPECT_GE(outcome.errors.size(), 2u);
+  EXPECT_TRUE(service_.list({}).empty());
+}
+
+TEST_F(RunServiceTest, AcceptedRunIsQueuedWithDefaultsResolved) {  // REQ-PLAT-7, REQ-PLAT-8
+  std::string id = submit();
+  auto run = service_.run(id);
+  EXPECT_EQ(run.state, RunState::queued);
+  EXPECT_EQ(run.submitted_by_uid, 1000u);
+  EXPECT_EQ(run.submitted_at_ms, now_);
+  EXPECT_EQ(run.backend, "vertex");
+  EXPECT_EQ(run.model, "gemini-2.5-flash");
+  EXPECT_EQ(run.max_iterations, 10);
+}
+
+TEST_F(RunServiceTest, IdsIncreaseEvenWhenTheClockStandsStill) {
+  std::string a = submit(), b = submit(), c = submit();
+  EXPECT_LT(a, b);
+  EXPECT_LT(b, c);
+  EXPECT_TRUE(looks_like_run_id(a));
+}
+
+TEST_F(RunServiceTest, WatcherSeesHistoryThenLiveEventsThenDone) {
+  std::string id = submit();
+  Recorder r;
+  service_.watch(id, 0, r);
+  EXPECT_THAT(r.events, ElementsAre("1:submitted"));
+  store::EventRecord e;
+  e.run_id = id;
+  e.kind = "message";
+  service_.record_event(e);
+  service_.set_state(id, RunState::running, "");
+  service_.set_state(id, RunState::passed, "");
+  EXPECT_THAT(r.events, ElementsAre("1:submitted", "2:message", "3:state_changed", "4:state_changed"));
+  EXPECT_THAT(r.done, ElementsAre(RunState::passed));
+  // After done, nothing more reaches the watcher.
+  service_.record_event(e);
+  EXPECT_EQ(r.events.size(), 4u);
+}
+
+TEST_F(RunServiceTest, WatchingAFinalRunEndsAtOnce) {
+  std::string id = submit();
+  service_.cancel(id, 1000);
+  Recorder r;
+  service_.watch(id, 1, r);
+  EXPECT_THAT(r.events, ElementsAre("2:state_changed"));
+  EXPECT_THAT(r.done, ElementsAre(RunState::cancelled));
+}
+
+TEST_F(RunServiceTest, UnwatchedWatcherHearsNothing) {
+  std::string id = submit();
+  Recorder r;
+  auto token = service_.watch(id, 0, r);
+  service_.unwatch(token);
+  service_.cancel(id, 1000);
+  EXPECT_EQ(r.events.size(), 1u);
+  EXPECT_TRUE(r.done.empty());
+}
+
+TEST_F(RunServiceTest, CancelIsForTheSubmitterRootOrTheDaemon) {
+  std::string id = submit(1000);
+  try {
+    service_.cancel(id, 1001);
+    FAIL() << "another user cancelled the run";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.field_error().path, "runId");
+    EXPECT_THAT(e.what(), HasSubstr("submitted by uid 1000"));
+  }
+  EXPECT_TRUE(service_.cancel(id, 999).changed);
+  EXPECT_FALSE(service_.cancel(id, 0).changed);
+  EXPECT_EQ(service_.run(id).state, RunState::cancelled);
+  EXPECT_THAT(service_.run(id).reason, HasSubstr("cancelled by uid 999"));
+}
+
+TEST_F(RunServiceTest, UnknownRunIsARequestErrorOnRunId) {
+  EXPECT_THROW(service_.run("nope"), RequestError);
+  EXPECT_THROW(service_.metrics("nope"), RequestError);
+  EXPECT_THROW(service_.cancel("nope", 0), RequestError);
+  Recorder r;
+  EXPECT_THROW(service_.watch("nope", 0, r), RequestError);
+}
+
+TEST_F(RunServiceTest, FinalStateStampsFinishTime) {  // REQ-BUD-9
+  std::string id = submit();
+  now_ += 1000;
+  service_.set_state(id, RunState::running, "");
+  now_ += 5000;
+  service_.set_state(id, RunState::failed, "no results");
+  auto run = service_.run(id);
+  EXPECT_EQ(run.finished_at_ms - run.started_at_ms, 5000);
+  EXPECT_EQ(run.reason, "no results");
+}
+
+}  // namespace
+}  // namespace mace::service

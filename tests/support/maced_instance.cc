@@ -1,0 +1,73 @@
+#include "maced_instance.h"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace mace::testing {
+
+std::string maced_binary() { return build_root() + "/daemon/maced/maced"; }
+std::string mace_binary() { return build_root() + "/client/mace"; }
+
+NotifySocket::NotifySocket(std::string path) : path_(std::move(path)) {
+  fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, path_.c_str(), sizeof addr.sun_path - 1);
+  ::unlink(path_.c_str());
+  if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+    throw std::runtime_error("cannot bind notify socket " + path_);
+}
+
+NotifySocket::~NotifySocket() {
+  if (fd_ >= 0) ::close(fd_);
+  ::unlink(path_.c_str());
+}
+
+bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds timeout) {
+  for (const auto& m : seen_)
+    if (m.find(needle) != std::string::npos) return true;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, 50) <= 0) continue;
+    char buf[4096];
+    ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+    if (n <= 0) continue;
+    seen_.emplace_back(buf, static_cast<size_t>(n));
+    if (seen_.back().find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
+    : socket_(dir.file("maced.sock")), state_(dir.file("state")) {
+  notify_ = std::make_unique<NotifySocket>(dir.file("notify.sock"));
+  std::vector<std::string> argv = {maced_binary(), "--socket", socket_, "--state-dir", state_};
+  argv.insert(argv.end(), options.extra_args.begin(), options.extra_args.end());
+  options.process.set_env["NOTIFY_SOCKET"] = notify_->path();
+  // The test's own environment must not leak systemd or LLM settings into maced.
+  for (const char* name : {"LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "RUNTIME_DIRECTORY",
+                           "STATE_DIRECTORY", "MACE_LLM", "MACE_LLM_MODEL"})
+    if (!options.process.set_env.count(name)) options.process.unset_env.push_back(name);
+  process_ = std::make_unique<BackgroundProcess>(argv, options.process);
+  if (options.wait_ready && !notify_->wait_for("READY=1")) {
+    auto result = process_->wait(std::chrono::milliseconds(100));
+    throw std::runtime_error("maced did not become ready" +
+                             (result ? ": exit " + std::to_string(result->exit_code) + ": " + result->err
+                                     : std::string()));
+  }
+}
+
+ProcessResult MacedInstance::mace(const std::vector<std::string>& args,
+                                  const ProcessOptions& options) const {
+  std::vector<std::string> argv = {mace_binary(), "--socket", socket_};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv, options);
+}
+
+}  // namespace mace::testing
