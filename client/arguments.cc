@@ -1,0 +1,48 @@
+#include "arguments.h"
+
+namespace mace::client {
+
+std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
+                                         const ArgumentSpec& spec, std::string& error) {
+  Arguments out;
+  bool only_positional = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (only_positional || a.size() < 2 || a[0] != '-') {
+      out.positional.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_positional = true;
+      continue;
+    }
+    std::string flag = a;
+    std::optional<std::string> inline_value;
+    if (auto eq = a.find('='); eq != std::string::npos) {
+      flag = a.substr(0, eq);
+      inline_value = a.substr(eq + 1);
+    }
+    if (spec.switches.count(flag)) {
+      if (inline_value) {
+        error = flag + " takes no value";
+        return std::nullopt;
+      }
+      out.switches.insert(flag);
+    } else if (spec.with_values.count(flag)) {
+      if (inline_value) {
+        out.values[flag] = *inline_value;
+      } else if (i + 1 < args.size()) {
+        out.values[flag] = args[++i];
+      } else {
+        error = flag + " needs a value";
+        return std::nullopt;
+      }
+    } else {
+      error = "unknown option " + flag;
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace mace::client

@@ -1,0 +1,35 @@
+#pragma once
+// The command line after global options: positional words and --flags, checked against
+// what a command accepts so a mistyped flag is an error, not ignored.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mace::client {
+
+struct Arguments {
+  std::vector<std::string> positional;
+  std::map<std::string, std::string> values;  // --flag VALUE
+  std::set<std::string> switches;             // --flag
+
+  bool has(const std::string& flag) const { return switches.count(flag) > 0; }
+  std::optional<std::string> value(const std::string& flag) const {
+    auto it = values.find(flag);
+    if (it == values.end()) return std::nullopt;
+    return it->second;
+  }
+};
+
+struct ArgumentSpec {
+  std::set<std::string> switches;     // flags without a value
+  std::set<std::string> with_values;  // flags that take a value
+};
+
+// Parses `args`; on a problem returns nullopt and sets `error`.
+std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
+                                         const ArgumentSpec& spec, std::string& error);
+
+}  // namespace mace::client

@@ -1,0 +1,32 @@
+#pragma once
+// One function per `mace` command. Each returns the process exit code.
+
+#include <string>
+
+#include "arguments.h"
+
+namespace mace::client {
+
+struct GlobalOptions {
+  std::string socket_path;
+  bool json = false;
+};
+
+int cmd_spec_check(const GlobalOptions& global, const Arguments& args);
+int cmd_submit(const GlobalOptions& global, const Arguments& args);
+int cmd_watch(const GlobalOptions& global, const Arguments& args);
+int cmd_status(const GlobalOptions& global, const Arguments& args);
+int cmd_list(const GlobalOptions& global, const Arguments& args);
+int cmd_logs(const GlobalOptions& global, const Arguments& args);
+int cmd_metrics(const GlobalOptions& global, const Arguments& args);
+int cmd_cancel(const GlobalOptions& global, const Arguments& args);
+int cmd_version(const GlobalOptions& global, const Arguments& args);
+int cmd_verdict(const GlobalOptions& global, const Arguments& args);
+
+// Shared by submit --watch and watch.
+int watch_run(const GlobalOptions& global, const std::string& run_id);
+
+// Reads a whole file, or standard input for "-". Returns false with `error` set.
+bool read_input(const std::string& path, std::string& out, std::string& error);
+
+}  // namespace mace::client

@@ -1,0 +1,115 @@
+// mace: the command-line client of maced.
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "exit_codes.h"
+#include "maced_connection.h"
+
+namespace {
+
+using namespace mace::client;
+
+constexpr const char* kUsage = R"(usage: mace [--socket PATH] [--json] COMMAND [ARGS]
+
+Commands:
+  submit FILE [--watch]   submit a run spec (JSON; "-" reads standard input) and print its run ID
+  watch RUN               show the run's progress until it ends
+  status [RUN]            one run in detail, or the daemon and its active runs
+  list [--state S,..] [--mine] [--limit N]
+                          runs, newest first
+  logs RUN                the run's recorded log
+  metrics RUN             successful tasks, iterations, failures recovered, time, cost
+  cancel RUN              stop the run's builds and simulations
+  spec check FILE         validate a run spec locally and print it with defaults filled
+  verdict SIM_LOG...      the verdict of each simulation transcript: pass, fail, timeout,
+                          maxcycles or none (one line each; no daemon needed)
+  version                 the client's and the daemon's versions
+
+Options:
+  --socket PATH   maced's socket (default: $MACE_SOCKET, else /run/maced/maced.sock)
+  --json          machine-readable output
+
+Exit codes: 0 ok (a watched run passed), 1 a watched run did not pass, 2 bad input,
+3 maced unreachable, 4 maced failed the request.
+)";
+
+struct Command {
+  const char* name;
+  int (*run)(const GlobalOptions&, const Arguments&);
+  ArgumentSpec accepts;
+};
+
+const std::vector<Command>& commands() {
+  static const std::vector<Command> table = {
+      {"submit", cmd_submit, {{"--watch"}, {}}},
+      {"watch", cmd_watch, {{}, {}}},
+      {"status", cmd_status, {{}, {}}},
+      {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},
+      {"logs", cmd_logs, {{}, {}}},
+      {"metrics", cmd_metrics, {{}, {}}},
+      {"cancel", cmd_cancel, {{}, {}}},
+      {"spec check", cmd_spec_check, {{}, {}}},
+      {"version", cmd_version, {{}, {}}},
+      {"verdict", cmd_verdict, {{}, {}}},
+  };
+  return table;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  GlobalOptions global;
+  global.socket_path = default_socket_path();
+  std::vector<std::string> rest;
+  // Global options may stand anywhere before "--", so `mace list --json` works too.
+  bool after_dashes = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (after_dashes) {
+      rest.push_back(a);
+    } else if (a == "--") {
+      after_dashes = true;
+      rest.push_back(a);
+    } else if (a == "--json") {
+      global.json = true;
+    } else if (a == "--socket") {
+      if (i + 1 >= argc) {
+        std::cerr << "mace: --socket needs a path\n";
+        return kExitBadInput;
+      }
+      global.socket_path = argv[++i];
+    } else if (a.rfind("--socket=", 0) == 0) {
+      global.socket_path = a.substr(9);
+    } else if (a == "--help" || a == "-h" || a == "help") {
+      std::cout << kUsage;
+      return kExitOk;
+    } else {
+      rest.push_back(a);
+    }
+  }
+  if (rest.empty()) {
+    std::cerr << kUsage;
+    return kExitBadInput;
+  }
+  for (const Command& command : commands()) {
+    std::string name = command.name;
+    size_t words = name.find(' ') == std::string::npos ? 1 : 2;
+    if (rest.size() < words) continue;
+    std::string given = words == 1 ? rest[0] : rest[0] + " " + rest[1];
+    if (given != name) continue;
+    std::vector<std::string> tail(rest.begin() + static_cast<long>(words), rest.end());
+    std::string error;
+    auto args = parse_arguments(tail, command.accepts, error);
+    if (!args) {
+      std::cerr << "mace " << name << ": " << error << "\n";
+      return kExitBadInput;
+    }
+    return command.run(global, *args);
+  }
+  std::cerr << "mace: unknown command \"" << rest[0] << "\"\n" << kUsage;
+  return kExitBadInput;
+}

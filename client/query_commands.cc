@@ -1,0 +1,213 @@
+// mace status / list / logs / metrics / cancel / version: one request, one answer.
+
+#include <unistd.h>
+
+#include <iostream>
+
+#include "commands.h"
+#include "core/run_state.h"
+#include "exit_codes.h"
+#include "maced_connection.h"
+#include "render.h"
+
+namespace mace::client {
+namespace {
+
+bool one_run_argument(const Arguments& args, const char* usage) {
+  if (args.positional.size() == 1) return true;
+  std::cerr << "usage: " << usage << "\n";
+  return false;
+}
+
+}  // namespace
+
+int cmd_status(const GlobalOptions& global, const Arguments& args) {
+  if (args.positional.size() > 1) {
+    std::cerr << "usage: mace status [RUN]\n";
+    return kExitBadInput;
+  }
+  if (args.positional.empty()) {
+    // No run named: the daemon and its active runs.
+    return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+      auto version = maced.versionRequest().send().wait(io.waitScope);
+      auto request = maced.listRequest();
+      auto filter = request.initFilter();
+      auto states = filter.initStates(2);
+      states.set(0, api::RunState::QUEUED);
+      states.set(1, api::RunState::RUNNING);
+      filter.setLimit(0);
+      auto runs = request.send().wait(io.waitScope).getRuns();
+      if (global.json) {
+        JsonWriter w;
+        w.begin_object();
+        w.field("daemon_version", std::string(version.getDaemonVersion().cStr()));
+        w.field("api_version", version.getApiVersion());
+        w.key("active").begin_array();
+        for (auto run : runs) write_json(w, run);
+        w.end_array().end_object();
+        std::cout << w.str() << "\n";
+      } else {
+        std::cout << "maced " << version.getDaemonVersion().cStr() << " (api "
+                  << version.getApiVersion() << ") at " << global.socket_path << ": "
+                  << runs.size() << " active run(s)\n";
+        if (runs.size()) {
+          std::cout << human_summary_header() << "\n";
+          for (auto run : runs) std::cout << human_summary_row(run) << "\n";
+        }
+      }
+      return kExitOk;
+    });
+  }
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.statusRequest();
+    request.setRunId(args.positional[0]);
+    auto response = request.send().wait(io.waitScope);
+    auto run = response.getRun();
+    if (global.json) {
+      JsonWriter w;
+      w.begin_object().key("run");
+      write_json(w, run.getSummary());
+      w.key("spec").raw(run.getSpecJson().size() ? run.getSpecJson().cStr() : "null");
+      w.key("tasks").begin_array().end_array();
+      w.end_object();
+      std::cout << w.str() << "\n";
+    } else {
+      std::cout << human_run_detail(run);
+    }
+    return kExitOk;
+  });
+}
+
+int cmd_list(const GlobalOptions& global, const Arguments& args) {
+  if (!args.positional.empty()) {
+    std::cerr << "usage: mace list [--state STATE[,STATE...]] [--mine] [--limit N]\n";
+    return kExitBadInput;
+  }
+  std::vector<RunState> states;
+  if (auto list = args.value("--state")) {
+    size_t start = 0;
+    while (start <= list->size()) {
+      size_t comma = list->find(',', start);
+      std::string name = list->substr(start, comma == std::string::npos ? std::string::npos
+                                                                         : comma - start);
+      auto state = run_state_from_string(name);
+      if (!state) {
+        std::cerr << "mace: --state: unknown state \"" << name
+                  << "\" (queued, running, passed, failed, planning_failed, budget_exceeded, "
+                     "checksum_mismatch, unsupported_core, error, cancelled)\n";
+        return kExitBadInput;
+      }
+      states.push_back(*state);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  uint32_t limit = 100;
+  if (auto text = args.value("--limit")) {
+    try {
+      size_t used = 0;
+      long n = std::stol(*text, &used);
+      if (used != text->size() || n < 0) throw std::invalid_argument("");
+      limit = static_cast<uint32_t>(n);
+    } catch (...) {
+      std::cerr << "mace: --limit: must be a whole number, got \"" << *text << "\"\n";
+      return kExitBadInput;
+    }
+  }
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.listRequest();
+    auto filter = request.initFilter();
+    auto wire_states = filter.initStates(states.size());
+    for (size_t i = 0; i < states.size(); ++i)
+      wire_states.set(i, static_cast<api::RunState>(static_cast<uint16_t>(states[i])));
+    if (args.has("--mine")) {
+      filter.setAnyUser(false);
+      filter.setSubmittedByUid(static_cast<uint32_t>(::getuid()));
+    }
+    filter.setLimit(limit);
+    auto runs = request.send().wait(io.waitScope).getRuns();
+    if (global.json) {
+      JsonWriter w;
+      w.begin_array();
+      for (auto run : runs) write_json(w, run);
+      w.end_array();
+      std::cout << w.str() << "\n";
+    } else {
+      std::cout << human_summary_header() << "\n";
+      for (auto run : runs) std::cout << human_summary_row(run) << "\n";
+    }
+    return kExitOk;
+  });
+}
+
+int cmd_logs(const GlobalOptions& global, const Arguments& args) {
+  if (!one_run_argument(args, "mace logs RUN")) return kExitBadInput;
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.logsRequest();
+    request.setRunId(args.positional[0]);
+    request.setAfterSeq(0);
+    request.setLimit(0);
+    auto entries = request.send().wait(io.waitScope).getEntries();
+    for (auto entry : entries) {
+      if (global.json) {
+        JsonWriter w;
+        write_json(w, entry);
+        std::cout << w.str() << "\n";
+      } else {
+        std::cout << format_time(entry.getAtMs()) << "  " << entry.getSource().cStr() << "  "
+                  << entry.getText().cStr() << "\n";
+      }
+    }
+    return kExitOk;
+  });
+}
+
+int cmd_metrics(const GlobalOptions& global, const Arguments& args) {
+  if (!one_run_argument(args, "mace metrics RUN")) return kExitBadInput;
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.metricsRequest();
+    request.setRunId(args.positional[0]);
+    auto metrics = request.send().wait(io.waitScope).getMetrics();
+    if (global.json) {
+      JsonWriter w;
+      write_json(w, metrics);
+      std::cout << w.str() << "\n";
+    } else {
+      std::cout << human_metrics(metrics);
+    }
+    return kExitOk;
+  });
+}
+
+int cmd_cancel(const GlobalOptions& global, const Arguments& args) {
+  if (!one_run_argument(args, "mace cancel RUN")) return kExitBadInput;
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.cancelRequest();
+    request.setRunId(args.positional[0]);
+    auto response = request.send().wait(io.waitScope);
+    std::string state = state_name(response.getState());
+    if (global.json) {
+      JsonWriter w;
+      w.begin_object().field("run_id", args.positional[0]).field("state", state);
+      w.field("changed", response.getChanged()).end_object();
+      std::cout << w.str() << "\n";
+    } else if (response.getChanged()) {
+      std::cout << args.positional[0] << " cancelled\n";
+    } else {
+      std::cout << args.positional[0] << " was already " << state << "; nothing to cancel\n";
+    }
+    return kExitOk;
+  });
+}
+
+int cmd_version(const GlobalOptions& global, const Arguments&) {
+  std::cout << "mace " << MACE_VERSION << "\n";
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto version = maced.versionRequest().send().wait(io.waitScope);
+    std::cout << "maced " << version.getDaemonVersion().cStr() << " (api "
+              << version.getApiVersion() << ") at " << global.socket_path << "\n";
+    return kExitOk;
+  });
+}
+
+}  // namespace mace::client

@@ -1,0 +1,212 @@
+#include "render.h"
+
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include <capnp/schema.h>
+
+namespace mace::client {
+namespace {
+
+std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+
+// Enumerant names come from the schema itself, so a new state needs no change here.
+template <typename Enum>
+std::string camel_to_snake(Enum value) {
+  auto enumerants = capnp::Schema::from<Enum>().getEnumerants();
+  auto index = static_cast<uint16_t>(value);
+  if (index >= enumerants.size()) return std::to_string(index);
+  std::string name = enumerants[index].getProto().getName();
+  std::string out;
+  for (char c : name) {
+    if (c >= 'A' && c <= 'Z') {
+      out += '_';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string state_name(api::RunState s) { return camel_to_snake(s); }
+std::string event_kind_name(api::EventKind k) { return camel_to_snake(k); }
+std::string stage_name(api::TaskStage s) { return camel_to_snake(s); }
+std::string verdict_name(api::Verdict v) { return camel_to_snake(v); }
+
+void write_json(JsonWriter& w, api::RunSummary::Reader run) {
+  w.begin_object();
+  w.field("run_id", text(run.getRunId()));
+  w.field("state", state_name(run.getState()));
+  w.field("reason", text(run.getReason()));
+  w.field("core", text(run.getCore()));
+  w.key("mesh").begin_array().value(run.getMeshX()).value(run.getMeshY()).end_array();
+  w.field("objective", text(run.getObjective()));
+  w.key("workloads").begin_array();
+  for (auto workload : run.getWorkloads()) w.value(text(workload));
+  w.end_array();
+  w.field("backend", text(run.getBackend()));
+  w.field("model", text(run.getModel()));
+  w.field("submitted_by_uid", run.getSubmittedByUid());
+  w.field("submitted_at_ms", run.getSubmittedAtMs());
+  w.key("started_at_ms");
+  run.getStartedAtMs() ? w.value(run.getStartedAtMs()) : w.null();
+  w.key("finished_at_ms");
+  run.getFinishedAtMs() ? w.value(run.getFinishedAtMs()) : w.null();
+  w.field("iterations", run.getIterations());
+  w.field("cost_usd", run.getCostUsd());
+  w.end_object();
+}
+
+void write_json(JsonWriter& w, api::Event::Reader e) {
+  w.begin_object();
+  w.field("seq", e.getSeq());
+  w.field("at_ms", e.getAtMs());
+  w.field("kind", event_kind_name(e.getKind()));
+  if (e.getKind() == api::EventKind::STATE_CHANGED || e.getKind() == api::EventKind::SUBMITTED)
+    w.field("state", state_name(e.getState()));
+  if (e.getIteration()) w.field("iteration", e.getIteration());
+  if (e.getTaskId().size()) w.field("task_id", text(e.getTaskId()));
+  if (e.getKind() == api::EventKind::TASK_STAGE) w.field("stage", stage_name(e.getStage()));
+  if (e.getWorkload().size()) w.field("workload", text(e.getWorkload()));
+  if (e.getKind() == api::EventKind::VERDICT) w.field("verdict", verdict_name(e.getVerdict()));
+  w.field("message", text(e.getMessage()));
+  w.end_object();
+}
+
+void write_json(JsonWriter& w, api::Metrics::Reader m) {
+  w.begin_object();
+  w.field("successful_tasks", m.getSuccessfulTasks());
+  w.field("iterations", m.getIterations());
+  w.field("failures_recovered", m.getFailuresRecovered());
+  w.field("execution_time_s", m.getExecutionTimeS());
+  w.field("compute_cost_usd", m.getComputeCostUsd());
+  w.end_object();
+}
+
+void write_json(JsonWriter& w, api::LogEntry::Reader entry) {
+  w.begin_object();
+  w.field("seq", entry.getSeq());
+  w.field("at_ms", entry.getAtMs());
+  w.field("source", text(entry.getSource()));
+  w.field("text", text(entry.getText()));
+  w.end_object();
+}
+
+std::string format_time(int64_t ms) {
+  if (ms == 0) return "-";
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  localtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+std::string format_duration(double seconds) {
+  char buf[32];
+  long s = static_cast<long>(seconds);
+  if (s < 60)
+    std::snprintf(buf, sizeof buf, "%.1fs", seconds);
+  else if (s < 3600)
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
+  return buf;
+}
+
+std::string human_summary_header() {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%-26s %-17s %-7s %-7s %5s %8s  %-19s  %s", "RUN", "STATE",
+                "CORE", "MESH", "ITER", "COST", "SUBMITTED", "OBJECTIVE");
+  return buf;
+}
+
+std::string human_summary_row(api::RunSummary::Reader run) {
+  std::string mesh = std::to_string(run.getMeshX()) + "x" + std::to_string(run.getMeshY());
+  std::string objective = text(run.getObjective());
+  for (char& c : objective)
+    if (c == '\n' || c == '\t') c = ' ';
+  if (objective.size() > 60) objective = objective.substr(0, 57) + "...";
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%-26s %-17s %-7s %-7s %5u %8.4f  %-19s  %s",
+                text(run.getRunId()).c_str(), state_name(run.getState()).c_str(),
+                text(run.getCore()).c_str(), mesh.c_str(), run.getIterations(), run.getCostUsd(),
+                format_time(run.getSubmittedAtMs()).c_str(), objective.c_str());
+  return buf;
+}
+
+std::string human_run_detail(api::RunDetail::Reader detail) {
+  auto run = detail.getSummary();
+  std::ostringstream out;
+  out << "run        " << text(run.getRunId()) << "\n";
+  out << "state      " << state_name(run.getState());
+  if (run.getReason().size()) out << " (" << text(run.getReason()) << ")";
+  out << "\n";
+  out << "core       " << text(run.getCore()) << " " << run.getMeshX() << "x" << run.getMeshY()
+      << "\n";
+  out << "objective  " << text(run.getObjective()) << "\n";
+  out << "workloads ";
+  for (auto w : run.getWorkloads()) out << " " << text(w);
+  out << "\n";
+  out << "llm        " << text(run.getBackend());
+  if (run.getModel().size()) out << " / " << text(run.getModel());
+  out << "\n";
+  out << "submitted  " << format_time(run.getSubmittedAtMs()) << " by uid "
+      << run.getSubmittedByUid() << "\n";
+  out << "started    " << format_time(run.getStartedAtMs()) << "\n";
+  out << "finished   " << format_time(run.getFinishedAtMs()) << "\n";
+  char cost[32];
+  std::snprintf(cost, sizeof cost, "$%.4f", run.getCostUsd());
+  out << "iterations " << run.getIterations() << ", cost " << cost << "\n";
+  if (detail.getTasks().size()) {
+    out << "tasks\n";
+    for (auto t : detail.getTasks()) {
+      out << "  iter" << t.getIteration() << " " << text(t.getTaskId()) << " [" << text(t.getKind())
+          << "] " << stage_name(t.getStage());
+      if (t.getFailureReason().size()) out << " (" << text(t.getFailureReason()) << ")";
+      for (auto r : t.getResults())
+        out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string human_event(api::Event::Reader e) {
+  std::string when = format_time(e.getAtMs());
+  if (when.size() > 11) when = when.substr(11);  // the time of day is enough in a stream
+  std::string line = when + "  ";
+  switch (e.getKind()) {
+    case api::EventKind::TASK_STAGE:
+      line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
+              stage_name(e.getStage());
+      break;
+    case api::EventKind::VERDICT:
+      line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
+              text(e.getWorkload()) + " " + verdict_name(e.getVerdict());
+      break;
+    default:
+      line += event_kind_name(e.getKind());
+      break;
+  }
+  if (e.getMessage().size()) line += "  " + text(e.getMessage());
+  return line;
+}
+
+std::string human_metrics(api::Metrics::Reader m) {
+  std::ostringstream out;
+  out << "successful tasks    " << m.getSuccessfulTasks() << "\n";
+  out << "iterations          " << m.getIterations() << "\n";
+  out << "failures recovered  " << m.getFailuresRecovered() << "\n";
+  out << "execution time      " << format_duration(m.getExecutionTimeS()) << "\n";
+  char cost[32];
+  std::snprintf(cost, sizeof cost, "$%.4f", m.getComputeCostUsd());
+  out << "compute cost        " << cost << "\n";
+  return out.str();
+}
+
+}  // namespace mace::client

@@ -1,0 +1,32 @@
+#pragma once
+// How mace shows what maced answers: compact lines for people, JSON for scripts. The JSON
+// field names match the store's columns and the run spec's snake_case names.
+
+#include <string>
+
+#include "core/json_writer.h"
+#include "mace.capnp.h"
+
+namespace mace::client {
+
+std::string state_name(api::RunState s);  // snake_case, as in the store
+std::string event_kind_name(api::EventKind k);
+std::string stage_name(api::TaskStage s);
+std::string verdict_name(api::Verdict v);
+
+void write_json(JsonWriter& w, api::RunSummary::Reader run);
+void write_json(JsonWriter& w, api::Event::Reader event);
+void write_json(JsonWriter& w, api::Metrics::Reader metrics);
+void write_json(JsonWriter& w, api::LogEntry::Reader entry);
+
+// "2026-11-30 12:15:30" in local time; "-" for 0.
+std::string format_time(int64_t ms);
+std::string format_duration(double seconds);
+
+std::string human_summary_header();
+std::string human_summary_row(api::RunSummary::Reader run);
+std::string human_run_detail(api::RunDetail::Reader run);
+std::string human_event(api::Event::Reader event);
+std::string human_metrics(api::Metrics::Reader metrics);
+
+}  // namespace mace::client

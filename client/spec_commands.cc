@@ -1,0 +1,91 @@
+// mace spec check FILE, mace submit FILE: run specs, checked locally or by maced.
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "core/run_spec.h"
+#include "exit_codes.h"
+#include "maced_connection.h"
+
+namespace mace::client {
+
+bool read_input(const std::string& path, std::string& out, std::string& error) {
+  std::ostringstream text;
+  if (path == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = "cannot read " + path;
+      return false;
+    }
+    text << in.rdbuf();
+  }
+  out = text.str();
+  return true;
+}
+
+namespace {
+
+void print_errors(const std::string& file, const FieldErrors& errors) {
+  for (const auto& e : errors) std::cerr << file << ": " << e.to_string() << "\n";
+}
+
+// The one FILE argument of spec check and submit, read whole; false after saying why.
+bool read_spec_argument(const Arguments& args, const char* usage, std::string& file,
+                        std::string& text) {
+  if (args.positional.size() != 1) {
+    std::cerr << "usage: " << usage << "\n";
+    return false;
+  }
+  file = args.positional[0];
+  std::string error;
+  if (!read_input(file, text, error)) {
+    std::cerr << "mace: " << error << "\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int cmd_spec_check(const GlobalOptions&, const Arguments& args) {
+  std::string file, text;
+  if (!read_spec_argument(args, "mace spec check FILE", file, text)) return kExitBadInput;
+  SpecParseResult parsed = parse_run_spec_json(text);
+  if (!parsed.spec) {
+    print_errors(file, parsed.errors);
+    return kExitBadInput;
+  }
+  std::cout << run_spec_to_json(*parsed.spec, /*pretty=*/true) << "\n";
+  return kExitOk;
+}
+
+int cmd_submit(const GlobalOptions& global, const Arguments& args) {
+  std::string file, text;
+  if (!read_spec_argument(args, "mace submit FILE [--watch]", file, text)) return kExitBadInput;
+  std::string run_id;
+  int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.submitRequest();
+    request.initSpec().setJson(text);
+    auto response = request.send().wait(io.waitScope);
+    if (response.getErrors().size() > 0) {
+      for (auto e : response.getErrors())
+        std::cerr << file << ": " << e.getPath().cStr() << ": " << e.getMessage().cStr() << "\n";
+      return kExitBadInput;
+    }
+    run_id = response.getRunId().cStr();
+    if (global.json)
+      std::cout << "{\"run_id\":\"" << run_id << "\"}\n";
+    else
+      std::cout << run_id << "\n";
+    std::cout.flush();
+    return kExitOk;
+  });
+  if (rc != kExitOk || !args.has("--watch")) return rc;
+  return watch_run(global, run_id);
+}
+
+}  // namespace mace::client

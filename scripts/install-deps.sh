@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs, from Debian 12's own archive, what building and testing MACE needs. Installs
+# nothing when everything is already there, so it is safe to run again and again.
+set -euo pipefail
+
+packages=(
+  g++ meson ninja-build pkg-config
+  capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
+  libcurl4-openssl-dev libsystemd-dev libgtest-dev libgmock-dev
+  python3
+)
+# Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
+packages+=("$@")
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "Installing from Debian: ${missing[*]}"
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
+  sudo=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh Debian 12 machine: install what is missing, build,
+# run `meson test`. Safe to run again: it reuses the build directory.
+#
+#   scripts/test.sh                 # everything
+#   scripts/test.sh core store      # only these meson test suites
+#
+# Tests that need a real OpenPiton checkout run when MACE_TEST_PITON_ROOT names one and
+# say they are skipped otherwise.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+scripts/build.sh
+meson test -C "${MACE_BUILD_DIR:-build}" --print-errorlogs "$@"
