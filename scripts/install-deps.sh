@@ -7,7 +7,8 @@ packages=(
   g++ meson ninja-build pkg-config
   capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
   libcurl4-openssl-dev libsystemd-dev libgtest-dev libgmock-dev
-  python3
+  python3 git
+  systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
 packages+=("$@")
