@@ -1,0 +1,166 @@
+#pragma once
+// Runs one external command (an OpenPiton `sims` build or simulation, a make, a script) as
+// the leader of its own process group and session, and makes sure that nothing of that
+// group outlives the call.
+//
+// Why a process group: a build spawns make -j, g++, perl and python grandchildren, and some
+// tools leave helpers running. Signalling only the pid we forked would orphan all of them.
+// The child calls setsid(), so its pid is also its process-group id, and `kill(-pgid, sig)`
+// reaches every descendant that did not deliberately leave the group (a process that calls
+// setsid()/setpgid() itself escapes; only a cgroup could catch it).
+//
+// Why no global state: the daemon runs several of these at once from different threads, and
+// other libraries in the same process own children of their own. So there is no SIGCHLD
+// handler, no waitpid(-1), no changed signal disposition: the runner reaps exactly its own
+// pid, and notices the leader's exit through a pidfd in its poll set (the output pipe is no
+// use for that, because grandchildren may hold it open after the leader exits).
+//
+// Linux only (pidfd, eventfd, prctl, /proc); C++ standard library and POSIX otherwise.
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mace::openpiton {
+
+// Lets another thread stop a running process group. One token may be shared by any number of
+// runs (cancelling it stops all of them) and stays cancelled for good.
+//
+// Why an eventfd and not a flag: the runner sleeps in poll() until output, the leader's exit
+// or a deadline; the token's fd is in that poll set so a cancel wakes it at once instead of
+// at the next timer tick. The fd is written once and never read, so it stays readable and
+// every waiter sees it (level-triggered).
+class CancelToken {
+ public:
+  CancelToken();  // throws std::system_error if no eventfd can be made
+  ~CancelToken();  // must outlive every run that was given this token
+  CancelToken(const CancelToken&) = delete;
+  CancelToken& operator=(const CancelToken&) = delete;
+
+  // Thread-safe and async-signal-safe (an atomic exchange and one write()), so it may be
+  // called from a signal handler too. Idempotent.
+  void cancel() noexcept;
+  bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
+  // Readable (POLLIN) once cancelled. For pollers; do not read from it or close it.
+  int fd() const noexcept { return fd_; }
+
+ private:
+  int fd_ = -1;
+  std::atomic<bool> cancelled_{false};
+};
+
+// What to run and how to watch it.
+struct ProcessSpec {
+  // The program and its arguments; never a shell string (no quoting bugs, no injection).
+  // argv[0] containing a '/' is used as a path (relative paths are relative to
+  // `working_dir`); otherwise it is searched in the PATH of `env` below (not the daemon's
+  // own PATH, since the child gets `env`), or in /usr/local/bin:/usr/bin:/bin without one.
+  std::vector<std::string> argv;
+  // The child's complete environment. Nothing is inherited: a build must not depend on
+  // whatever the daemon happened to be started with. Copy inherited_environment() and
+  // change it if that is what you want. Names must be non-empty and free of '='.
+  std::map<std::string, std::string> env;
+  // The child's working directory; empty: the daemon's.
+  std::string working_dir;
+
+  // Wall-clock limit from launch; zero: none. On expiry the group is stopped (see
+  // kill_grace) and the result says timed_out.
+  std::chrono::milliseconds timeout{0};
+  // Between SIGTERM to the group and SIGKILL to the group, on timeout or cancel. Long enough
+  // for tools to remove temporary files; short enough that a stuck build frees its slot.
+  std::chrono::milliseconds kill_grace{10000};
+  // How long to keep reading output after the leader exited and the group was killed. Only a
+  // process that left the group (and so could not be killed) can keep the pipe open that
+  // long; then capture stops and the result says output_abandoned.
+  std::chrono::milliseconds drain_timeout{1000};
+
+  // Full transcript of standard output and standard error (merged, in the order written),
+  // written as it arrives; never held in memory, so it may grow to gigabytes. Empty: none.
+  // The directory must exist. Truncated first unless log_append.
+  std::string log_path;
+  bool log_append = false;
+
+  // How much of the end of the output to keep in ProcessResult::tail.
+  std::size_t tail_bytes = 64 * 1024;
+  // Lines longer than this are cut to their first max_line_bytes bytes for on_line,
+  // is_error_line and error_lines (the log file still gets all of them), so a 50 MB line
+  // with no newline costs max_line_bytes of memory, not 50 MB.
+  std::size_t max_line_bytes = 64 * 1024;
+
+  // Called in the runner's thread for every line of output, without its "\n" (or "\r\n");
+  // a last line with no newline is delivered at the end. May be empty. If it throws, the
+  // group is killed and reaped and the exception propagates out of run_process_group.
+  std::function<void(std::string_view line)> on_line;
+  // Picks out the lines worth reporting (Verilator's "%Error: file.v:12:3: ...", g++'s
+  // "file.cc:3:1: error: ..."). The first max_error_lines matches are kept in
+  // ProcessResult::error_lines; all are counted. May be empty. Same thread and exception
+  // rules as on_line.
+  std::function<bool(std::string_view line)> is_error_line;
+  std::size_t max_error_lines = 200;
+};
+
+struct ProcessResult {
+  pid_t pid = -1;         // the leader's pid, which is also the group's id; -1: not started
+  int exit_code = -1;     // the leader's exit status; -1 if it did not exit normally
+  int term_signal = 0;    // the signal that killed the leader; 0 if it exited normally
+
+  bool timed_out = false;      // the group was stopped because spec.timeout expired
+  bool cancelled = false;      // the group was stopped (or never started) because of the token
+  bool launch_failed = false;  // nothing ran: see `error`
+  // Why the launch failed, naming the failing step and errno, e.g.
+  // "cannot execute '/no/such/prog': No such file or directory".
+  std::string error;
+
+  // Live members of the group besides the leader when the leader exited on its own (a
+  // build's leftover daemons); all of them were killed. 0 when we stopped the group.
+  int stragglers_killed = 0;
+  // The leader exited but something outside the group kept the output pipe open past
+  // spec.drain_timeout; output written after that was not captured.
+  bool output_abandoned = false;
+
+  double wall_seconds = 0;          // from launch until the group was gone
+  std::uint64_t output_bytes = 0;   // total bytes of output, merged
+  std::string tail;                 // the last spec.tail_bytes bytes of output
+  std::vector<std::string> error_lines;  // the first spec.max_error_lines matches, in order
+  std::size_t error_lines_total = 0;     // every match, also those not kept
+  // Set if the log file could not be written (disk full...); the run goes on without it.
+  std::string log_error;
+
+  // It ran, was not stopped, and exited with status 0.
+  bool succeeded() const {
+    return !launch_failed && !timed_out && !cancelled && exit_code == 0;
+  }
+};
+
+// Runs `spec` to completion in the calling thread and returns once the leader has been
+// reaped and no live process is left in its group.
+//
+// The child: becomes a session and process-group leader (setsid); gets SIGKILL if the
+// calling *thread* dies (PR_SET_PDEATHSIG; grandchildren do not, so run the daemon under a
+// service manager that kills its cgroup); starts with the default signal mask and
+// dispositions (the daemon's blocked or ignored signals, SIGPIPE say, are not passed on);
+// has stdin on /dev/null; and inherits no descriptor but 0, 1 and 2.
+//
+// Stopping: on timeout or cancel, SIGTERM to the group, then after spec.kill_grace SIGKILL
+// to the group. When the leader exits, on its own or not, the rest of the group gets
+// SIGKILL before the leader is reaped (while its zombie keeps the group id from being
+// reused), so nothing of a finished build keeps running.
+//
+// Thread-safe: any number of calls may run at once in different threads. `cancel` may be
+// null; if it is already cancelled nothing is started. Launch problems (empty argv, bad
+// environment name, unopenable log file, fork/chdir/exec failure) are reported in the
+// result, not thrown.
+ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* cancel = nullptr);
+
+// A copy of the daemon's own environment, to start ProcessSpec::env from.
+std::map<std::string, std::string> inherited_environment();
+
+}  // namespace mace::openpiton
