@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016  # single-quoted arguments below are perl programs
+# patch_openpiton.sh CHECKOUT -- make an OpenPiton checkout build and run with
+# MACE's toolchain (Verilator 5 with --no-timing, Debian's riscv64-unknown-elf GCC).
+# REQ-PLAT-6: run once on every checkout before its first build. Idempotent.
+#
+# Exit codes: 0 patched or already patched, 1 usage or internal error,
+#             2 not an OpenPiton checkout, 3 a file is not the version we know.
+#
+# What needs no patch, because MACE passes it on sims' command line:
+#   -vlt_build_args=--no-timing             Verilator 5 stops with NEEDTIMINGOPT otherwise
+#   -rv32_target_triple=riscv64-unknown-elf sims defaults to riscv32-unknown-elf; it adds
+#                                           -march=rv32ima -mabi=ilp32 itself
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+    echo "usage: $0 OPENPITON_CHECKOUT" >&2
+    exit 1
+fi
+root=${1%/}
+
+tb=piton/verif/env/manycore/ciop_iob.v.pyv
+pal=piton/tools/local/pal/1.13/bin/pal
+for f in piton/piton_settings.bash piton/tools/bin/sims "$tb"; do
+    if [[ ! -f "$root/$f" ]]; then
+        echo "error: $root is not an OpenPiton checkout (missing $f)" >&2
+        exit 2
+    fi
+done
+
+# patch_file FILE PERL: PERL sees the whole file in $_ and edits it, reporting
+# its changes on file handle LOG; it exits 10 if the file is already patched and
+# 3 if it does not recognise the file. The file is replaced only on success.
+patch_file() {
+    local file=$1 tmp rc=0
+    tmp=$(mktemp "$file.XXXXXX")
+    perl -0777 -ne 'open(LOG, ">&=", 3) or die; '"$2"' print;' "$file" 3>&1 >"$tmp" || rc=$?
+    case $rc in
+        0)  chmod --reference="$file" "$tmp" && mv "$tmp" "$file" ;;
+        10) rm -f "$tmp"; echo "$file: already patched" ;;
+        3)  rm -f "$tmp"
+            echo "error: $file is not the version this script knows; left unchanged" >&2
+            exit 3 ;;
+        *)  rm -f "$tmp"; echo "error: patching $file failed (perl exit $rc)" >&2; exit 1 ;;
+    esac
+}
+
+# 1. Testbench fix for Verilator 5. In ciop_iob.v.pyv the clocked always blocks
+#    that fill and drain the IOB output FIFO (out_buffer / out_buffer_val: reset
+#    loop, write on iob_buffer_val, clear on noc_out_rdy && noc_out_val) use
+#    blocking '='. Verilator 5 schedules them so the IOB never delivers its first
+#    packet and every diag of every core ends at max cycles. Make them '<='.
+#    Each edited line is matched exactly, once in the file, inside its block
+#    (from the anchor to the next top-level "always"/"endmodule").
+patch_file "$root/$tb" '
+    my $wr = qr/^always \@ \(posedge `CHIP\.clk_muxed\)\n/m;   # write-port block
+    my $rd = qr/^    if \(noc_out_rdy && noc_out_val\)\n/m;     # read-port clear
+    my @edits = (
+        [$wr, q{out_buffer[i] = 0;}],
+        [$wr, qq{out_buffer_val[i] = 1\x27b0;}],
+        [$wr, q{out_buffer[out_write_index + 1] = iob_buffer_data[63:0];}],
+        [$wr, q{out_buffer[out_write_index] = iob_buffer_data[127:64];}],
+        [$wr, qq{out_buffer_val[out_write_index] = 1\x27b1;}],
+        [$wr, qq{out_buffer_val[out_write_index + 1] = 1\x27b1;}],
+        [$rd, qq{out_buffer_val[out_read_index] = 1\x27b0;}],
+    );
+    my (@todo, $done, @log);
+    for my $e (@edits) {
+        my ($anchor, $old) = @$e;
+        (my $new = $old) =~ s/ = / <= /;
+        my ($o, $n) = (quotemeta $old, quotemeta $new);
+        my $n_old = () = /^[ \t]+$o[ \t]*$/mg;
+        my $n_new = () = /^[ \t]+$n[ \t]*$/mg;
+        if    ($n_old == 0 && $n_new == 1) { $done++ }
+        elsif ($n_old == 1 && $n_new == 0) { push @todo, [$anchor, $o, $old, $new] }
+        else                               { exit 3 }
+    }
+    exit 10 if !@todo;
+    exit 3 if $done;                    # partly patched: not a state we made
+    for my $t (@todo) {
+        my ($anchor, $o, $old, $new) = @$t;
+        pos = undef;
+        /$anchor/g or exit 3;
+        my $start = pos;
+        /\G(.*?)^(?:always|endmodule)\b/msg or exit 3;
+        my ($block, $len) = ($1, length $1);
+        $block =~ s/^([ \t]+)$o([ \t]*)$/$1$new$2/m or exit 3;
+        substr($_, $start, $len) = $block;
+        push @log, "$ARGV: $old  ->  $new\n";
+    }
+    print LOG @log;                     # only once every edit has applied
+'
+
+# 2. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
+#    hard-coded /usr/tmp, which Debian lacks and only root can create. Use
+#    $TMPDIR, else /tmp. Only .pal diags need it; .s/.S/.c diags do not run pal.
+[[ -f "$root/$pal" ]] || { echo "$root/$pal: not present, skipped"; exit 0; }
+patch_file "$root/$pal" '
+    my @log;
+    for my $ext (qw(pp pl)) {
+        my $lhs = "\$infile_$ext=  ";
+        my $old = qq{"/usr/tmp/\$name.\$\$.$ext";};
+        my $new = qq{(\$ENV{TMPDIR} || "/tmp") . "/\$name.\$\$.$ext";};
+        next if index($_, $lhs . $new) >= 0 && index($_, $old) < 0;
+        my $i = index($_, $lhs . $old);
+        exit 3 if $i < 0 || index($_, $old, $i + length($lhs . $old)) >= 0;
+        substr($_, $i + length $lhs, length $old) = $new;
+        push @log, "$ARGV: $lhs$old  ->  $lhs$new\n";
+    }
+    exit 10 if !@log;
+    print LOG @log;
+'

@@ -1,0 +1,67 @@
+// scripts/patch_openpiton.sh (REQ-PLAT-6) on the fixture's copy of the testbench.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/child_process.h"
+#include "support/fixture_checkout.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr const char* kTestbench = "piton/verif/env/manycore/ciop_iob.v.pyv";
+
+ProcessResult patch(const std::string& checkout) {
+  return run_process({source_root() + "/scripts/patch_openpiton.sh", checkout});
+}
+
+TEST(PatchOpenpiton, MakesTheIobBufferAssignmentsNonBlockingAndSaysSo) {  // REQ-PLAT-6
+  FixtureCheckout checkout;
+  std::string before = checkout.read(kTestbench);
+  ASSERT_THAT(before, HasSubstr("out_buffer_val[out_read_index] = 1'b0;"));
+
+  auto r = patch(checkout.root());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string after = checkout.read(kTestbench);
+  EXPECT_THAT(after, HasSubstr("out_buffer_val[out_read_index] <= 1'b0;"));
+  EXPECT_THAT(after, HasSubstr("out_buffer[out_write_index] <= iob_buffer_data[127:64];"));
+  EXPECT_THAT(after, Not(HasSubstr("out_buffer_val[out_read_index] = 1'b0;")));
+  EXPECT_THAT(r.out, HasSubstr("->"));
+}
+
+TEST(PatchOpenpiton, SecondRunChangesNothing) {  // REQ-PLAT-6
+  FixtureCheckout checkout;
+  ASSERT_EQ(patch(checkout.root()).exit_code, 0);
+  std::string once = checkout.read(kTestbench);
+  auto again = patch(checkout.root());
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_THAT(again.out, HasSubstr("already patched"));
+  EXPECT_EQ(checkout.read(kTestbench), once);
+}
+
+TEST(PatchOpenpiton, RefusesADirectoryThatIsNotACheckout) {
+  TempDir dir;
+  auto r = patch(dir.path());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is not an OpenPiton checkout"));
+}
+
+TEST(PatchOpenpiton, RefusesATestbenchItDoesNotRecogniseAndLeavesItAlone) {
+  FixtureCheckout checkout;
+  std::string text = checkout.read(kTestbench);
+  // Half patched by hand: not a state the script made.
+  auto at = text.find("out_buffer_val[out_read_index] = 1'b0;");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, std::string("out_buffer_val[out_read_index] = 1'b0;").size(),
+               "out_buffer_val[out_read_index] <= 1'b0;");
+  checkout.write(kTestbench, text);
+  auto r = patch(checkout.root());
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(checkout.read(kTestbench), text);
+}
+
+}  // namespace
+}  // namespace mace::testing
