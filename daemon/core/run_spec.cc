@@ -160,6 +160,33 @@ std::string listing(const std::vector<std::string>& workloads) {
 // The only error validate_run_spec reports at the exact path "workload_args.<program>"
 // is this one; the JSON parser relies on that to drop it when `workloads` itself was
 // unreadable.
+// sims pastes many option values into shell commands it runs as maced's user, and some
+// options run commands or move where it reads and writes. A run spec comes from any member
+// of the mace group, so its options may only tune the simulation: plain characters, and
+// none of the options that execute, relocate or redefine what MACE itself sets.
+std::optional<std::string> unsafe_sims_option(const std::string& option) {
+  static constexpr std::string_view kSafe =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:+/@%=-";
+  if (option.find_first_not_of(kSafe) != std::string::npos)
+    return std::string("may hold only letters, digits and _.,:+/@%=- (sims passes options "
+                       "through a shell)");
+  std::string name = option.substr(1, option.find('=') == std::string::npos
+                                          ? std::string::npos
+                                          : option.find('=') - 1);
+  static constexpr std::string_view kReserved[] = {
+      "pre_process_cmd", "post_process_cmd", "other_sim_build_cmd", "other_sim_run_cmd",
+      "model_dir", "result_dir", "dv_root", "chdir", "asm_diag_root", "asm_diag_path",
+      "image_diag_root", "image_diag_path", "build_id", "sys", "x_tiles", "y_tiles",
+      "vlt_build", "vlt_run", "vcs_build", "vcs_run", "finish_mask", "rtl_timeout",
+      "max_cycle", "slurm", "sim_type", "group"};
+  for (std::string_view reserved : kReserved)
+    if (name == reserved)
+      return "-" + name + " is set by MACE or runs commands, and may not be given here";
+  if (name.size() > 4 && name.compare(name.size() - 4, 4, "_cmd") == 0)
+    return "-" + name + " runs a command, and may not be given here";
+  return std::nullopt;
+}
+
 void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
   std::unordered_set<std::string_view> workloads(spec.workloads.begin(), spec.workloads.end());
   std::optional<std::string> known;  // built once: a spec may name many unknown programs
@@ -177,9 +204,12 @@ void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
     }
     for (size_t i = 0; i < args.options.size(); ++i) {
       const std::string& option = args.options[i];
-      if (option.empty() || option.front() != '-')
-        errors.push_back({path + ".options[" + std::to_string(i) + "]",
-                          got("must be a string starting with '-'", echo_string(option))});
+      std::string where = path + ".options[" + std::to_string(i) + "]";
+      if (option.empty() || option.front() != '-') {
+        errors.push_back({where, got("must be a string starting with '-'", echo_string(option))});
+      } else if (auto problem = unsafe_sims_option(option)) {
+        errors.push_back({where, got(*problem, echo_string(option))});
+      }
     }
   }
 }

@@ -61,7 +61,7 @@ TEST(ValidateRunSpec, EveryFieldSetWithinRangeIsValid) {
   spec.coverage = true;
   spec.rtl_timeout = 1;
   spec.max_cycle = 1;
-  spec.workload_args["mul"] = {"0123456789abcdefABCDEF", {"-a", "--b=c d"}};
+  spec.workload_args["mul"] = {"0123456789abcdefABCDEF", {"-a", "--b=c,d"}};
   spec.core_descriptor_json = R"({"isa":"rv32i"})";
   spec.options = {true, false, true};
   spec.backend = "direct";
@@ -367,6 +367,46 @@ TEST(RunSpecRoundTrip, EmptyFinishMaskTravelsAsNull) {
   spec.rtl_timeout = kDefaultRtlTimeout;
   spec.workload_args["hello"].options = {"-v"};
   EXPECT_EQ(parsed(run_spec_to_json(spec)), spec);
+}
+
+}  // namespace
+}  // namespace mace
+
+namespace mace {
+namespace {
+
+std::vector<std::string> option_errors(const std::string& option) {
+  std::string json = R"({"workloads": ["hello"], "objective": "o",
+    "workload_args": {"hello": {"options": [")" + option + R"("]}}})";
+  std::vector<std::string> out;
+  for (const auto& e : parse_run_spec_json(json).errors) out.push_back(e.to_string());
+  return out;
+}
+
+TEST(RunSpecOptions, TuningOptionsAreAccepted) {  // REQ-PLAN-4
+  EXPECT_TRUE(option_errors("-sim_run_args=+verbose").empty());
+  EXPECT_TRUE(option_errors("-nofast").empty());
+  EXPECT_TRUE(option_errors("-midas_args=-DTHREAD_COUNT=4").empty());
+}
+
+TEST(RunSpecOptions, OptionsThatRunCommandsOrMoveFilesAreRefused) {
+  // sims runs these through a shell as maced's user; a run spec may come from any member
+  // of the mace group.
+  for (const char* option : {"-pre_process_cmd=rm", "-post_process_cmd=x", "-model_dir=/tmp",
+                             "-build_id=other", "-x_tiles=4", "-foo_cmd=x"}) {
+    auto errors = option_errors(option);
+    ASSERT_EQ(errors.size(), 1u) << option;
+    EXPECT_NE(errors[0].find("workload_args.hello.options[0]: -"), std::string::npos) << errors[0];
+  }
+}
+
+TEST(RunSpecOptions, ShellMetacharactersAreRefused) {
+  for (const char* option : {"-sim_run_args=$(id)", "-a=b;c", "-a=`x`", "-a=b c", "-a=b|c",
+                             "-a=b>c", "-a=b&c", "-a=\\\"q\\\""}) {
+    auto errors = option_errors(option);
+    ASSERT_EQ(errors.size(), 1u) << option;
+    EXPECT_NE(errors[0].find("through a shell"), std::string::npos) << errors[0];
+  }
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ int bound_unix_socket(const std::string& path, bool do_listen) {
   addr.sun_family = AF_UNIX;
   std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
   EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  if (do_listen) EXPECT_EQ(::listen(fd, 8), 0);
+  if (do_listen) {
+    EXPECT_EQ(::listen(fd, 8), 0);
+  }
   return fd;
 }
 
