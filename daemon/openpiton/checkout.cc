@@ -1,0 +1,83 @@
+#include "openpiton/checkout.h"
+
+#include <sys/utsname.h>
+
+#include <stdexcept>
+#include <system_error>
+
+namespace mace::openpiton {
+namespace {
+
+// An empty element in a search path means "the current directory", which nobody wants.
+std::string append_path_element(const std::string& list, const std::string& element) {
+  return list.empty() ? element : list + ":" + element;
+}
+
+}  // namespace
+
+Checkout::Checkout(std::filesystem::path root) {
+  std::error_code error;
+  root_ = std::filesystem::absolute(root, error).lexically_normal();
+  if (error) throw std::invalid_argument("cannot resolve checkout path " + root.string());
+  // lexically_normal keeps a trailing separator, which would double up in every path below.
+  if (!root_.has_filename() && root_.has_parent_path() && root_ != root_.root_path()) {
+    root_ = root_.parent_path();
+  }
+  if (!std::filesystem::is_directory(root_)) {
+    throw std::invalid_argument("not an OpenPiton checkout: " + root_.string() +
+                                " is not a directory");
+  }
+  for (const char* required : {"piton/piton_settings.bash", "piton/tools/bin/sims"}) {
+    if (!std::filesystem::exists(root_ / required)) {
+      throw std::invalid_argument("not an OpenPiton checkout: " + root_.string() + " has no " +
+                                  required);
+    }
+  }
+}
+
+std::filesystem::path Checkout::model_dir(const std::string& build_id) const {
+  return model_root() / "manycore" / build_id;
+}
+
+std::filesystem::path Checkout::model_binary(const std::string& build_id) const {
+  return model_dir(build_id) / "obj_dir" / "Vcmp_top";
+}
+
+std::map<std::string, std::string> Checkout::environment(
+    const std::map<std::string, std::string>& base) const {
+  std::map<std::string, std::string> env;
+  for (const char* kept : {"HOME", "USER", "LANG", "TMPDIR"}) {
+    if (auto it = base.find(kept); it != base.end()) env[kept] = it->second;
+  }
+  const auto base_path = base.find("PATH");
+  const std::string inherited_path =
+      base_path != base.end() ? base_path->second : "/usr/local/bin:/usr/bin:/bin";
+
+  const std::string piton = dv_root().string();
+  env["PITON_ROOT"] = root_.string();
+  env["DV_ROOT"] = piton;
+  env["MODEL_DIR"] = model_root().string();
+  env["CC_BIN"] = "/usr/bin";
+  env["TRE_ENTRY"] = "/";
+  env["TRE_LOG"] = "nobody";
+  env["TRE_SEARCH"] = piton + "/tools/env/tools.iver";
+  env["ENVDIR"] = piton + "/tools/env";
+  env["PERL_MODULE_BASE"] = piton + "/tools/perlmod";
+  env["PERL_CMD"] = "/usr/bin/perl";
+  // NEWPATH is tools/bin then CC_BIN, put before the inherited PATH.
+  env["PATH"] = append_path_element(piton + "/tools/bin:" + env["CC_BIN"], inherited_path);
+
+  struct utsname host {};
+  std::string os = "Linux", cpu = "x86_64";
+  if (uname(&host) == 0) {
+    os = host.sysname;
+    cpu = host.machine;
+  }
+  env["M4PATH"] = piton + "/tools/" + os + "/" + cpu + "/lib/m4";
+  // piton_settings.bash writes `$LD_LIBRARY_PATH:...`; with nothing inherited that would
+  // start with an empty element, which the loader reads as the current directory.
+  env["LD_LIBRARY_PATH"] = piton + "/tools/src/goldfinger/lib";
+  return env;
+}
+
+}  // namespace mace::openpiton

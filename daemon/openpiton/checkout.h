@@ -1,0 +1,37 @@
+#pragma once
+// One OpenPiton checkout on this machine, and the environment its tools need: what
+// `piton/piton_settings.bash` sets, reproduced without a shell so that nothing from the
+// daemon's own environment leaks into a build (an inherited CONFIG_L1D_SIZE would change
+// the model; see docs/openpiton-findings.md).
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace mace::openpiton {
+
+class Checkout {
+ public:
+  // `root` is the checkout's top (it holds piton/). Throws std::invalid_argument naming
+  // what is missing when it does not look like an OpenPiton checkout.
+  explicit Checkout(std::filesystem::path root);
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path dv_root() const { return root_ / "piton"; }
+  std::filesystem::path model_root() const { return root_ / "build"; }
+  // build/manycore/<build_id>
+  std::filesystem::path model_dir(const std::string& build_id) const;
+  // build/manycore/<build_id>/obj_dir/Vcmp_top
+  std::filesystem::path model_binary(const std::string& build_id) const;
+
+  // The environment for sims: PITON_ROOT, DV_ROOT, MODEL_DIR, PATH with piton/tools/bin
+  // first, and the rest of piton_settings.bash, on top of a minimal base (HOME, USER,
+  // LANG, TMPDIR, and PATH from `base`). Nothing else of `base` is kept.
+  std::map<std::string, std::string> environment(
+      const std::map<std::string, std::string>& base) const;
+
+ private:
+  std::filesystem::path root_;
+};
+
+}  // namespace mace::openpiton

@@ -1,0 +1,39 @@
+#pragma once
+// SHA-256 (FIPS 180-4), self-contained because the adapter may depend on nothing but the C++
+// standard library and POSIX (REQ-PLAT-9). Build IDs, source fingerprints and RTL-edit hashes
+// all use it, so its output must never change: tests pin known digests.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mace::openpiton {
+
+class Sha256 {
+ public:
+  using Digest = std::array<std::uint8_t, 32>;
+
+  Sha256();
+  void update(const void* data, std::size_t size);
+  void update(std::string_view text) { update(text.data(), text.size()); }
+  // Ends the message; the object must not be updated or finished again afterwards.
+  Digest finish();
+  // finish(), as 64 lowercase hex digits.
+  std::string finish_hex();
+
+ private:
+  void compress(const std::uint8_t* block);
+
+  std::array<std::uint32_t, 8> state_;
+  std::array<std::uint8_t, 64> buffer_{};
+  std::size_t buffered_ = 0;
+  std::uint64_t total_bytes_ = 0;
+};
+
+std::string to_hex(const Sha256::Digest& digest);
+// The hex digest of `text`.
+std::string sha256_hex(std::string_view text);
+
+}  // namespace mace::openpiton
