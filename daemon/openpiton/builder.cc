@@ -1,0 +1,278 @@
+#include "openpiton/builder.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+namespace mace::openpiton {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string_view trim_left(std::string_view line) {
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  return line;
+}
+
+BuildResult failed_before_start(BuildResult result, std::string_view reason, std::string message) {
+  result.success = false;
+  result.failure_reason = std::string(reason);
+  result.error_lines = {message};
+  result.message = std::move(message);
+  return result;
+}
+
+// The first line of a marker is the fingerprint digest; the rest is there for people.
+std::optional<std::string> marker_digest(const fs::path& marker) {
+  std::ifstream in(marker);
+  std::string digest;
+  if (!in || !std::getline(in, digest) || digest.empty()) return std::nullopt;
+  return digest;
+}
+
+// Written to a temporary name and renamed, so a crash mid-write never leaves a marker
+// that a later build could take for a good one.
+std::string write_marker(const fs::path& marker, const BuildConfig& config,
+                         const SourceFingerprint& fingerprint) {
+  const fs::path temporary = marker.string() + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << fingerprint.digest << "\n"
+        << "# The source fingerprint this model was built from, then its configuration.\n"
+        << fingerprint.text() << canonical_text(config);
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      return "cannot write " + temporary.string();
+    }
+  }
+  std::error_code error;
+  fs::rename(temporary, marker, error);
+  if (error) {
+    fs::remove(temporary, error);
+    return "cannot rename " + temporary.string() + " to " + marker.string();
+  }
+  return "";
+}
+
+std::optional<std::string> find_program(const std::string& path_list, const std::string& name) {
+  std::istringstream elements(path_list);
+  std::string directory;
+  while (std::getline(elements, directory, ':')) {
+    if (directory.empty()) continue;
+    const std::string candidate = directory + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+// See BuildOptions::max_parallelism. Returns the directory to put first on PATH, or an
+// error message.
+std::pair<std::string, std::string> make_wrapper(const fs::path& model_dir,
+                                                 const std::string& path_list, int jobs) {
+  const auto real_make = find_program(path_list, "make");
+  if (!real_make) return {"", "no make in the build environment's PATH"};
+  const fs::path dir = model_dir / ".mace_tools";
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) return {"", "cannot create " + dir.string() + ": " + error.message()};
+  const fs::path wrapper = dir / "make";
+  const fs::path temporary = wrapper.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << "#!/bin/sh\n"
+        << "# Written by MACE: bounds sims' unbounded `make -j`; the last -j wins.\n"
+        << "exec '" << *real_make << "' \"$@\" -j" << jobs << "\n";
+    if (!out.flush()) return {"", "cannot write " + temporary.string()};
+  }
+  fs::permissions(temporary,
+                  fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                      fs::perms::others_read | fs::perms::others_exec,
+                  error);
+  if (!error) fs::rename(temporary, wrapper, error);
+  if (error) return {"", "cannot install " + wrapper.string() + ": " + error.message()};
+  return {dir.string(), ""};
+}
+
+std::string seconds_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f s", seconds);
+  return text;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+bool is_build_error_line(std::string_view line) {
+  const std::string_view text = trim_left(line);
+  // Verilator: "%Error: file.v:12:3: ..." and "%Error-NEEDTIMINGOPT: ..."; never %Warning.
+  if (text.starts_with("%Error")) return true;
+  // sims: its own fatal errors, "DIE. ..." or, through its __DIE__ handler,
+  // "sims: Caught a SIGDIE. failed building model at .../sims,2.0 line 1572.".
+  if (text.starts_with("DIE.") || text.find("Caught a SIGDIE.") != std::string_view::npos) {
+    return true;
+  }
+  // g++: "file.cpp:3:1: error: ..." / "fatal error: ...".
+  if (text.find(": error: ") != std::string_view::npos ||
+      text.find(": fatal error: ") != std::string_view::npos) {
+    return true;
+  }
+  // make: "make[1]: *** [Vcmp_top.mk:60: Vcmp_top] Error 1".
+  if (text.starts_with("make") && text.find("*** ") != std::string_view::npos &&
+      text.find("Error") != std::string_view::npos) {
+    return true;
+  }
+  return false;
+}
+
+BuildResult build(const Checkout& checkout, const BuildConfig& config,
+                  const BuildOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  BuildResult result;
+  result.build_id = build_id(config);
+  const fs::path model_dir = checkout.model_dir(result.build_id);
+  const fs::path binary = checkout.model_binary(result.build_id);
+  const fs::path marker = model_dir / std::string(kBuildMarkerName);
+  result.model_dir = model_dir.string();
+  result.log_path = options.log_path.empty() ? (model_dir / std::string(kBuildLogName)).string()
+                                             : options.log_path;
+
+  if (auto cache = way_rule_violation(config)) {
+    return failed_before_start(std::move(result), build_failure::way_rule,
+                               way_rule_message(config, *cache));
+  }
+  if (options.timeout <= std::chrono::milliseconds::zero()) {
+    return failed_before_start(std::move(result), build_failure::budget_exhausted,
+                               "no time left in the run's budget to build " + result.build_id);
+  }
+  if (options.cancel != nullptr && options.cancel->cancelled()) {
+    return failed_before_start(std::move(result), build_failure::cancelled,
+                               "cancelled before the build started");
+  }
+
+  const auto base = options.base_environment ? *options.base_environment : inherited_environment();
+  auto env = checkout.environment(base);
+  // sims finds its way back with $ENV{PWD} (sims,2.0 create_model_path, pre_build).
+  env["PWD"] = checkout.root().string();
+
+  try {
+    result.verilator =
+        options.verilator ? *options.verilator : detect_verilator_version(env, options.cancel);
+  } catch (const std::exception& error) {
+    if (options.cancel != nullptr && options.cancel->cancelled()) {
+      return failed_before_start(std::move(result), build_failure::cancelled,
+                                 "cancelled before the build started");
+    }
+    return failed_before_start(std::move(result), build_failure::launch_failed, error.what());
+  }
+  try {
+    result.argv = sims_build_argv(config, result.verilator);
+  } catch (const std::invalid_argument& error) {
+    return failed_before_start(std::move(result), build_failure::invalid_config, error.what());
+  }
+
+  // Taken before the build: whatever changes while it runs makes the next build redo it.
+  try {
+    result.fingerprint = source_fingerprint(checkout, result.verilator.text, options.cancel);
+  } catch (const std::exception& error) {
+    if (options.cancel != nullptr && options.cancel->cancelled()) {
+      return failed_before_start(std::move(result), build_failure::cancelled,
+                                 "cancelled before the build started");
+    }
+    result.fingerprint_error = error.what();
+  }
+
+  std::error_code error;
+  if (!result.fingerprint.digest.empty() && fs::exists(binary, error)) {
+    const auto recorded = marker_digest(marker);
+    if (recorded && *recorded == result.fingerprint.digest) {
+      result.success = true;
+      result.reused = true;
+      result.exit_code = 0;
+      result.wall_seconds = seconds_since(start);
+      return result;
+    }
+  }
+
+  // A stale marker must not survive a failed rebuild, nor may an old binary pass for the
+  // product of this build.
+  fs::remove(marker, error);
+  if (error) {
+    return failed_before_start(std::move(result), build_failure::launch_failed,
+                               "cannot remove the old " + marker.string() + ": " + error.message());
+  }
+  fs::remove(binary, error);
+  fs::create_directories(model_dir, error);
+  if (error) {
+    return failed_before_start(std::move(result), build_failure::launch_failed,
+                               "cannot create " + model_dir.string() + ": " + error.message());
+  }
+  if (!options.log_path.empty()) {
+    fs::create_directories(fs::path(options.log_path).parent_path(), error);
+  }
+  if (options.max_parallelism > 0) {
+    auto [wrapper_dir, problem] = make_wrapper(model_dir, env["PATH"], options.max_parallelism);
+    if (!problem.empty()) {
+      return failed_before_start(std::move(result), build_failure::launch_failed, problem);
+    }
+    env["PATH"] = wrapper_dir + ":" + env["PATH"];
+  }
+
+  ProcessSpec spec;
+  spec.argv = result.argv;
+  spec.env = std::move(env);
+  spec.working_dir = checkout.root().string();
+  spec.timeout = options.timeout;
+  spec.kill_grace = options.kill_grace;
+  spec.log_path = result.log_path;
+  spec.tail_bytes = 64 * 1024;
+  spec.on_line = options.on_line;
+  spec.is_error_line = is_build_error_line;
+  const ProcessResult run = run_process_group(spec, options.cancel);
+
+  result.exit_code = run.exit_code;
+  result.tail = run.tail;
+  result.error_lines = run.error_lines;
+  result.wall_seconds = seconds_since(start);
+  if (run.launch_failed) {
+    result.failure_reason = build_failure::launch_failed;
+    result.message = run.error;
+  } else if (run.cancelled) {
+    result.failure_reason = build_failure::cancelled;
+    result.message = "the build was cancelled after " + seconds_text(run.wall_seconds);
+  } else if (run.timed_out) {
+    result.failure_reason = build_failure::timeout;
+    result.message = "the build did not finish within " +
+                     seconds_text(static_cast<double>(options.timeout.count()) / 1000.0);
+  } else if (run.exit_code != 0) {
+    result.failure_reason = build_failure::build_failed;
+    result.message = run.term_signal != 0
+                         ? "sims was killed by signal " + std::to_string(run.term_signal)
+                         : "sims exited with status " + std::to_string(run.exit_code);
+  } else if (!fs::exists(binary, error)) {
+    result.failure_reason = build_failure::no_model_binary;
+    result.message = "sims exited 0 but left no " + binary.string();
+  } else {
+    result.success = true;
+    if (!result.fingerprint.digest.empty()) {
+      if (auto problem = write_marker(marker, config, result.fingerprint); !problem.empty()) {
+        result.message = problem + "; the next build of this configuration will not reuse it";
+      }
+    }
+  }
+  if (!run.log_error.empty()) {
+    result.message += (result.message.empty() ? "" : "; ") + run.log_error;
+  }
+  return result;
+}
+
+}  // namespace mace::openpiton

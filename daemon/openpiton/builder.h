@@ -1,0 +1,121 @@
+#pragma once
+// Builds the Verilator model of one BuildConfig in one checkout with OpenPiton's sims, or
+// reuses the model an earlier build of the same configuration left, when nothing it was
+// built from has changed since (REQ-VER-12).
+//
+// The model lives in build/manycore/<build_id>/ (obj_dir/Vcmp_top). Beside it the builder
+// keeps mace_build.log (the full transcript) and .mace_build_ok, the marker of a successful
+// build, which holds the source fingerprint taken just before that build started.
+//
+// One build per checkout at a time: sims writes generated sources into piton/design/ and
+// flist/sims.log into the checkout root, so two builds in one checkout corrupt each other.
+// The caller serialises builds per checkout; this function does not lock.
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "openpiton/build_config.h"
+#include "openpiton/checkout.h"
+#include "openpiton/process_group.h"
+#include "openpiton/sims_command.h"
+#include "openpiton/source_fingerprint.h"
+
+namespace mace::openpiton {
+
+// BuildResult::failure_reason values.
+namespace build_failure {
+// Ariane with an L1D or L1I with more ways than the L1.5 (REQ-EXEC-13); nothing ran.
+inline constexpr std::string_view way_rule = "way_rule";
+// The configuration cannot be turned into a safe sims command (see sims_build_argv).
+inline constexpr std::string_view invalid_config = "invalid_config";
+// No time was left in the run's budget (REQ-BUD-11); nothing ran.
+inline constexpr std::string_view budget_exhausted = "budget_exhausted";
+inline constexpr std::string_view cancelled = "cancelled";
+inline constexpr std::string_view timeout = "timeout";
+// sims or Verilator could not be started (message says why).
+inline constexpr std::string_view launch_failed = "launch_failed";
+// sims exited with a non-zero status.
+inline constexpr std::string_view build_failed = "build_failed";
+// sims exited 0 but left no model binary.
+inline constexpr std::string_view no_model_binary = "no_model_binary";
+}  // namespace build_failure
+
+inline constexpr std::string_view kBuildMarkerName = ".mace_build_ok";
+inline constexpr std::string_view kBuildLogName = "mace_build.log";
+
+struct BuildOptions {
+  // The wall-clock limit of the build. The caller passes min(7200 s, the time left in the
+  // run's budget); zero or less means the budget is spent and nothing is started
+  // (REQ-BUD-11).
+  std::chrono::milliseconds timeout = std::chrono::hours(2);
+  // Between SIGTERM and SIGKILL to the build's process group on timeout or cancel.
+  std::chrono::milliseconds kill_grace = std::chrono::seconds(10);
+  // May be null. A cancelled token stops the build (failure_reason "cancelled").
+  const CancelToken* cancel = nullptr;
+  // The transcript file; empty: <model dir>/mace_build.log.
+  std::string log_path;
+  // Called with every line of build output as it arrives, in the builder's thread.
+  std::function<void(std::string_view line)> on_line;
+  // sims compiles the model with an unbounded `make -j` (sims,2.0 line 1576; MAKEFLAGS
+  // cannot bound it), which peaks at ~10 GiB for a sparc 1x1 on 2 cores. N > 0 bounds it:
+  // a `make` wrapper placed first on the build's PATH (<model dir>/.mace_tools/make) runs
+  // the real make with `-jN` added last, and GNU make takes the last -j it is given; its
+  // sub-makes share that jobserver. 0: sims' own unbounded behaviour.
+  int max_parallelism = 0;
+  // The environment the checkout's environment is made from (only HOME, USER, LANG,
+  // TMPDIR and PATH are used; see Checkout::environment). Empty: the daemon's own.
+  std::optional<std::map<std::string, std::string>> base_environment;
+  // The Verilator the build will use, when the caller already knows it; otherwise it is
+  // detected (once per installation, see detect_verilator_version).
+  std::optional<VerilatorVersion> verilator;
+};
+
+struct BuildResult {
+  std::string build_id;
+  bool success = false;
+  // An earlier build's model was reused and sims did not run.
+  bool reused = false;
+  // Empty on success; otherwise one of build_failure::*.
+  std::string failure_reason;
+  // What went wrong, for people and triage, e.g. "l1d has 8 ways, more than the L1.5's 4".
+  std::string message;
+  int exit_code = -1;  // sims' exit status; -1 if it did not run or did not exit normally
+  double wall_seconds = 0;
+  // Verilator %Error lines (with file:line), g++ "error:" lines, make "*** ... Error"
+  // lines and sims's fatal "DIE." / "Caught a SIGDIE." lines, in order (the first 200);
+  // %Warning lines are not included. For a failure decided before sims ran, the message.
+  std::vector<std::string> error_lines;
+  std::string tail;  // the last 64 KiB of the transcript
+  std::string log_path;
+  std::string model_dir;
+  std::vector<std::string> argv;  // the sims command, when one was formed
+  VerilatorVersion verilator;
+  // Taken before the build started; the marker records it. Empty digest when it could
+  // not be taken (fingerprint_error says why): then nothing is reused or marked.
+  SourceFingerprint fingerprint;
+  std::string fingerprint_error;
+};
+
+// Builds (or reuses) the model of `config` in `checkout`. In order:
+//   1. Ariane's way rule (REQ-EXEC-13): a violation fails at once, naming the cache.
+//   2. No time left (options.timeout <= 0): budget_exhausted. Cancelled: cancelled.
+//   3. The sims command (sims_build_argv); Verilator's version; the source fingerprint.
+//   4. Reuse: the marker exists, the binary exists and the marker's fingerprint equals the
+//      current one: reused, nothing runs.
+//   5. Otherwise the marker and the old binary are removed and sims runs in the checkout
+//      root with the checkout's environment. Success: exit 0 within the limit and the
+//      model binary present; then the marker is written (temp file + rename).
+// Reports every failure in the result (a model directory that cannot be made is
+// launch_failed); throws only what allocation throws.
+BuildResult build(const Checkout& checkout, const BuildConfig& config,
+                  const BuildOptions& options = {});
+
+// Whether a line of build output is worth reporting (see BuildResult::error_lines).
+bool is_build_error_line(std::string_view line);
+
+}  // namespace mace::openpiton
