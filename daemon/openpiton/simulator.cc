@@ -1,0 +1,459 @@
+#include "openpiton/simulator.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <exception>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "openpiton/workload.h"
+
+namespace mace::openpiton {
+namespace {
+
+namespace fs = std::filesystem;
+using std::chrono::milliseconds;
+
+constexpr std::size_t kMaxDieLines = 5;
+
+bool is_hex(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  });
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Everything wrong with the request, as one sentence; empty when it can run.
+std::string request_problem(const SimulationRequest& r) {
+  if (r.build_id.empty() || r.build_id == "." || r.build_id == ".." ||
+      r.build_id.find('/') != std::string::npos)
+    return "build_id '" + r.build_id + "' is not a build ID";
+  if (r.x_tiles < 1 || r.y_tiles < 1)
+    return "mesh " + std::to_string(r.x_tiles) + "x" + std::to_string(r.y_tiles) +
+           " has no tiles";
+  if (r.rtl_timeout <= 0) return "rtl_timeout must be positive";
+  if (r.max_cycle && *r.max_cycle <= 0) return "max_cycle must be positive";
+  for (const auto& w : r.workloads)
+    if (w.empty()) return "a workload name is empty";
+  for (const auto& [name, o] : r.per_workload) {
+    if (!is_hex(o.finish_mask))
+      return name + ": finish mask '" + o.finish_mask + "' is not hex digits (no 0x)";
+    for (const auto& opt : o.options)
+      if (!starts_with(opt, "-"))
+        return name + ": option '" + opt + "' does not start with '-'";
+  }
+  return {};
+}
+
+bool is_executable_file(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+}
+
+bool on_path(const std::map<std::string, std::string>& env, std::string_view program) {
+  auto it = env.find("PATH");
+  if (it == env.end()) return false;
+  std::string_view path = it->second;
+  while (true) {
+    auto colon = path.find(':');
+    std::string_view dir = path.substr(0, colon);
+    if (!dir.empty() && is_executable_file(fs::path(dir) / program)) return true;
+    if (colon == std::string_view::npos) return false;
+    path.remove_prefix(colon + 1);
+  }
+}
+
+// Run directories are named after the workload; keep the name a single harmless path
+// component whatever the workload is called.
+std::string directory_name_for(const std::string& workload) {
+  std::string out;
+  for (char c : workload) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == '_' || c == '-' || c == '+';
+    out += ok ? c : '_';
+  }
+  if (out.front() == '.') out.front() = '_';
+  return out;
+}
+
+// Claims <runs>/<name>-<n> with mkdir, which fails if another simulation (thread or
+// process) got there first; n starts above every n already there so numbers only grow.
+fs::path claim_run_dir(const fs::path& runs, const std::string& name) {
+  fs::create_directories(runs);
+  long next = 1;
+  const std::string prefix = name + "-";
+  for (const auto& entry : fs::directory_iterator(runs)) {
+    std::string file = entry.path().filename().string();
+    if (!starts_with(file, prefix)) continue;
+    std::string_view digits = std::string_view(file).substr(prefix.size());
+    long n = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (ec == std::errc() && end == digits.data() + digits.size() && n >= next) next = n + 1;
+  }
+  for (;; ++next) {
+    fs::path dir = runs / (prefix + std::to_string(next));
+    if (::mkdir(dir.c_str(), 0777) == 0) return dir;
+    if (errno != EEXIST)
+      throw fs::filesystem_error("cannot create run directory", dir,
+                                 std::error_code(errno, std::generic_category()));
+  }
+}
+
+std::string first_line(const fs::path& file, std::size_t max_bytes = 4096) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  std::string buf(max_bytes, '\0');
+  std::size_t got = 0;
+  while (got < max_bytes) {
+    ssize_t n = ::read(fd, buf.data() + got, max_bytes - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+    if (buf.find('\n') < got) break;
+  }
+  ::close(fd);
+  buf.resize(got);
+  buf.resize(std::min(buf.find('\n'), buf.size()));
+  if (!buf.empty() && buf.back() == '\r') buf.pop_back();
+  return buf;
+}
+
+std::string last_nonempty_line(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  auto nl = text.rfind('\n');
+  return std::string(nl == std::string_view::npos ? text : text.substr(nl + 1));
+}
+
+std::string join(const std::vector<std::string>& lines, std::string_view sep) {
+  std::string out;
+  for (const auto& l : lines) {
+    if (!out.empty()) out += sep;
+    out += l;
+  }
+  return out;
+}
+
+void append_error(std::string& error, const std::string& more) {
+  if (more.empty()) return;
+  if (!error.empty()) error += "; ";
+  error += more;
+}
+
+std::string seconds_text(milliseconds ms) {
+  if (ms.count() % 1000 == 0) return std::to_string(ms.count() / 1000) + " s";
+  return std::to_string(ms.count()) + " ms";
+}
+
+// How long the next simulation may run: the per-simulation limit, cut to what is left
+// before the deadline (rounded up, so a deadline a few microseconds away is not zero).
+milliseconds limit_for_next_run(const SimulationRequest& r) {
+  milliseconds limit = r.time_limit;
+  if (r.deadline) {
+    auto left = std::chrono::ceil<milliseconds>(*r.deadline - std::chrono::steady_clock::now());
+    limit = std::min(limit, left);
+  }
+  return limit;
+}
+
+// Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
+// REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
+// usable verdict.
+void judge(WorkloadRunResult& run, const ProcessResult& pr, Core core,
+           const std::string& before_die) {
+  run.wall_seconds = pr.wall_seconds;
+  run.timed_out = pr.timed_out;
+  run.cancelled = pr.cancelled;
+  run.launch_failed = pr.launch_failed;
+  if (pr.launch_failed || pr.timed_out || pr.cancelled)
+    run.returncode = -1;
+  else if (pr.exit_code >= 0)
+    run.returncode = pr.exit_code;
+  else
+    run.returncode = 128 + pr.term_signal;
+
+  if (pr.launch_failed) {
+    run.error = "cannot launch sims: " + pr.error;
+    return;
+  }
+
+  const fs::path sim_log = run.run_dir / "sim.log";
+  std::error_code ec;
+  const bool have_transcript = fs::is_regular_file(sim_log, ec);
+  Verdict transcript = Verdict::none;
+  if (have_transcript) {
+    VerdictResult vr = read_verdict(sim_log);
+    transcript = vr.verdict;
+    run.marker_line = std::move(vr.marker_line);
+    append_error(run.error, vr.error);
+    run.sim_log_tail = read_tail_lines(sim_log, kSimLogTailLines, kSimLogTailBytes);
+  }
+  run.status_line = first_line(run.run_dir / "status.log");
+  run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
+
+  if (pr.cancelled) {
+    append_error(run.error, "cancelled");
+    return;
+  }
+  if (pr.timed_out) {
+    append_error(run.error, "sims exceeded its wall-clock limit of " +
+                                seconds_text(run.time_limit) + " and was stopped");
+    return;
+  }
+  // sims reports what stopped it with a perl die(): "sims: Caught a SIGDIE. Could not find
+  // model ..." (sims,2.0's __DIE__ handler). With no verdict that line is the explanation;
+  // it may come before any sim.log exists or after the simulator itself failed.
+  std::string die_lines;
+  if (!pr.error_lines.empty()) {
+    std::vector<std::string> die(
+        pr.error_lines.begin(),
+        pr.error_lines.begin() +
+            static_cast<std::ptrdiff_t>(std::min(pr.error_lines.size(), kMaxDieLines)));
+    die_lines = join(die, " | ");
+    // The DIE line often only says what sims was doing ("could not copy flist to <run
+    // dir>"); the line before it says why ("cp: cannot stat '.../mace_x/flist': No such
+    // file or directory", i.e. the model was never built).
+    if (!before_die.empty()) die_lines = before_die + " | " + die_lines;
+  }
+  if (!have_transcript) {
+    std::string why = die_lines.empty() ? last_nonempty_line(pr.tail) : die_lines;
+    std::string msg = "sims stopped before simulating (exit status " +
+                      std::to_string(run.returncode) + ", no sim.log)";
+    if (!why.empty()) msg += ": " + why;
+    append_error(run.error, msg);
+    return;
+  }
+  if (!die_lines.empty()) {
+    append_error(run.error, "sims died: " + die_lines);
+  } else if ((core == Core::pico || core == Core::generic) &&
+             !fs::exists(run.run_dir / "diag.exe", ec)) {
+    // rv32_as's failures are not caught by sims, which then simulates an empty image
+    // until it times out; say what the assembler said instead of leaving a bare timeout.
+    std::string as_log = last_nonempty_line(
+        read_tail_lines(run.run_dir / "rv32_as.log", 5, 4096));
+    append_error(run.error, "the program was not assembled (no diag.exe)" +
+                                (as_log.empty() ? std::string() : ": " + as_log));
+  }
+  if (run.verdict == Verdict::none && run.error.empty())
+    run.error = "sim.log has no verdict (sims exit status " + std::to_string(run.returncode) +
+                ")";
+}
+
+std::string describe_failure(const WorkloadRunResult& run) {
+  std::string s = run.workload + ": verdict " + std::string(to_string(run.verdict));
+  if (!run.marker_line.empty()) s += " (" + run.marker_line + ")";
+  if (run.verdict == Verdict::pass && run.returncode == -1) s += ", but returncode -1";
+  if (!run.error.empty()) s += "; " + run.error;
+  return s;
+}
+
+}  // namespace
+
+std::vector<std::string> simulation_argv(const SimulationRequest& request,
+                                         const std::string& workload,
+                                         const std::string& diag_name,
+                                         const std::vector<std::string>& prepared_sims_args,
+                                         const std::string& sims_path,
+                                         const std::map<std::string, std::string>& environment) {
+  const WorkloadOverrides* own = nullptr;
+  if (auto it = request.per_workload.find(workload); it != request.per_workload.end())
+    own = &it->second;
+
+  std::vector<std::string> argv = {
+      sims_path,
+      "-sys=manycore",
+      "-x_tiles=" + std::to_string(request.x_tiles),
+      "-y_tiles=" + std::to_string(request.y_tiles),
+      "-vlt_run",
+      "-build_id=" + request.build_id,
+  };
+  // As the build does (sims_command.h): generic runs on the PicoRV32 (RV32) tile path.
+  const bool rv32 = request.core == Core::pico || request.core == Core::generic;
+  if (rv32) argv.push_back("-pico");
+  if (request.core == Core::ariane) argv.push_back("-ariane");
+  argv.push_back("-rtl_timeout=" + std::to_string(request.rtl_timeout));
+  if (request.max_cycle) argv.push_back("-max_cycle=" + std::to_string(*request.max_cycle));
+  const std::string mask = own && !own->finish_mask.empty()
+                               ? own->finish_mask
+                               : default_finish_mask(request.x_tiles, request.y_tiles);
+  argv.push_back("-finish_mask=" + mask);
+
+  auto sets_triple = [](const std::vector<std::string>& args) {
+    return std::any_of(args.begin(), args.end(), [](const std::string& a) {
+      return starts_with(a, "-rv32_target_triple=");
+    });
+  };
+  if (rv32 && !sets_triple(prepared_sims_args) &&
+      !(own && sets_triple(own->options)) &&
+      !on_path(environment, "riscv32-unknown-elf-gcc") &&
+      on_path(environment, "riscv64-unknown-elf-gcc"))
+    argv.push_back("-rv32_target_triple=riscv64-unknown-elf");
+
+  argv.insert(argv.end(), prepared_sims_args.begin(), prepared_sims_args.end());
+  if (own) argv.insert(argv.end(), own->options.begin(), own->options.end());
+  argv.push_back(diag_name);
+  return argv;
+}
+
+std::string read_tail_lines(const fs::path& file, std::size_t max_lines, std::size_t max_bytes) {
+  if (max_lines == 0 || max_bytes == 0) return {};
+  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return {};
+  }
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, max_bytes));
+  constexpr std::size_t kBlock = 16 * 1024;
+
+  // Filled from its end towards its front, one block per read, until enough line breaks
+  // have been seen; the file's final '\n' ends the last line and does not count.
+  std::string data(want, '\0');
+  std::size_t filled = 0;
+  std::size_t breaks = 0;
+  bool io_error = false;
+  while (filled < want && breaks <= max_lines) {
+    const std::size_t n = std::min(kBlock, want - filled);
+    const std::size_t at = want - filled - n;
+    const auto offset = static_cast<off_t>(size - filled - n);
+    std::size_t got = 0;
+    while (got < n) {
+      ssize_t r = ::pread(fd, data.data() + at + got, n - got, offset + static_cast<off_t>(got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      got += static_cast<std::size_t>(r);
+    }
+    if (got < n) {  // shrank under us or failed: keep what is complete from the end
+      io_error = true;
+      break;
+    }
+    for (std::size_t i = at; i < at + n; ++i)
+      if (data[i] == '\n' && !(filled == 0 && i + 1 == want)) ++breaks;
+    filled += n;
+  }
+  ::close(fd);
+  if (io_error && filled == 0) return {};
+  std::string_view text(data);
+  text.remove_prefix(want - filled);
+  const bool from_file_start = !io_error && filled == size;
+
+  std::size_t end = text.size();
+  if (end > 0 && text[end - 1] == '\n') --end;
+  std::size_t seen = 0;
+  for (std::size_t i = end; i-- > 0;) {
+    if (text[i] == '\n' && ++seen == max_lines) return std::string(text.substr(i + 1));
+  }
+  if (from_file_start) return std::string(text);
+  // Fewer lines than asked for in max_bytes: the first one is cut, so drop it, unless it is
+  // all there is (one huge line).
+  auto nl = text.find('\n');
+  if (nl == std::string_view::npos || nl + 1 >= text.size()) return std::string(text);
+  return std::string(text.substr(nl + 1));
+}
+
+SimulationResult simulate_workloads(const SimulationRequest& request) {
+  SimulationResult result;
+  auto fail = [&](std::string reason, std::string detail) {
+    result.passed = false;
+    result.failure_reason = std::move(reason);
+    result.failure_detail = std::move(detail);
+    return std::move(result);
+  };
+
+  if (std::string problem = request_problem(request); !problem.empty())
+    return fail("invalid_request", problem);
+  if (request.workloads.empty())
+    return fail("no_workloads", "the request names no gate workload");
+
+  const auto environment = request.checkout.environment(
+      request.base_environment ? *request.base_environment : inherited_environment());
+  // Absolute, because sims runs in the run directory and the daemon's may be anything.
+  const fs::path runs = fs::absolute(request.checkout.model_dir(request.build_id)) / "runs";
+  const std::string sims =
+      fs::absolute(request.checkout.dv_root() / "tools" / "bin" / "sims").string();
+  const fs::path workloads_dir = request.workloads_dir.empty()
+                                     ? fs::path()
+                                     : fs::absolute(request.workloads_dir);
+
+  for (const std::string& workload : request.workloads) {
+    if (request.cancel && request.cancel->cancelled())
+      return fail("cancelled", "cancelled before " + workload);
+    const milliseconds limit = limit_for_next_run(request);
+    if (limit <= milliseconds::zero())  // REQ-BUD-11: never start past the budget
+      return fail("budget_exhausted", "budget exhausted before " + workload);
+
+    WorkloadRunResult run;
+    run.workload = workload;
+    run.time_limit = limit;
+    run.run_dir = claim_run_dir(runs, directory_name_for(workload));
+    if (request.on_workload_started) request.on_workload_started(workload);
+
+    WorkloadContext ctx;
+    ctx.workloads_dir = workloads_dir;
+    ctx.run_dir = run.run_dir;
+    ctx.core = request.core;
+    ctx.x_tiles = request.x_tiles;
+    ctx.y_tiles = request.y_tiles;
+    ctx.environment = environment;
+    PreparedWorkload prepared;
+    try {
+      prepared = prepare_workload(workload, ctx);
+    } catch (const std::exception& e) {
+      prepared.error = std::string("cannot prepare ") + workload + ": " + e.what();
+    }
+
+    if (!prepared.error.empty()) {
+      run.error = prepared.error;
+    } else {
+      run.argv = simulation_argv(request, workload, prepared.diag_name, prepared.sims_args,
+                                 sims, environment);
+      ProcessSpec spec;
+      spec.argv = run.argv;
+      spec.env = environment;
+      spec.working_dir = run.run_dir.string();
+      spec.timeout = limit;
+      spec.kill_grace = request.kill_grace;
+      // No transcript file of our own: sims tees everything it and the simulator print into
+      // sims.log (and sim.log) already; a third copy would triple a long run's disk use.
+      spec.tail_bytes = 16 * 1024;
+      auto is_die = [](std::string_view line) {
+        return line.find("DIE.") != std::string_view::npos;
+      };
+      spec.is_error_line = is_die;
+      spec.max_error_lines = 20;
+      std::string previous, before_die;
+      bool died = false;
+      spec.on_line = [&](std::string_view line) {
+        if (!died && is_die(line)) {
+          died = true;
+          before_die = previous;
+        }
+        if (!died && !line.empty()) previous.assign(line.substr(0, 1024));
+      };
+      run.sims_invoked = true;
+      ProcessResult pr = run_process_group(spec, request.cancel);
+      judge(run, pr, request.core, before_die);
+    }
+    run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);
+
+    result.runs.push_back(std::move(run));
+    const WorkloadRunResult& done = result.runs.back();
+    if (request.on_workload_finished) request.on_workload_finished(done);
+    if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);
+    if (!done.passed) return fail("workload_failed", describe_failure(done));  // REQ-VER-1
+  }
+  result.passed = true;  // REQ-VER-5: every workload ran and passed
+  return result;
+}
+
+}  // namespace mace::openpiton
