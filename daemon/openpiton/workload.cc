@@ -1,0 +1,497 @@
+#include "openpiton/workload.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "openpiton/process_group.h"
+#include "openpiton/sha256.h"
+
+namespace mace::openpiton {
+namespace {
+
+namespace fs = std::filesystem;
+
+// What Debian's gcc-riscv64-unknown-elf needs to produce code sims' rv32_as can include
+// in a pico diag (docs/openpiton-findings.md, "pico programs").
+const char* const kPicoCompiler = "riscv64-unknown-elf-gcc";
+const std::vector<std::string> kPicoCFlags = {
+    "-O2",           "-march=rv32ima", "-mabi=ilp32", "-mno-riscv-attribute",
+    "-ffreestanding", "-fno-builtin",  "-fno-pic"};
+constexpr std::chrono::seconds kCompileTimeout{120};
+// workloads/pico/start.S has stack room for this many slots (and fails the run beyond it).
+constexpr std::int64_t kPicoMaxTiles = 448;
+// Where every pico tile starts; tile 0 retiring it is what wakes the others.
+const char* const kPicoResetPc = "64'h0000000040000000";
+
+// The file types CHECKSUMS covers.
+bool is_program_file(const fs::path& path) {
+  static const std::set<std::string> kExtensions = {".c", ".h", ".s", ".S", ".ev"};
+  const std::string name = path.filename().string();
+  if (name == "CHECKSUMS" || name == "README.md") return false;
+  return kExtensions.count(path.extension().string()) != 0;
+}
+
+// sims hands -asm_diag_path / -asm_diag_root to `cp` and `find` in backticks and runs
+// -pre_process_cmd with system(): a path going there must be one plain shell word.
+bool is_shell_safe(const std::string& text) {
+  if (text.empty()) return false;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) != 0) continue;
+    if (c == '/' || c == '.' || c == '_' || c == '-' || c == '+' || c == ',' || c == ':' ||
+        c == '@' || c == '%')
+      continue;
+    return false;
+  }
+  return text[0] != '-' && text[0] != '~';
+}
+
+bool is_identifier(const std::string& text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
+  return std::all_of(text.begin(), text.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '_';
+  });
+}
+
+// A workload name: letters, digits, '_', '.', '+', '-', not starting with '-' or '.', at
+// most one '/' (for "sparc/<name>.s"), no "..".
+bool is_valid_name(const std::string& name) {
+  if (name.empty() || name.size() > 200) return false;
+  if (name[0] == '-' || name[0] == '.' || name.find("..") != std::string::npos) return false;
+  if (std::count(name.begin(), name.end(), '/') > 1 || name.back() == '/') return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '_' || c == '.' || c == '+' || c == '-' || c == '/';
+  });
+}
+
+bool regular_file(const fs::path& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec);
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) {
+    if (!text.empty()) text += '\n';
+    text += line;
+  }
+  return text;
+}
+
+bool write_text(const fs::path& path, const std::string& text, std::string& error) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    error = "cannot write " + path.string();
+    return false;
+  }
+  return true;
+}
+
+PreparedWorkload failed(std::string message) {
+  PreparedWorkload result;
+  result.error = std::move(message);
+  return result;
+}
+
+std::string core_name(Core core) { return std::string(to_string(core)); }
+
+// Lines worth showing from a gcc/as/ld run: diagnostics, not the "In function" chatter.
+bool is_compiler_error_line(std::string_view line) {
+  return line.find("error:") != std::string_view::npos ||
+         line.find("Error:") != std::string_view::npos ||
+         line.find("undefined reference") != std::string_view::npos ||
+         line.find("cannot find") != std::string_view::npos;
+}
+
+// Runs one toolchain command; empty string on success, else the message for `error`.
+std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext& ctx,
+                     const fs::path& log_path, const std::string& what) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.env = ctx.environment.empty() ? inherited_environment() : ctx.environment;
+  spec.working_dir = ctx.run_dir.string();
+  spec.timeout = kCompileTimeout;
+  spec.kill_grace = std::chrono::milliseconds(2000);
+  spec.log_path = log_path.string();
+  spec.tail_bytes = 8 * 1024;
+  spec.is_error_line = is_compiler_error_line;
+  spec.max_error_lines = 40;
+  const ProcessResult result = run_process_group(spec);
+  if (result.succeeded()) return "";
+
+  std::string message = what + " failed: ";
+  if (result.launch_failed) {
+    message += result.error + " (is " + argv[0] + " on the PATH of the checkout's environment?)";
+    return message;
+  }
+  if (result.timed_out) {
+    message += "timed out after " + std::to_string(kCompileTimeout.count()) + " s";
+  } else if (result.cancelled) {
+    message += "cancelled";
+  } else if (result.term_signal != 0) {
+    message += "killed by signal " + std::to_string(result.term_signal);
+  } else {
+    message += "exit status " + std::to_string(result.exit_code);
+  }
+  if (!result.error_lines.empty()) {
+    message += "\n" + join_lines(result.error_lines);
+  } else if (!result.tail.empty()) {
+    std::string tail = result.tail;
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+    message += "\n" + tail;
+  }
+  return message;
+}
+
+std::string hex_lower(std::uint64_t value) {
+  static const char* const kDigits = "0123456789abcdef";
+  std::string text;
+  do {
+    text.insert(text.begin(), kDigits[value % 16]);
+    value /= 16;
+  } while (value != 0);
+  return text;
+}
+
+// pico: compile workloads/<stem>.c, write the wrapper and, for a mesh, the wake-up events.
+PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
+                                const WorkloadContext& ctx, std::int64_t tiles) {
+  if (!is_identifier(stem) || stem == "diag") {
+    return failed("workload '" + stem + "': a pico C program's name must be a C identifier " +
+                  "other than 'diag' (sims' rv32_as makes a symbol of it and writes diag.S)");
+  }
+  if (tiles > kPicoMaxTiles) {
+    return failed("workload '" + stem + "' for core pico: " + std::to_string(tiles) +
+                  " tiles, but workloads/pico/start.S has stacks for " +
+                  std::to_string(kPicoMaxTiles));
+  }
+  const fs::path start = ctx.workloads_dir / "pico" / "start.S";
+  if (!regular_file(start)) {
+    return failed("workload '" + stem + "' for core pico: the start-up code " + start.string() +
+                  " is missing");
+  }
+  std::error_code ec;
+  fs::create_directories(ctx.run_dir, ec);
+  if (ec) {
+    return failed("cannot create run directory " + ctx.run_dir.string() + ": " + ec.message());
+  }
+
+  const fs::path assembly = ctx.run_dir / (stem + ".c.s");
+  const fs::path wrapper = ctx.run_dir / (stem + ".S");
+  const std::string tiles_define = "-DMACE_TILES=" + std::to_string(tiles);
+
+  std::vector<std::string> compile = {kPicoCompiler, "-S"};
+  compile.insert(compile.end(), kPicoCFlags.begin(), kPicoCFlags.end());
+  compile.insert(compile.end(), {tiles_define, "-I" + ctx.workloads_dir.string(), "-o",
+                                 assembly.string(), source.string()});
+  std::string problem = run_tool(compile, ctx, ctx.run_dir / (stem + ".compile.log"),
+                                 "compiling " + source.string() + " for pico");
+  if (!problem.empty()) return failed(problem);
+
+  std::ostringstream text;
+  text << "/* Written by MACE for workload " << stem << " (pico, " << tiles
+       << " tiles); sims assembles it as diag.S. */\n"
+       << "#define MACE_TILES " << tiles << "\n"
+       << "#include \"" << start.string() << "\"\n"
+       << "#include \"" << assembly.string() << "\"\n";
+  if (!write_text(wrapper, text.str(), problem)) return failed(problem);
+
+  // sims does not check what rv32_as says (a broken program would run as an empty image
+  // until it times out), so link the wrapper here the way rv32_as will.
+  std::vector<std::string> link = {kPicoCompiler, "-march=rv32ima", "-mabi=ilp32",
+                                   "-nostdlib", "-nostartfiles",
+                                   "-DTEST_FUNC_NAME=" + stem,
+                                   "-DTEST_FUNC_TXT=\"" + stem + "\"",
+                                   "-DTEST_FUNC_RET=" + stem + "_ret"};
+  if (auto dv = ctx.environment.find("DV_ROOT"); dv != ctx.environment.end()) {
+    const fs::path include = fs::path(dv->second) / "verif/diag/assembly/include/riscv/pico";
+    if (regular_file(include / "link.ld")) {
+      link.push_back("-I" + include.string());
+      link.push_back("-T" + (include / "link.ld").string());
+    }
+  }
+  link.insert(link.end(), {wrapper.string(), "-o", (ctx.run_dir / (stem + ".check.elf")).string()});
+  problem = run_tool(link, ctx, ctx.run_dir / (stem + ".link.log"),
+                     "assembling and linking " + wrapper.string() + " for pico");
+  if (!problem.empty()) return failed(problem);
+
+  PreparedWorkload result;
+  result.diag_name = stem + ".S";
+  result.sims_args.push_back("-asm_diag_path=" + ctx.run_dir.string());
+  if (tiles > 1) {
+    // REQ-VER-7: tiles other than 0 sleep until they get a wake-up interrupt; the IOB
+    // model sends one to thread 2N (tile N) when tile 0 retires its first instruction.
+    std::string events;
+    for (std::int64_t tile = 1; tile < tiles; ++tile) {
+      events += std::string("trig_pc_d(1,") + kPicoResetPc + ") -> intp(" +
+                hex_lower(static_cast<std::uint64_t>(2 * tile)) + ", 1, 1)\n";
+    }
+    const fs::path wake = ctx.run_dir / "wake.ev";
+    if (!write_text(wake, events, problem)) return failed(problem);
+    // sims deletes diag.ev before assembling and runs this afterwards, in its run directory.
+    result.sims_args.push_back("-pre_process_cmd=cp " + wake.string() + " diag.ev");
+  }
+  return result;
+}
+
+// Which of our own files carry this name (for names given with an extension).
+bool ours_anywhere(const fs::path& workloads, const std::string& name) {
+  return regular_file(workloads / name) || regular_file(workloads / "pico" / name) ||
+         regular_file(workloads / "sparc" / name);
+}
+
+}  // namespace
+
+PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx) {
+  if (!is_valid_name(name)) {
+    return failed("workload name '" + name +
+                  "' is not valid: use letters, digits, '_', '.', '+', '-' (no leading '-')");
+  }
+  if (ctx.x_tiles < 1 || ctx.y_tiles < 1) {
+    return failed("workload '" + name + "': mesh " + std::to_string(ctx.x_tiles) + "x" +
+                  std::to_string(ctx.y_tiles) + " has no tiles");
+  }
+  const fs::path& workloads = ctx.workloads_dir;
+  if (!workloads.is_absolute() || !is_shell_safe(workloads.string())) {
+    return failed("workloads directory '" + workloads.string() +
+                  "' must be an absolute path of letters, digits and /._+,:@%- only "
+                  "(sims passes it through a shell)");
+  }
+  const std::int64_t tiles = static_cast<std::int64_t>(ctx.x_tiles) * ctx.y_tiles;
+  const std::string core = core_name(ctx.core);
+
+  // "sparc/<name>.s" is accepted for sparc programs; no other name has a directory.
+  std::string base = name;
+  bool sparc_prefixed = false;
+  if (const auto slash = name.find('/'); slash != std::string::npos) {
+    if (name.substr(0, slash) != "sparc" || ctx.core != Core::sparc) {
+      return failed("workload '" + name + "' for core " + core +
+                    ": only sparc programs may be named with a directory (sparc/<name>.s)");
+    }
+    base = name.substr(slash + 1);
+    sparc_prefixed = true;
+  }
+  const auto dot = base.rfind('.');
+  const bool has_extension = dot != std::string::npos;
+  const std::string stem = has_extension ? base.substr(0, dot) : base;
+  const std::string extension = has_extension ? base.substr(dot) : "";
+
+  std::vector<fs::path> looked_for;
+  switch (ctx.core) {
+    case Core::pico: {
+      if (!has_extension || extension == ".c") {
+        const fs::path source = workloads / (stem + ".c");
+        if (regular_file(source)) {
+          if (!ctx.run_dir.is_absolute() || !is_shell_safe(ctx.run_dir.string())) {
+            return failed("run directory '" + ctx.run_dir.string() +
+                          "' must be an absolute path of letters, digits and /._+,:@%- only "
+                          "(sims runs -pre_process_cmd and -asm_diag_path through a shell)");
+          }
+          return prepare_pico_c(stem, source, ctx, tiles);
+        }
+        looked_for.push_back(source);
+      }
+      break;
+    }
+    case Core::sparc: {
+      if (!has_extension || extension == ".s") {
+        const fs::path program = workloads / "sparc" / (stem + ".s");
+        if (regular_file(program)) {
+          PreparedWorkload result;
+          result.diag_name = stem + ".s";
+          result.sims_args.push_back("-asm_diag_path=" + (workloads / "sparc").string());
+          return result;
+        }
+        looked_for.push_back(program);
+      }
+      break;
+    }
+    case Core::ariane: {
+      // sims compiles C for Ariane itself; not verified here (no Ariane model).
+      if (!has_extension || extension == ".c") {
+        const fs::path source = workloads / (stem + ".c");
+        if (regular_file(source)) {
+          PreparedWorkload result;
+          result.diag_name = stem + ".c";
+          result.sims_args.push_back("-asm_diag_path=" + workloads.string());
+          return result;
+        }
+        looked_for.push_back(source);
+      }
+      break;
+    }
+    case Core::generic:
+      // A generic tile's reset vector and link script come from its core descriptor, so
+      // pico's start-up code and wake-up events do not apply: only checkout diags.
+      if (!has_extension) {
+        return failed("workload '" + name + "' for core generic: MACE's own programs are " +
+                      "not prepared for generic tiles; name a checkout diag with its extension");
+      }
+      break;
+  }
+
+  if (has_extension && !sparc_prefixed) {
+    if (ours_anywhere(workloads, base)) {
+      return failed("workload '" + name + "' for core " + core + ": " + workloads.string() +
+                    " has a file of that name, but it is not a program for " + core);
+    }
+    // One of the checkout's diags; sims searches piton/verif/diag first, then workloads/.
+    PreparedWorkload result;
+    result.diag_name = base;
+    result.sims_args.push_back("-asm_diag_root=" + workloads.string());
+    return result;
+  }
+
+  std::string message = "workload '" + name + "' for core " + core + ": no such program";
+  if (!looked_for.empty()) {
+    message += " (looked for";
+    for (std::size_t i = 0; i < looked_for.size(); ++i) {
+      message += (i == 0 ? " " : ", ") + looked_for[i].string();
+    }
+    message += ")";
+  } else if (ctx.core == Core::pico || ctx.core == Core::ariane) {
+    message += " (" + core + " runs C programs " + (workloads / "<name>.c").string() + ")";
+  } else if (ctx.core == Core::sparc) {
+    message += " (sparc runs " + (workloads / "sparc" / "<name>.s").string() + ")";
+  }
+  message += "; a checkout diag needs its extension, e.g. add.S or princeton-test-test.s";
+  return failed(message);
+}
+
+std::string default_finish_mask(int x_tiles, int y_tiles) {
+  if (x_tiles < 1 || y_tiles < 1) return "";
+  // Tile N's thread 0 is bit 4N: hex digit N is 1, for every tile.
+  const std::int64_t tiles = static_cast<std::int64_t>(x_tiles) * y_tiles;
+  return std::string(static_cast<std::size_t>(tiles), '1');
+}
+
+namespace {
+
+std::string file_sha256(const fs::path& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read";
+    return "";
+  }
+  Sha256 hash;
+  char buffer[64 * 1024];
+  while (in) {
+    in.read(buffer, sizeof buffer);
+    if (in.gcount() > 0) hash.update(buffer, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) {
+    error = "read error";
+    return "";
+  }
+  return hash.finish_hex();
+}
+
+bool is_hex_digest(const std::string& text) {
+  return text.size() == 64 && std::all_of(text.begin(), text.end(), [](unsigned char c) {
+           return std::isxdigit(c) != 0;
+         });
+}
+
+std::string lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+bool is_safe_relative(const std::string& path) {
+  if (path.empty() || path[0] == '/') return false;
+  for (const auto& part : fs::path(path)) {
+    if (part == ".." || part == ".") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> verify_workload_checksums(const fs::path& workloads_dir) {
+  std::vector<std::string> problems;
+  const fs::path list = workloads_dir / "CHECKSUMS";
+
+  // Every program file present, relative to workloads/ with '/' separators.
+  std::set<std::string> present;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(workloads_dir, fs::directory_options::none, ec);
+  if (ec) {
+    problems.push_back("cannot read workloads directory " + workloads_dir.string() + ": " +
+                       ec.message());
+    return problems;
+  }
+  for (const fs::recursive_directory_iterator end; it != end; it.increment(ec)) {
+    if (ec) {
+      problems.push_back("cannot list " + workloads_dir.string() + ": " + ec.message());
+      return problems;
+    }
+    std::error_code type_ec;
+    if (!it->is_regular_file(type_ec)) continue;
+    if (!is_program_file(it->path())) continue;
+    present.insert(it->path().lexically_relative(workloads_dir).generic_string());
+  }
+
+  std::ifstream in(list, std::ios::binary);
+  if (!in) {
+    problems.push_back("CHECKSUMS: missing or unreadable (" + list.string() + ")");
+    return problems;
+  }
+
+  std::map<std::string, std::string> listed;  // path -> digest (lowercase)
+  std::string line;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    // "<64 hex digits><space><space or '*'><path>", as sha256sum writes it.
+    const std::string digest = line.substr(0, 64);
+    const bool well_formed = line.size() > 66 && is_hex_digest(digest) && line[64] == ' ' &&
+                             (line[65] == ' ' || line[65] == '*');
+    const std::string path = well_formed ? line.substr(66) : "";
+    if (!well_formed || !is_safe_relative(path)) {
+      problems.push_back("CHECKSUMS line " + std::to_string(number) +
+                         " is malformed (want '<sha256>  <path relative to workloads/>'): " +
+                         line.substr(0, 200));
+      continue;
+    }
+    if (listed.count(path) != 0) {
+      problems.push_back("CHECKSUMS line " + std::to_string(number) + " lists " + path +
+                         " a second time");
+      continue;
+    }
+    listed[path] = lower(digest);
+  }
+
+  for (const auto& [path, digest] : listed) {
+    const fs::path file = workloads_dir / path;
+    if (!regular_file(file)) {
+      problems.push_back(path + ": listed in CHECKSUMS but missing");
+      continue;
+    }
+    if (present.count(path) == 0) {
+      problems.push_back(path + ": listed in CHECKSUMS but not a program file");
+      continue;
+    }
+    std::string error;
+    const std::string actual = file_sha256(file, error);
+    if (!error.empty()) {
+      problems.push_back(path + ": " + error);
+    } else if (actual != digest) {
+      problems.push_back(path + ": changed (CHECKSUMS has " + digest + ", the file has " +
+                         actual + ")");
+    }
+  }
+  for (const auto& path : present) {
+    if (listed.count(path) == 0) problems.push_back(path + ": not listed in CHECKSUMS");
+  }
+  return problems;
+}
+
+}  // namespace mace::openpiton

@@ -1,0 +1,56 @@
+#pragma once
+// Gate workloads: how a workload name in a run spec becomes what sims runs.
+//
+// MACE's own programs live in the project's workloads/ folder (REQ-BUD-7):
+//   workloads/<name>.c          a C program; main() returning 0 is a pass. Built for pico
+//                               by MACE (sims does not compile C for pico), given to sims
+//                               as is for ariane.
+//   workloads/pico/start.S      the pico start-up code a generated wrapper includes.
+//   workloads/sparc/<name>.s    an OpenSPARC T1 assembly program.
+//   workloads/CHECKSUMS         sha256sum of every program file, checked before a run.
+// Any other name (with its extension, e.g. "add.S", "princeton-test-test.s") is one of the
+// checkout's own diags, found by sims under piton/verif/diag.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "openpiton/build_config.h"
+
+namespace mace::openpiton {
+
+// What to add to one sims -vlt_run to run a workload, prepared inside its run directory.
+struct PreparedWorkload {
+  std::string diag_name;                 // the positional argument to sims
+  std::vector<std::string> sims_args;    // e.g. -asm_diag_path=..., -pre_process_cmd=...
+  std::string error;                     // non-empty: could not prepare; nothing to run
+};
+
+struct WorkloadContext {
+  std::filesystem::path workloads_dir;   // the project's workloads/ folder (absolute)
+  std::filesystem::path run_dir;         // fresh, absolute; files may be written here
+  Core core = Core::pico;
+  int x_tiles = 1;
+  int y_tiles = 1;
+  // The environment for the compiler (PATH etc.) when building C programs for pico:
+  // normally the checkout's environment (Checkout::environment).
+  std::map<std::string, std::string> environment;
+};
+
+// Resolves `name` and prepares it in ctx.run_dir: for a pico C program, compiles it and
+// writes the wrapper; for a multi-tile pico mesh, writes the event file that wakes every
+// tile (REQ-VER-7: tiles other than 0 sleep until tile 0's first instruction triggers
+// their wake-up interrupt). Compiler errors are reported in `error` with the compiler's
+// own lines, not left for sims to run an empty image.
+PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx);
+
+// One finish-mask bit per tile: thread 0 of tile N is bit 4N (REQ-VER-7). Hex digits, no 0x.
+std::string default_finish_mask(int x_tiles, int y_tiles);
+
+// REQ-BUD-7/8: every program file under `workloads_dir` matches workloads/CHECKSUMS and
+// CHECKSUMS lists no file that is missing. Returns the problems, one line each; empty: ok.
+std::vector<std::string> verify_workload_checksums(const std::filesystem::path& workloads_dir);
+
+}  // namespace mace::openpiton
