@@ -1,5 +1,7 @@
 #include "openpiton/builder.h"
 
+#include "openpiton/rtl_edits.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -157,6 +159,22 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   if (options.cancel != nullptr && options.cancel->cancelled()) {
     return failed_before_start(std::move(result), build_failure::cancelled,
                                "cancelled before the build started");
+  }
+
+  // REQ-EXEC-17: a build that carries no edits must not build what a killed task left
+  // applied. (A build with edits gets them applied by its caller, which restores leftovers
+  // first: see apply_edits.)
+  if (config.rtl_edits_hash.empty()) {
+    RestoreReport leftovers = restore_leftover_edits(checkout.root());
+    if (!leftovers.ok()) {
+      std::string why;
+      for (const auto& error : leftovers.errors) why += (why.empty() ? "" : "; ") + error;
+      return failed_before_start(std::move(result), build_failure::leftover_edits,
+                                 "cannot restore the RTL edits an interrupted task left: " + why);
+    }
+    result.restored_leftover_edits = leftovers.restored;
+    result.restored_leftover_edits.insert(result.restored_leftover_edits.end(),
+                                          leftovers.removed.begin(), leftovers.removed.end());
   }
 
   const auto base = options.base_environment ? *options.base_environment : inherited_environment();

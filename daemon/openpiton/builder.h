@@ -43,6 +43,9 @@ inline constexpr std::string_view launch_failed = "launch_failed";
 inline constexpr std::string_view build_failed = "build_failed";
 // sims exited 0 but left no model binary.
 inline constexpr std::string_view no_model_binary = "no_model_binary";
+// A build without edits found RTL edits an interrupted task left and could not restore
+// them (REQ-EXEC-17); nothing ran, so the edited design was not built by mistake.
+inline constexpr std::string_view leftover_edits = "leftover_edits";
 }  // namespace build_failure
 
 inline constexpr std::string_view kBuildMarkerName = ".mace_build_ok";
@@ -99,6 +102,8 @@ struct BuildResult {
   // not be taken (fingerprint_error says why): then nothing is reused or marked.
   SourceFingerprint fingerprint;
   std::string fingerprint_error;
+  // Files an interrupted task had left edited, restored before this build (REQ-EXEC-17).
+  std::vector<std::string> restored_leftover_edits;
 };
 
 // Builds (or reuses) the model of `config` in `checkout`. In order:

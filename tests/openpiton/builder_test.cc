@@ -1,6 +1,7 @@
 // Builds on the fixture checkout, whose fake sims records every invocation.
 
 #include "openpiton/builder.h"
+#include "openpiton/rtl_edits.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -148,6 +149,24 @@ TEST_F(BuilderTest, ATrackedEditForcesARebuild) {
   EXPECT_EQ(fixture_.invocations("build"), 2);
   EXPECT_TRUE(build_it(pico_1x1()).reused) << "and then it is reused again";
   EXPECT_EQ(fixture_.invocations("build"), 2);
+}
+
+// REQ-EXEC-17
+TEST_F(BuilderTest, ABuildWithoutEditsFirstRestoresWhatAnInterruptedTaskLeft) {
+  const std::string l15 = "piton/design/chip/tile/l15/rtl/l15.v";
+  const std::string original = fixture_.read(l15);
+  EditSet edits;
+  edits.edits.push_back(TextReplacement{l15, "module l15 (", "FAKE_SYNTAX_ERROR module l15 ("});
+  {
+    AppliedEdits applied = apply_edits(fixture_.root(), edits);
+    applied.release_without_restore();  // as if maced was killed mid-task
+  }
+  ASSERT_NE(fixture_.read(l15), original);
+
+  const auto result = build_it(pico_1x1());
+  EXPECT_TRUE(result.success) << result.message;
+  EXPECT_EQ(fixture_.read(l15), original);
+  EXPECT_THAT(result.restored_leftover_edits, ::testing::Contains(l15));
 }
 
 // REQ-VER-12
