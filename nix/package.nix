@@ -1,5 +1,5 @@
 { lib, stdenv, meson, ninja, pkg-config, capnproto, libuv, sqlite, simdjson, curl
-, systemd, gtest, git, bash, python3 }:
+, openssl, systemd, gtest, git, bash, python3, jq }:
 
 stdenv.mkDerivation {
   pname = "mace";
@@ -7,8 +7,8 @@ stdenv.mkDerivation {
   src = lib.cleanSource ./..;
 
   nativeBuildInputs = [ meson ninja pkg-config capnproto ];
-  buildInputs = [ capnproto libuv sqlite simdjson curl systemd gtest ];
-  nativeCheckInputs = [ git bash python3 ];
+  buildInputs = [ capnproto libuv sqlite simdjson curl openssl systemd gtest ];
+  nativeCheckInputs = [ git bash python3 jq ];
 
   # The daemon tests start real processes on Unix sockets; they run in the sandbox.
   doCheck = false;

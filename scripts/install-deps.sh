@@ -6,8 +6,8 @@ set -euo pipefail
 packages=(
   g++ meson ninja-build pkg-config
   capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
-  libcurl4-openssl-dev libsystemd-dev libgtest-dev libgmock-dev
-  python3 git
+  libcurl4-openssl-dev libssl-dev libsystemd-dev libgtest-dev libgmock-dev
+  python3 git jq
   systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).

@@ -1,0 +1,40 @@
+#pragma once
+// Which backend and model a run uses (REQ-PLAT-7, REQ-PLAT-8), and making it.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "llm/cli_backend.h"
+#include "llm/llm.h"
+#include "llm/pricing.h"
+
+namespace mace::llm {
+
+struct BackendChoice {
+  std::string backend;
+  std::string model;  // empty: the CLI agent's own default model
+};
+
+// The four backend names REQ-PLAT-7 allows, and no others.
+bool is_known_backend(std::string_view name);
+
+// backend: the spec's, else MACE_LLM, else "vertex". model: the spec's, else MACE_LLM_MODEL,
+// else gemini-2.5-flash for vertex and nothing (the agent's default) for the CLI agents.
+// An empty string counts as not given.
+BackendChoice resolve_choice(const std::optional<std::string>& spec_backend,
+                             const std::optional<std::string>& spec_model, const EnvLookup& env);
+
+struct BackendOptions {
+  PriceTable prices = PriceTable::defaults();  // vertex's cost; maced's "prices" applied
+  CliOptions cli;                              // claude, opencode, antigravity
+};
+
+// nullptr and `error` when the backend is unknown or cannot be configured (for vertex:
+// missing credentials or project; for the CLI agents: a missing CLI; named in the message).
+std::unique_ptr<Backend> make_backend(const BackendChoice& choice, const EnvLookup& env,
+                                      std::string& error,
+                                      const BackendOptions& options = BackendOptions{});
+
+}  // namespace mace::llm

@@ -1,0 +1,121 @@
+#include "llm/jwt_signer.h"
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include <array>
+#include <memory>
+
+namespace mace::llm {
+
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string openssl_error(std::string_view what) {
+  std::string out(what);
+  unsigned long code = ERR_get_error();
+  if (code != 0) {
+    std::array<char, 256> buf{};
+    ERR_error_string_n(code, buf.data(), buf.size());
+    out += ": ";
+    out += buf.data();
+  }
+  ERR_clear_error();
+  return out;
+}
+
+}  // namespace
+
+std::string base64url_encode(std::string_view data) {
+  std::string out;
+  out.reserve((data.size() + 2) / 3 * 4);
+  size_t i = 0;
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(data[k]); };
+  for (; i + 2 < data.size(); i += 3) {
+    unsigned v = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+    out += kAlphabet[v & 63];
+  }
+  if (size_t rest = data.size() - i; rest == 1) {
+    unsigned v = byte(i) << 16;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+  } else if (rest == 2) {
+    unsigned v = (byte(i) << 16) | (byte(i + 1) << 8);
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+  }
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '-' || c == '+') return 62;
+    if (c == '_' || c == '/') return 63;
+    return -1;
+  };
+  while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+  if (text.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  unsigned acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    int v = value(c);
+    if (v < 0) return std::nullopt;
+    acc = (acc << 6) | static_cast<unsigned>(v);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> sign_rs256(std::string_view pem_private_key, std::string_view data,
+                                      std::string& error) {
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(
+      BIO_new_mem_buf(pem_private_key.data(), static_cast<int>(pem_private_key.size())),
+      BIO_free);
+  if (!bio) {
+    error = openssl_error("cannot read the private key");
+    return std::nullopt;
+  }
+  std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
+      PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), EVP_PKEY_free);
+  if (!key) {
+    error = openssl_error("the private key is not a PEM private key");
+    return std::nullopt;
+  }
+  if (EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) {
+    error = "the private key is not an RSA key (RS256 needs one)";
+    return std::nullopt;
+  }
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  size_t length = 0;
+  if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1 ||
+      EVP_DigestSign(ctx.get(), nullptr, &length,
+                     reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    error = openssl_error("RS256 signing failed");
+    return std::nullopt;
+  }
+  std::string signature(length, '\0');
+  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
+                     reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    error = openssl_error("RS256 signing failed");
+    return std::nullopt;
+  }
+  signature.resize(length);
+  return signature;
+}
+
+}  // namespace mace::llm

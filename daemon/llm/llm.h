@@ -1,0 +1,100 @@
+#pragma once
+// One interface for the four LLM backends of REQ-PLAT-7 (vertex over HTTPS; claude,
+// opencode and antigravity as command-line agents). The run loop asks a Backend for a
+// reply to one prompt, offering tools; what comes back carries the text, the usage and
+// cost to record (REQ-BUD-12), and an error class the retry policy understands.
+//
+// Nothing here knows about the event loop: a call blocks the calling (run) thread.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mace::llm {
+
+// A tool has a name and methods with JSON-schema parameters (REQ-EXEC-7). For vertex each
+// method becomes a function declaration named `{tool}__{tool}_{method}` cut to 64
+// characters; for the CLI agents the tools are served over MCP by `mace mcp`.
+struct ToolMethod {
+  std::string name;
+  std::string description;
+  std::string parameters_schema_json = R"({"type":"object","properties":{}})";
+};
+
+struct ToolCallResult {
+  bool ok = true;
+  std::string content;  // JSON or text, given back to the model as the function's response
+};
+
+struct Tool {
+  std::string name;
+  std::string description;
+  std::vector<ToolMethod> methods;
+  // Runs a method with its JSON arguments. A failure is a result with ok=false, given back
+  // to the model; it never ends the call.
+  std::function<ToolCallResult(const std::string& method, const std::string& arguments_json)>
+      call;
+};
+
+// The vertex function-declaration name of a tool method.
+std::string function_name(const std::string& tool, const std::string& method);
+
+enum class ErrorClass {
+  none,
+  rate_limit,       // retried after 30, 60, 120 s (REQ-BUD-14), or the vendor's reset time
+  authentication,
+  billing,
+  invalid_request,
+  server,
+  output_limit,     // MAX_TOKENS / output length
+  blocked,          // safety or policy block of the prompt or the reply
+  timeout,
+  unknown,
+};
+std::string_view to_string(ErrorClass c);
+
+struct Usage {
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+  int64_t thinking_tokens = 0;
+  double cost_usd = 0.0;  // 0.0 where the backend reports none (claude)
+};
+
+struct Request {
+  std::string phase;         // planning, task, diagnosis, post_mortem
+  std::string system;        // system instruction
+  std::string prompt;
+  std::vector<Tool> tools;   // the run's tools plus the call's own
+  std::chrono::seconds timeout{600};
+};
+
+struct Reply {
+  bool ok = false;
+  std::string text;
+  Usage usage;
+  ErrorClass error_class = ErrorClass::none;
+  std::string error;                                  // for people
+  std::optional<std::chrono::seconds> retry_after;    // the vendor's reset time, if given
+  double wall_s = 0;
+  int tool_calls = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  virtual std::string model() const = 0;
+  virtual Reply call(const Request& request) = 0;
+};
+
+// Reads one environment variable; nullopt when unset. Every backend and setting reads the
+// environment through one of these so tests can supply their own.
+using EnvLookup = std::function<std::optional<std::string>(const std::string& name)>;
+// The process's own environment (getenv).
+EnvLookup process_environment();
+
+}  // namespace mace::llm
