@@ -22,6 +22,8 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args);
 int cmd_cancel(const GlobalOptions& global, const Arguments& args);
 int cmd_version(const GlobalOptions& global, const Arguments& args);
 int cmd_verdict(const GlobalOptions& global, const Arguments& args);
+// The MCP stdio server an LLM agent starts for its tools (mcp_command.cc).
+int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);

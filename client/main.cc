@@ -55,6 +55,7 @@ const std::vector<Command>& commands() {
       {"spec check", cmd_spec_check, {{}, {}}},
       {"version", cmd_version, {{}, {}}},
       {"verdict", cmd_verdict, {{}, {}}},
+      {"mcp", cmd_mcp, {{}, {"--session"}}},
   };
   return table;
 }

@@ -233,6 +233,26 @@ struct ListFilter {
 }
 
 # ---------------------------------------------------------------------------------------
+# Tools offered to LLM agents (REQ-EXEC-7)
+#
+# When maced gives a command-line agent (claude, opencode, antigravity) tools, it writes
+# an MCP configuration that starts `mace mcp --session TOKEN`; that process serves MCP on
+# its standard input and output and forwards every request here. A session lives as long
+# as the one LLM call it was made for.
+
+struct ToolMethodInfo {
+  name @0 :Text;
+  description @1 :Text;
+  parametersSchemaJson @2 :Text;   # a JSON Schema object
+}
+
+struct ToolInfo {
+  name @0 :Text;
+  description @1 :Text;
+  methods @2 :List(ToolMethodInfo);
+}
+
+# ---------------------------------------------------------------------------------------
 # The daemon
 
 interface Maced {
@@ -258,4 +278,12 @@ interface Maced {
   cancel @7 (runId :Text) -> (state :RunState, changed :Bool);
   # Stops the run's builds and simulations and records it as cancelled. `changed` is
   # false when the run was already final (its state is returned unchanged).
+
+  listTools @8 (session :Text) -> (tools :List(ToolInfo));
+  # The tools of a live tool session (see above); an unknown or ended session is an error.
+
+  callTool @9 (session :Text, tool :Text, method :Text, argumentsJson :Text)
+      -> (ok :Bool, content :Text);
+  # Runs one tool method for the agent of that session. A tool that fails answers
+  # ok = false with its error in `content`; it is not an exception.
 }

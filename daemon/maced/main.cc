@@ -18,6 +18,7 @@
 #include <kj/async-io.h>
 #include <kj/async-unix.h>
 
+#include "llm/tool_sessions.h"
 #include "maced/config.h"
 #include "maced/listen_socket.h"
 #include "maced/systemd_notify.h"
@@ -131,7 +132,8 @@ class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
 };
 
 kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
-                              mace::service::RunService& service, kj::TaskSet& connections) {
+                              mace::service::RunService& service,
+                              mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections) {
   return receiver.accept().then([&](kj::Own<kj::AsyncIoStream>&& stream) {
     ucred peer{};
     kj::uint length = sizeof peer;
@@ -139,11 +141,11 @@ kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
     // One TwoPartyServer per connection, so each client's bootstrap capability carries
     // that client's uid.
     auto server = kj::heap<capnp::TwoPartyServer>(
-        kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid)));
+        kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid), tool_sessions));
     auto served = server->accept(*stream);
     // The server (which reads the stream) must go before the stream.
     connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
-    return accept_loop(receiver, service, connections);
+    return accept_loop(receiver, service, tool_sessions, connections);
   });
 }
 
@@ -172,6 +174,8 @@ int main(int argc, char** argv) {
     settings.model = config.llm_model;
     settings.daemon_uid = static_cast<uint32_t>(::getuid());
     mace::service::RunService service(*store, settings);
+    // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
+    mace::llm::ToolSessions tool_sessions;
 
     // Signals must be captured before the event loop starts any thread.
     kj::UnixEventPort::captureSignal(SIGTERM);
@@ -188,7 +192,7 @@ int main(int argc, char** argv) {
     LoggingErrorHandler error_handler;
     kj::TaskSet connections(error_handler);
     kj::TaskSet background(error_handler);
-    background.add(accept_loop(*receiver, service, connections));
+    background.add(accept_loop(*receiver, service, tool_sessions, connections));
     background.add(refresh_status(io.provider->getTimer(), service, where));
 
     std::cerr << "maced " << MACE_VERSION << ": " << where << ", state in "

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "llm/tool_sessions.h"
 #include "mace.capnp.h"
 #include "service/run_service.h"
 
@@ -11,8 +12,8 @@ namespace mace::rpc {
 
 class MacedServer final : public api::Maced::Server {
  public:
-  MacedServer(service::RunService& service, uint32_t peer_uid)
-      : service_(service), peer_uid_(peer_uid) {}
+  MacedServer(service::RunService& service, uint32_t peer_uid, llm::ToolSessions& tool_sessions)
+      : service_(service), peer_uid_(peer_uid), tool_sessions_(tool_sessions) {}
 
  protected:
   kj::Promise<void> version(VersionContext context) override;
@@ -23,10 +24,14 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> logs(LogsContext context) override;
   kj::Promise<void> metrics(MetricsContext context) override;
   kj::Promise<void> cancel(CancelContext context) override;
+  // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).
+  kj::Promise<void> listTools(ListToolsContext context) override;
+  kj::Promise<void> callTool(CallToolContext context) override;
 
  private:
   service::RunService& service_;
   uint32_t peer_uid_;
+  llm::ToolSessions& tool_sessions_;
 };
 
 }  // namespace mace::rpc
