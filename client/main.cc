@@ -16,7 +16,10 @@ using namespace mace::client;
 constexpr const char* kUsage = R"(usage: mace [--socket PATH] [--json] COMMAND [ARGS]
 
 Commands:
-  submit FILE [--watch]   submit a run spec (JSON; "-" reads standard input) and print its run ID
+  submit FILE [--watch] [--backend B] [--model M]
+                          submit a run spec (JSON; "-" reads standard input) and print its
+                          run ID; the LLM is --backend/--model, else the spec's, else vertex
+                          with gemini-2.5-flash
   watch RUN               show the run's progress until it ends
   status [RUN]            one run in detail, or the daemon and its active runs
   list [--state S,..] [--mine] [--limit N]
@@ -45,7 +48,7 @@ struct Command {
 
 const std::vector<Command>& commands() {
   static const std::vector<Command> table = {
-      {"submit", cmd_submit, {{"--watch"}, {}}},
+      {"submit", cmd_submit, {{"--watch"}, {"--backend", "--model"}}},
       {"watch", cmd_watch, {{}, {}}},
       {"status", cmd_status, {{}, {}}},
       {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},

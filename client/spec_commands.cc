@@ -65,11 +65,23 @@ int cmd_spec_check(const GlobalOptions&, const Arguments& args) {
 
 int cmd_submit(const GlobalOptions& global, const Arguments& args) {
   std::string file, text;
-  if (!read_spec_argument(args, "mace submit FILE [--watch]", file, text)) return kExitBadInput;
+  if (!read_spec_argument(args, "mace submit FILE [--watch] [--backend B] [--model M]", file, text)) return kExitBadInput;
   std::string run_id;
   int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.submitRequest();
     request.initSpec().setJson(text);
+    // REQ-PLAT-7/8: the command line picks vertex and gemini-2.5-flash unless --backend,
+    // --model or the spec itself say otherwise; maced's own default (MACE_LLM) is for API
+    // clients that leave the choice to it.
+    SpecParseResult local = parse_run_spec_json(text);
+    std::string backend = args.value("--backend").value_or(
+        local.spec && local.spec->backend ? *local.spec->backend : "vertex");
+    std::string model = args.value("--model").value_or(
+        local.spec && local.spec->model && !args.value("--backend") ? *local.spec->model
+        : backend == "vertex"                                      ? "gemini-2.5-flash"
+                                                                   : "");
+    request.setBackend(backend);
+    request.setModel(model);
     auto response = request.send().wait(io.waitScope);
     if (response.getErrors().size() > 0) {
       for (auto e : response.getErrors())

@@ -258,9 +258,13 @@ struct ToolInfo {
 interface Maced {
   version @0 () -> (apiVersion :UInt32, daemonVersion :Text);
 
-  submit @1 (spec :SpecSource) -> (runId :Text, errors :List(FieldError));
+  submit @1 (spec :SpecSource, backend :Text, model :Text)
+      -> (runId :Text, errors :List(FieldError));
   # Validates the spec and queues a run. On any validation error, nothing is recorded,
-  # `runId` is empty and `errors` lists every problem.
+  # `runId` is empty and `errors` lists every problem. `backend` and `model`, when not
+  # empty, replace the spec's (the command line's --backend / --model). A backend that
+  # cannot be used (unknown, or its credentials or CLI missing) is an error here, not an
+  # hour into the run.
 
   watch @2 (runId :Text, listener :RunListener, afterSeq :UInt64) -> (subscription :Subscription);
   # Streams the run's events with seq > afterSeq to `listener`, then live ones, then

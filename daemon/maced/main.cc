@@ -19,6 +19,7 @@
 #include <kj/async-unix.h>
 
 #include "llm/tool_sessions.h"
+#include "llm/backend_factory.h"
 #include "maced/config.h"
 #include "maced/listen_socket.h"
 #include "maced/systemd_notify.h"
@@ -173,6 +174,13 @@ int main(int argc, char** argv) {
     settings.backend = config.llm_backend;
     settings.model = config.llm_model;
     settings.daemon_uid = static_cast<uint32_t>(::getuid());
+    settings.check_backend = [](const std::string& backend,
+                                const std::string& model) -> std::optional<std::string> {
+      std::string error;
+      if (mace::llm::make_backend({backend, model}, mace::llm::process_environment(), error))
+        return std::nullopt;
+      return error;
+    };
     mace::service::RunService service(*store, settings);
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
     mace::llm::ToolSessions tool_sessions;

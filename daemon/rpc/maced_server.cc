@@ -48,20 +48,17 @@ kj::Promise<void> MacedServer::version(VersionContext context) {
 
 kj::Promise<void> MacedServer::submit(SubmitContext context) {
   return answer([&] {
-    auto source = context.getParams().getSpec();
+    auto params = context.getParams();
+    auto source = params.getSpec();
+    SpecParseResult parsed = source.isJson() ? parse_run_spec_json(text(source.getJson()))
+                                             : from_wire(source.getSpec());
     service::SubmitOutcome outcome;
-    switch (source.which()) {
-      case api::SpecSource::JSON:
-        outcome = service_.submit_json(text(source.getJson()), peer_uid_);
-        break;
-      case api::SpecSource::SPEC: {
-        SpecParseResult parsed = from_wire(source.getSpec());
-        if (parsed.spec)
-          outcome = service_.submit(*parsed.spec, peer_uid_);
-        else
-          outcome.errors = std::move(parsed.errors);
-        break;
-      }
+    if (parsed.spec) {
+      if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
+      if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
+      outcome = service_.submit(*parsed.spec, peer_uid_);
+    } else {
+      outcome.errors = std::move(parsed.errors);
     }
     auto results = context.getResults();
     results.setRunId(outcome.run_id);

@@ -42,6 +42,13 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   run.workloads = spec.workloads;
   run.backend = spec.backend.value_or(settings_.backend);
   run.model = spec.model.value_or(default_model_for(run.backend, settings_));
+  if (settings_.check_backend && run.backend != "direct") {
+    if (auto problem = settings_.check_backend(run.backend, run.model)) {
+      // Name the field the user can change: the spec's, or maced's default when the spec
+      // left it out.
+      return {"", {{spec.backend ? "backend" : "backend (maced's default)", *problem}}};
+    }
+  }
   run.max_iterations = spec.budget.max_iterations;
   run.max_usd = spec.budget.max_usd;
   run.max_wall_s = spec.budget.max_wall_s;

@@ -47,6 +47,12 @@ struct ServiceSettings {
   // Besides root and a run's submitter, the one user who may cancel any run: the user
   // maced runs as.
   uint32_t daemon_uid = 0;
+  // Whether a run's LLM backend can be used at all (known, its credentials or CLI
+  // present), so a submit fails at once instead of the run an hour later. Returns the
+  // problem. Unset: every backend is accepted. Never asked about `direct`, which calls no
+  // LLM.
+  std::function<std::optional<std::string>(const std::string& backend, const std::string& model)>
+      check_backend;
 };
 
 class RunService {

@@ -224,5 +224,51 @@ TEST_F(CliTest, SocketIsGroupOnly) {
   }
 }
 
+TEST_F(CliTest, SubmitChoosesVertexAndGeminiFlashUnlessToldOtherwise) {  // REQ-PLAT-7, REQ-PLAT-8
+  // maced's environment names another default; the command line still picks vertex.
+  TempDir dir;
+  dir.write("good.json", kGoodSpec);
+  MacedOptions options;
+  options.process.set_env["MACE_LLM_MODEL"] = "gemini-2.5-pro";
+  MacedInstance maced(dir, options);
+  auto submitted = maced.mace({"submit", dir.file("good.json")});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  auto status = maced.mace({"status", id, "--json"});
+  EXPECT_THAT(status.out, HasSubstr("\"backend\":\"vertex\""));
+  EXPECT_THAT(status.out, HasSubstr("\"model\":\"gemini-2.5-flash\""));
+
+  auto direct = maced.mace({"submit", dir.file("good.json"), "--backend", "direct"});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  id = direct.out.substr(0, direct.out.find('\n'));
+  EXPECT_THAT(maced.mace({"status", id, "--json"}).out, HasSubstr("\"backend\":\"direct\""));
+}
+
+TEST_F(CliTest, ABackendThatCannotBeUsedIsRefusedAtSubmit) {  // REQ-PLAT-7
+  TempDir dir;
+  dir.write("good.json", kGoodSpec);
+  MacedOptions options;
+  options.process.unset_env = {"MACE_VERTEX_ACCESS_TOKEN", "GOOGLE_CLOUD_PROJECT"};
+  options.process.set_env["MACE_CLAUDE_CLI"] = "/nonexistent/claude";
+  options.process.set_env["HOME"] = dir.path();  // no gcloud application-default file
+  MacedInstance maced(dir, options);
+
+  auto vertex = maced.mace({"submit", dir.file("good.json")});
+  EXPECT_EQ(vertex.exit_code, 2);
+  EXPECT_THAT(vertex.err, HasSubstr("backend: "));
+  EXPECT_THAT(vertex.err, HasSubstr("vertex"));
+
+  auto claude = maced.mace({"submit", dir.file("good.json"), "--backend", "claude"});
+  EXPECT_EQ(claude.exit_code, 2);
+  EXPECT_THAT(claude.err, HasSubstr("/nonexistent/claude"));
+
+  auto unknown = maced.mace({"submit", dir.file("good.json"), "--backend", "gpt"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("backend: must be one of"));
+
+  EXPECT_EQ(maced.mace({"list", "--json"}).out, "[]\n");
+  EXPECT_EQ(maced.mace({"submit", dir.file("good.json"), "--backend", "direct"}).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace mace::testing

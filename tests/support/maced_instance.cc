@@ -52,8 +52,20 @@ MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
   options.process.set_env["NOTIFY_SOCKET"] = notify_->path();
   // The test's own environment must not leak systemd or LLM settings into maced.
   for (const char* name : {"LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "RUNTIME_DIRECTORY",
-                           "STATE_DIRECTORY", "MACE_LLM", "MACE_LLM_MODEL"})
+                           "STATE_DIRECTORY", "MACE_LLM", "MACE_LLM_MODEL",
+                           "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_OAUTH_ACCESS_TOKEN",
+                           "CLOUDSDK_CONFIG"})
     if (!options.process.set_env.count(name)) options.process.unset_env.push_back(name);
+  // Vertex, the default backend, is checked at submit time; give it credentials that
+  // look usable (nothing calls Vertex in these tests) unless the test says otherwise.
+  auto unset = [&](const char* name) {
+    for (const auto& u : options.process.unset_env)
+      if (u == name) return true;
+    return false;
+  };
+  for (auto [name, value] : {std::pair{"MACE_VERTEX_ACCESS_TOKEN", "test-token"},
+                             std::pair{"GOOGLE_CLOUD_PROJECT", "mace-test"}})
+    if (!options.process.set_env.count(name) && !unset(name)) options.process.set_env[name] = value;
   process_ = std::make_unique<BackgroundProcess>(argv, options.process);
   if (options.wait_ready && !notify_->wait_for("READY=1")) {
     auto result = process_->wait(std::chrono::milliseconds(100));
