@@ -6,6 +6,7 @@
 
 #include "core/joined.h"
 #include "core/run_spec.h"
+#include "llm/pricing.h"
 
 namespace mace {
 namespace {
@@ -106,7 +107,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
     if (llm.get(obj)) {
       errors.push_back({"llm", "must be an object with \"backend\" and \"model\""});
     } else {
-      check_keys(obj, "llm", {"backend", "model"}, errors);
+      check_keys(obj, "llm", {"backend", "model", "prices"}, errors);
       if (auto backend = string_field(obj, "backend", "llm.backend", errors)) {
         if (is_known_backend(*backend))
           config.llm_backend = *backend;
@@ -115,6 +116,22 @@ ConfigParseResult parse_maced_config(std::string_view json) {
                                                ", got \"" + *backend + "\""});
       }
       if (auto model = string_field(obj, "model", "llm.model", errors)) config.llm_model = *model;
+      element prices;
+      if (!obj.at_key("prices").get(prices)) {
+        std::string raw = simdjson::minify(prices);
+        std::string problem;
+        llm::PriceTable table = llm::PriceTable::defaults();
+        if (table.apply_overrides_json("{\"prices\":" + raw + "}", problem)) {
+          config.llm_prices_json = raw;
+        } else {
+          // The table names the place inside its own document ("prices.m.input: ...").
+          auto colon = problem.find(": ");
+          if (colon == std::string::npos)
+            errors.push_back({"llm.prices", problem});
+          else
+            errors.push_back({"llm." + problem.substr(0, colon), problem.substr(colon + 2)});
+        }
+      }
     }
   }
   if (!errors.empty()) return {std::nullopt, std::move(errors)};

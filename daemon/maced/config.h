@@ -3,7 +3,8 @@
 //
 //   {
 //     "checkouts": [ {"path": "/srv/piton/a"}, {"path": "/srv/piton/b", "node": "local"} ],
-//     "llm": { "backend": "vertex", "model": "gemini-2.5-flash" }
+//     "llm": { "backend": "vertex", "model": "gemini-2.5-flash",
+//              "prices": { "gemini-2.5-flash": {"input": 0.30, "output": 2.50} } }
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -28,6 +29,10 @@ struct MacedConfig {
   std::vector<CheckoutConfig> checkouts;
   std::string llm_backend = "vertex";
   std::string llm_model;  // empty: the backend's default
+  // `llm.prices`: per-model prices replacing the built-in table (daemon/llm/pricing.cc),
+  // as JSON `{"<model>": {"input": x, "output": y, "thinking": z}}` (USD per million
+  // tokens), already checked; empty: none.
+  std::string llm_prices_json;
 };
 
 struct ConfigParseResult {

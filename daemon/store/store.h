@@ -67,6 +67,27 @@ struct EventRecord {
   std::string message;
 };
 
+// One LLM call as REQ-BUD-12 asks it recorded: phase, tokens, cost, wall time, success and
+// the reply's text. Its cost counts towards the run's max_usd (REQ-BUD-5).
+struct LlmCallRecord {
+  int64_t id = 0;  // assigned by record_llm_call
+  std::string run_id;
+  int64_t iteration = 0;   // 0: outside any iteration (a post-mortem, say)
+  std::string phase;       // planning, task, diagnosis, post_mortem
+  std::string task_id;
+  std::string backend;
+  std::string model;
+  int64_t input_tokens = 0;
+  int64_t output_tokens = 0;
+  int64_t thinking_tokens = 0;
+  double cost_usd = 0;
+  double wall_s = 0;
+  bool success = false;
+  std::string error_class;  // "" on success
+  std::string reply_text;
+  int64_t created_at_ms = 0;
+};
+
 // The five metrics of REQ-VER-15, each read from the run's recorded rows.
 struct RunMetrics {
   // Task rows of the run, in any iteration, that passed (tasks.passed = 1). A task
@@ -114,6 +135,10 @@ class Store {
                                         int64_t limit = 0) const;
 
   // All zero for a run that does not exist.
+  int64_t record_llm_call(const LlmCallRecord& call);
+  // Oldest first.
+  std::vector<LlmCallRecord> llm_calls(const std::string& run_id) const;
+
   RunMetrics metrics(const std::string& run_id) const;
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;

@@ -606,3 +606,55 @@ TEST_F(StoreTest, SchemaRefusesADiagnosisOrPostmortemOutsideTheirVocabulary) {
 
 }  // namespace
 }  // namespace mace::store
+
+namespace mace::store {
+namespace {
+
+class LlmCallStoreTest : public StoreTest {};
+
+// REQ-BUD-12, REQ-BUD-5
+TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
+  store->insert_run(make_run("r1"));
+  LlmCallRecord call;
+  call.run_id = "r1";
+  call.iteration = 2;
+  call.phase = "planning";
+  call.backend = "vertex";
+  call.model = "gemini-2.5-flash";
+  call.input_tokens = 1200;
+  call.output_tokens = 340;
+  call.thinking_tokens = 56;
+  call.cost_usd = 0.0125;
+  call.wall_s = 3.5;
+  call.success = true;
+  call.reply_text = "TASK: t1 | deps= | kind=config | build it";
+  call.created_at_ms = 1000;
+  int64_t id = store->record_llm_call(call);
+  LlmCallRecord failed = call;
+  failed.phase = "diagnosis";
+  failed.task_id = "t1";
+  failed.success = false;
+  failed.error_class = "rate_limit";
+  failed.cost_usd = 0.0;
+  failed.reply_text = "";
+  store->record_llm_call(failed);
+
+  auto calls = store->llm_calls("r1");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0].id, id);
+  EXPECT_EQ(calls[0].phase, "planning");
+  EXPECT_EQ(calls[0].input_tokens, 1200);
+  EXPECT_EQ(calls[0].output_tokens, 340);
+  EXPECT_EQ(calls[0].thinking_tokens, 56);
+  EXPECT_DOUBLE_EQ(calls[0].wall_s, 3.5);
+  EXPECT_TRUE(calls[0].success);
+  EXPECT_EQ(calls[0].reply_text, call.reply_text);
+  EXPECT_EQ(calls[1].task_id, "t1");
+  EXPECT_FALSE(calls[1].success);
+  EXPECT_EQ(calls[1].error_class, "rate_limit");
+  EXPECT_DOUBLE_EQ(store->find_run("r1")->cost_usd, 0.0125);
+  EXPECT_DOUBLE_EQ(store->metrics("r1").compute_cost_usd, 0.0125);
+}
+
+}  // namespace
+}  // namespace mace::store
