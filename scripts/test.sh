@@ -13,4 +13,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
 scripts/build.sh
-meson test -C "${MACE_BUILD_DIR:-build}" --print-errorlogs "$@"
+build=${MACE_BUILD_DIR:-build}
+rc=0
+meson test -C "$build" --print-errorlogs "$@" || rc=$?
+scripts/test_summary.py "$build/meson-logs/testlog.junit.xml" || true
+exit $rc
