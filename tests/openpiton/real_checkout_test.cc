@@ -207,6 +207,17 @@ TEST_F(RealCheckoutTest, ABrokenDesignFailsWithItsErrorLine) {
   EXPECT_FALSE(fs::exists(fs::path(result.model_dir) / std::string(kBuildMarkerName)));
 }
 
+TEST_F(RealCheckoutTest, ABrokenDefineFailsWithItsErrorLine) {
+  // PITON_FPGA_SYNTH selects the FPGA clocking the simulation testbench does not wire up:
+  // Verilator stops at elaboration with PINNOTFOUND in manycore_top (measured: 8 s).
+  const BuildConfig config = pico_config(1, 1, {"PITON_FPGA_SYNTH"});
+  const auto result = build_model(config);
+  EXPECT_FALSE(result.success);
+  EXPECT_EQ(result.failure_reason, "build_failed");
+  ASSERT_FALSE(result.error_lines.empty()) << result.tail;
+  EXPECT_THAT(result.error_lines[0], ContainsRegex(R"(^%Error\S*: \S*\.v:[0-9]+:[0-9]+: )"));
+  EXPECT_FALSE(fs::exists(fs::path(result.model_dir) / std::string(kBuildMarkerName)));
+}
 
 // --- Simulation (simulator.h) -------------------------------------------------------------
 
