@@ -22,6 +22,8 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args);
 int cmd_cancel(const GlobalOptions& global, const Arguments& args);
 int cmd_version(const GlobalOptions& global, const Arguments& args);
 int cmd_verdict(const GlobalOptions& global, const Arguments& args);
+// Parses a planner reply locally and prints the plan as JSON (plan_command.cc).
+int cmd_plan_parse(const GlobalOptions& global, const Arguments& args);
 // The MCP stdio server an LLM agent starts for its tools (mcp_command.cc).
 int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 

@@ -28,6 +28,8 @@ Commands:
   metrics RUN             successful tasks, iterations, failures recovered, time, cost
   cancel RUN              stop the run's builds and simulations
   spec check FILE         validate a run spec locally and print it with defaults filled
+  plan parse FILE         parse a planner reply ("-" reads standard input) and print the
+                          plan as JSON; exit 2 with the reasons when it cannot run
   verdict SIM_LOG...      the verdict of each simulation transcript: pass, fail, timeout,
                           maxcycles or none (one line each; no daemon needed)
   version                 the client's and the daemon's versions
@@ -56,6 +58,7 @@ const std::vector<Command>& commands() {
       {"metrics", cmd_metrics, {{}, {}}},
       {"cancel", cmd_cancel, {{}, {}}},
       {"spec check", cmd_spec_check, {{}, {}}},
+      {"plan parse", cmd_plan_parse, {{}, {}}},
       {"version", cmd_version, {{}, {}}},
       {"verdict", cmd_verdict, {{}, {}}},
       {"mcp", cmd_mcp, {{}, {"--session"}}},

@@ -1,0 +1,71 @@
+#pragma once
+// A plan: the task DAG the planner's reply describes (REQ-PLAN-6..13).
+//
+// The reply is prose with directive lines in it. Only lines that start with a tag count:
+//   TASK: <id> | deps=<ids> | kind=<config|workload|unit_test|rtl> | <instruction>
+//   CACHES: <task id> | <name>=<size>,<associativity> ...      (l1i l1d l15 l2)
+//   CONFIG_RTL: <task id> | <FLAG> ...                         (UPPER_SNAKE_CASE)
+//
+// What counts as "the start of a line" (REQ-PLAN-7), chosen because planners wrap plans
+// in markdown: leading whitespace, then at most one list marker ("-", "*", "+", "1.",
+// "1)"), then optional markdown bold around the tag ("**TASK:**" or "**TASK**:"). Tags
+// and cache names are case-insensitive, and so is a kind, which is stored lower-case.
+// A line whose tag matches but whose body does not is skipped, never guessed at
+// (REQ-PLAN-9); prose, including "Tasks:" headings, is ignored without a trace.
+//
+// Other choices, so a reply reads the same everywhere:
+//  * deps are separated by commas and/or whitespace, may sit in [ ], and a lone "none"
+//    or "-" means no dependencies;
+//  * a CACHES: or CONFIG_RTL: line with any bad entry is skipped whole, so a plan never
+//    builds half of what the planner asked for;
+//  * directives may come before or after the TASK: line they name; one naming no task
+//    is skipped with that reason;
+//  * duplicate ids keep every TASK: line in `tasks` (so `mace plan parse` shows them),
+//    and a directive naming a duplicated id applies to each of them.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mace {
+
+struct CacheOverride {
+  int64_t size = 0;
+  int64_t associativity = 0;
+  bool operator==(const CacheOverride&) const = default;
+};
+
+inline constexpr std::string_view kTaskKinds[] = {"config", "workload", "unit_test", "rtl"};
+inline constexpr std::string_view kCacheNames[] = {"l1i", "l1d", "l15", "l2"};
+
+struct PlannedTask {
+  std::string id;
+  std::vector<std::string> deps;  // in the order written, without repeats
+  std::string kind;               // one of kTaskKinds
+  std::string instruction;
+  std::map<std::string, CacheOverride> caches;  // keys from kCacheNames
+  std::vector<std::string> config_rtl;          // sorted, unique
+  bool operator==(const PlannedTask&) const = default;
+};
+
+struct Plan {
+  std::vector<PlannedTask> tasks;
+  // Tagged lines that were not used, verbatim (a trailing CR removed), in reply order.
+  std::vector<std::string> skipped;
+  // Why each skipped line was skipped: skip_reasons[i] belongs to skipped[i].
+  std::vector<std::string> skip_reasons;
+  // Why the plan cannot run (REQ-PLAN-13), each naming the ids concerned.
+  std::vector<std::string> errors;
+
+  bool usable() const { return errors.empty(); }
+};
+
+Plan parse_plan(std::string_view reply);
+
+// {"tasks":[{"id","deps","kind","instruction","caches":{"l1d":{"size","associativity"}},
+//  "config_rtl"}],"skipped":[...],"errors":[...]} on one line: what `mace plan parse` prints.
+std::string plan_to_json(const Plan& plan);
+
+}  // namespace mace

@@ -1,0 +1,388 @@
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "core/json_writer.h"
+#include "core/plan.h"
+#include "core/task_graph.h"
+
+namespace mace {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && lower(s.substr(0, prefix.size())) == lower(prefix);
+}
+
+bool is_task_id(std::string_view s) {
+  if (s.empty()) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
+  });
+}
+
+bool is_upper_snake(std::string_view s) {
+  if (s.empty() || !(s.front() >= 'A' && s.front() <= 'Z')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+// Positive decimal without sign or leading junk; overflow is as bad as zero.
+std::optional<int64_t> positive_integer(std::string_view s) {
+  if (s.empty() || s.size() > 18) return std::nullopt;
+  int64_t n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  if (n <= 0) return std::nullopt;
+  return n;
+}
+
+// Splits on any of `separators`, dropping empty pieces.
+std::vector<std::string_view> split_any(std::string_view s, std::string_view separators) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || separators.find(s[i]) != std::string_view::npos) {
+      if (i > start) out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+enum class Tag { task, caches, config_rtl };
+
+struct Tagged {
+  Tag tag;
+  std::string_view body;
+};
+
+// The directive a line holds, or nullopt for prose (see plan.h for what is accepted).
+std::optional<Tagged> match_tag(std::string_view line) {
+  std::string_view s = trim(line);
+  auto bold_at = [](std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 2) == "__"; };
+  if (!bold_at(s)) {
+    if (!s.empty() && (s.front() == '-' || s.front() == '*' || s.front() == '+')) {
+      s = trim(s.substr(1));
+    } else {
+      size_t digits = 0;
+      while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+      if (digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')'))
+        s = trim(s.substr(digits + 1));
+    }
+  }
+  bool bold = bold_at(s);
+  if (bold) s = trim(s.substr(2));
+
+  static constexpr std::pair<std::string_view, Tag> kTags[] = {
+      {"CONFIG_RTL", Tag::config_rtl}, {"CACHES", Tag::caches}, {"TASK", Tag::task}};
+  for (const auto& [name, tag] : kTags) {
+    if (!starts_with_nocase(s, name)) continue;
+    std::string_view rest = s.substr(name.size());
+    bool closed = false;
+    if (bold && bold_at(rest)) {  // **TASK**:
+      rest.remove_prefix(2);
+      closed = true;
+    }
+    rest = trim(rest);
+    if (rest.empty() || rest.front() != ':') return std::nullopt;
+    rest.remove_prefix(1);
+    if (bold && !closed && bold_at(rest)) {  // **TASK:**
+      rest.remove_prefix(2);
+      closed = true;
+    }
+    rest = trim(rest);
+    // "**TASK: a | ... | text**": the bold closes at the end of the line instead.
+    if (bold && !closed && rest.size() >= 2 && bold_at(rest.substr(rest.size() - 2)))
+      rest = trim(rest.substr(0, rest.size() - 2));
+    return Tagged{tag, rest};
+  }
+  return std::nullopt;
+}
+
+// "key=value" with the key matched case-insensitively; nullopt when the key differs.
+std::optional<std::string_view> keyed_value(std::string_view field, std::string_view key) {
+  field = trim(field);
+  if (!starts_with_nocase(field, key)) return std::nullopt;
+  std::string_view rest = trim(field.substr(key.size()));
+  if (rest.empty() || rest.front() != '=') return std::nullopt;
+  return trim(rest.substr(1));
+}
+
+struct LineResult {
+  std::optional<PlannedTask> task;
+  std::string reason;  // set when the line is malformed
+};
+
+LineResult parse_task(std::string_view body) {
+  LineResult r;
+  size_t p1 = body.find('|');
+  size_t p2 = p1 == std::string_view::npos ? p1 : body.find('|', p1 + 1);
+  size_t p3 = p2 == std::string_view::npos ? p2 : body.find('|', p2 + 1);
+  if (p3 == std::string_view::npos) {
+    r.reason = "a TASK: line needs <id> | deps=<ids> | kind=<kind> | <instruction>";
+    return r;
+  }
+  PlannedTask t;
+  std::string_view id = trim(body.substr(0, p1));
+  if (!is_task_id(id)) {
+    r.reason = "task id \"" + std::string(id) + "\" is not made of letters, digits, _ . -";
+    return r;
+  }
+  t.id = id;
+
+  auto deps = keyed_value(body.substr(p1 + 1, p2 - p1 - 1), "deps");
+  if (!deps) {
+    r.reason = "task " + t.id + ": second field is not deps=<ids>";
+    return r;
+  }
+  std::string_view dep_list = *deps;
+  if (dep_list.size() >= 2 && dep_list.front() == '[' && dep_list.back() == ']')
+    dep_list = trim(dep_list.substr(1, dep_list.size() - 2));
+  if (lower(dep_list) == "none" || dep_list == "-") dep_list = {};
+  for (std::string_view dep : split_any(dep_list, ", \t")) {
+    if (!is_task_id(dep)) {
+      r.reason = "task " + t.id + ": dependency \"" + std::string(dep) + "\" is not a task id";
+      return r;
+    }
+    if (std::find(t.deps.begin(), t.deps.end(), dep) == t.deps.end()) t.deps.emplace_back(dep);
+  }
+
+  auto kind = keyed_value(body.substr(p2 + 1, p3 - p2 - 1), "kind");
+  if (!kind) {
+    r.reason = "task " + t.id + ": third field is not kind=<kind>";
+    return r;
+  }
+  t.kind = lower(*kind);
+  if (std::find(std::begin(kTaskKinds), std::end(kTaskKinds), t.kind) == std::end(kTaskKinds)) {
+    r.reason = "task " + t.id + ": unknown kind \"" + std::string(*kind) +
+               "\" (config, workload, unit_test, rtl)";
+    return r;
+  }
+
+  t.instruction = trim(body.substr(p3 + 1));
+  if (t.instruction.empty()) {
+    r.reason = "task " + t.id + ": empty instruction";
+    return r;
+  }
+  r.task = std::move(t);
+  return r;
+}
+
+// Drops whitespace next to '=' and ',' so "l1d = 8192, 4" reads as one entry.
+std::string tighten(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (!is_space(s[i])) {
+      out += s[i];
+      continue;
+    }
+    size_t j = i;
+    while (j < s.size() && is_space(s[j])) ++j;
+    bool glue = (!out.empty() && (out.back() == '=' || out.back() == ',')) ||
+                (j < s.size() && (s[j] == '=' || s[j] == ','));
+    if (!glue) out += ' ';
+    i = j - 1;
+  }
+  return out;
+}
+
+// A CACHES: or CONFIG_RTL: line, checked but not yet tied to its task.
+struct Directive {
+  size_t line = 0;
+  Tag tag = Tag::caches;
+  std::string task_id;
+  std::vector<std::pair<std::string, CacheOverride>> caches;  // in line order
+  std::vector<std::string> defines;
+};
+
+std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::string& reason) {
+  const char* name = tag == Tag::caches ? "CACHES:" : "CONFIG_RTL:";
+  size_t bar = body.find('|');
+  if (bar == std::string_view::npos) {
+    reason = std::string("a ") + name + " line needs <task id> | ...";
+    return std::nullopt;
+  }
+  Directive d;
+  d.tag = tag;
+  std::string_view id = trim(body.substr(0, bar));
+  if (!is_task_id(id)) {
+    reason = "task id \"" + std::string(id) + "\" is not made of letters, digits, _ . -";
+    return std::nullopt;
+  }
+  d.task_id = id;
+  std::string_view rest = body.substr(bar + 1);
+  if (tag == Tag::caches) {
+    std::string tight = tighten(rest);
+    for (std::string_view entry : split_any(tight, " |;")) {
+      size_t eq = entry.find('=');
+      size_t comma = entry.find(',');
+      std::string cache = lower(entry.substr(0, eq));
+      if (eq == std::string_view::npos || comma == std::string_view::npos || comma < eq) {
+        reason = "cache entry \"" + std::string(entry) + "\" is not <name>=<size>,<associativity>";
+        return std::nullopt;
+      }
+      if (std::find(std::begin(kCacheNames), std::end(kCacheNames), cache) == std::end(kCacheNames)) {
+        reason = "unknown cache \"" + std::string(entry.substr(0, eq)) + "\" (l1i, l1d, l15, l2)";
+        return std::nullopt;
+      }
+      auto size = positive_integer(entry.substr(eq + 1, comma - eq - 1));
+      auto ways = positive_integer(entry.substr(comma + 1));
+      if (!size || !ways) {
+        reason = "cache entry \"" + std::string(entry) + "\": size and associativity must be positive integers";
+        return std::nullopt;
+      }
+      d.caches.emplace_back(cache, CacheOverride{*size, *ways});
+    }
+    if (d.caches.empty()) {
+      reason = "CACHES: line for " + d.task_id + " sets no cache";
+      return std::nullopt;
+    }
+  } else {
+    for (std::string_view flag : split_any(rest, " \t,|;")) {
+      if (!is_upper_snake(flag)) {
+        reason = "RTL define \"" + std::string(flag) + "\" is not an UPPER_SNAKE_CASE identifier";
+        return std::nullopt;
+      }
+      d.defines.emplace_back(flag);
+    }
+    if (d.defines.empty()) {
+      reason = "CONFIG_RTL: line for " + d.task_id + " names no define";
+      return std::nullopt;
+    }
+  }
+  return d;
+}
+
+struct Skip {
+  size_t line;
+  std::string text;
+  std::string reason;
+};
+
+void add_graph_errors(Plan& plan) {
+  if (plan.tasks.empty()) {
+    plan.errors.push_back("no valid TASK: line");
+    return;
+  }
+  std::set<std::string> seen, reported;
+  for (const auto& t : plan.tasks) {
+    if (!seen.insert(t.id).second && reported.insert(t.id).second)
+      plan.errors.push_back("duplicate task id " + t.id);
+  }
+  for (const auto& t : plan.tasks) {
+    for (const auto& dep : t.deps) {
+      if (!seen.count(dep))
+        plan.errors.push_back("task " + t.id + " depends on undefined task " + dep);
+    }
+  }
+  for (const auto& cycle : dependency_cycles(plan.tasks)) {
+    std::string path;
+    for (const auto& id : cycle) path += (path.empty() ? "" : " -> ") + id;
+    plan.errors.push_back("dependency cycle " + path);
+  }
+}
+
+}  // namespace
+
+Plan parse_plan(std::string_view reply) {
+  Plan plan;
+  std::vector<Skip> skips;
+  std::vector<Directive> directives;
+  std::vector<std::string> lines;
+
+  size_t start = 0;
+  while (start <= reply.size()) {
+    size_t end = reply.find('\n', start);
+    if (end == std::string_view::npos) end = reply.size();
+    std::string_view line = reply.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    size_t index = lines.size();
+    lines.emplace_back(line);
+    start = end + 1;
+
+    auto tagged = match_tag(line);
+    if (!tagged) continue;
+    std::string reason;
+    if (tagged->tag == Tag::task) {
+      LineResult r = parse_task(tagged->body);
+      if (r.task) plan.tasks.push_back(std::move(*r.task));
+      else skips.push_back({index, std::string(line), r.reason});
+    } else if (auto d = parse_directive(tagged->tag, tagged->body, reason)) {
+      d->line = index;
+      directives.push_back(std::move(*d));
+    } else {
+      skips.push_back({index, std::string(line), reason});
+    }
+  }
+
+  // Directives apply in reply order, so a later CACHES: value wins (REQ-PLAN-12).
+  for (const Directive& d : directives) {
+    bool found = false;
+    for (PlannedTask& t : plan.tasks) {
+      if (t.id != d.task_id) continue;
+      found = true;
+      for (const auto& [name, value] : d.caches) t.caches[name] = value;
+      t.config_rtl.insert(t.config_rtl.end(), d.defines.begin(), d.defines.end());
+    }
+    if (!found) {
+      skips.push_back({d.line, lines[d.line],
+                       (d.tag == Tag::caches ? "CACHES: names unknown task " : "CONFIG_RTL: names unknown task ") +
+                           d.task_id});
+    }
+  }
+  for (PlannedTask& t : plan.tasks) {
+    std::sort(t.config_rtl.begin(), t.config_rtl.end());
+    t.config_rtl.erase(std::unique(t.config_rtl.begin(), t.config_rtl.end()), t.config_rtl.end());
+  }
+
+  std::stable_sort(skips.begin(), skips.end(), [](const Skip& a, const Skip& b) { return a.line < b.line; });
+  for (auto& s : skips) {
+    plan.skipped.push_back(std::move(s.text));
+    plan.skip_reasons.push_back(std::move(s.reason));
+  }
+  add_graph_errors(plan);
+  return plan;
+}
+
+std::string plan_to_json(const Plan& plan) {
+  JsonWriter w;
+  w.begin_object().key("tasks").begin_array();
+  for (const auto& t : plan.tasks) {
+    w.begin_object().field("id", t.id).key("deps").begin_array();
+    for (const auto& d : t.deps) w.value(d);
+    w.end_array().field("kind", t.kind).field("instruction", t.instruction).key("caches").begin_object();
+    for (const auto& [name, c] : t.caches) {
+      w.key(name).begin_object().field("size", c.size).field("associativity", c.associativity).end_object();
+    }
+    w.end_object().key("config_rtl").begin_array();
+    for (const auto& f : t.config_rtl) w.value(f);
+    w.end_array().end_object();
+  }
+  w.end_array().key("skipped").begin_array();
+  for (const auto& s : plan.skipped) w.value(s);
+  w.end_array().key("errors").begin_array();
+  for (const auto& e : plan.errors) w.value(e);
+  w.end_array().end_object();
+  return w.take();
+}
+
+}  // namespace mace

@@ -1,0 +1,161 @@
+#include "core/planner_prompt.h"
+
+#include <string_view>
+
+#include "core/joined.h"
+
+namespace mace {
+namespace {
+
+// Text from users, triage and tool output may span lines; indenting every line keeps it
+// visibly inside its section instead of reading as a new heading or directive.
+void append_indented(std::string& out, std::string_view text, std::string_view indent) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  if (text.empty()) text = "(none given)";
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    out += indent;
+    out += text.substr(begin, end - begin);
+    out += '\n';
+    begin = end + 1;
+  }
+}
+
+void append_list(std::string& out, const std::vector<std::string>& items) {
+  for (const std::string& item : items) append_indented(out, item, "  - ");
+}
+
+bool is_blank(std::string_view s) {
+  return s.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+}
+
+// Backs up over UTF-8 continuation bytes so a cut never splits a character.
+std::string_view clip_utf8(std::string_view s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return s;
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  return s.substr(0, end);
+}
+
+constexpr std::string_view kEllipsis = "…";
+
+std::string more_lines(size_t n) {
+  return std::string(kEllipsis) + " " + std::to_string(n) + (n == 1 ? " more line" : " more lines");
+}
+
+}  // namespace
+
+std::string planner_prompt(const PromptInputs& in) {
+  const RunSpec& spec = in.spec;
+  std::string out;
+  out += "You are planning the next iteration of an OpenPiton hardware run. Write a plan of "
+         "tasks that reaches the objective on the target below.\n\n";
+
+  out += "Core: ";
+  out += to_string(spec.core);
+  out += "\nTarget mesh: " + std::to_string(spec.mesh_x) + "x" + std::to_string(spec.mesh_y) +
+         " (" + std::to_string(spec.mesh_x) + " tiles in x, " + std::to_string(spec.mesh_y) +
+         " in y)\n";
+  out += "Objective:\n";
+  append_indented(out, spec.objective, "  ");
+  out += "Gate workloads (the design passes only when every one of them passes):\n";
+  append_list(out, spec.workloads);
+
+  out += "\nOpenPiton's default cache geometry (what a task gets for each cache it does not "
+         "override):\n";
+  append_indented(out, in.default_caches, "  ");
+
+  if (!in.diagnoses.empty()) {
+    out += "\nEarlier diagnoses in this run, oldest first; do not repeat a failed approach:\n";
+    for (const PriorDiagnosis& d : in.diagnoses) {
+      out += "  - iteration " + std::to_string(d.iteration) + ", task " + d.task_id + ": " +
+             d.label + "\n";
+      out += "    suggested fix:\n";
+      append_indented(out, d.fix, "      ");
+      if (!d.evidence_digest.empty()) {
+        out += "    evidence:\n";
+        append_indented(out, d.evidence_digest, "      ");
+      }
+    }
+  }
+
+  if (!in.failure_digest.empty()) {
+    out += "\nDigest of the failed task's build errors or simulation output:\n";
+    append_indented(out, in.failure_digest, "  ");
+  }
+
+  if (!in.edited_files.empty()) {
+    out += "\nEvery task starts from the RTL edits of the last task whose build succeeded. "
+           "Files edited so far:\n";
+    append_list(out, in.edited_files);
+  }
+
+  if (!in.rejection_reasons.empty()) {
+    out += "\nYour previous plan was rejected. Write a new plan that avoids these reasons:\n";
+    append_list(out, in.rejection_reasons);
+  }
+
+  std::vector<std::string_view> kinds = {"config", "workload", "unit_test"};
+  if (in.rtl_edits) kinds.push_back("rtl");
+  out += "\nReply format. Only these lines are read; write each at the start of a line, exactly as shown:\n"
+         "TASK: <id> | deps=<ids> | kind=<kind> | <instruction>\n"
+         "    <ids> is a comma-separated list of the ids of tasks this one depends on, empty "
+         "when none.\n"
+         "CACHES: <task id> | <name>=<size>,<associativity> ...\n"
+         "    <name> is one of l1i, l1d, l15, l2; <size> and <associativity> are positive "
+         "integers; caches not named keep the defaults above.\n"
+         "CONFIG_RTL: <task id> | <FLAG> ...\n"
+         "    each <FLAG> is an upper-snake-case RTL define.\n"
+         "Allowed kinds: " +
+         joined(kinds) + ".\n";
+  if (!in.rtl_edits)
+    out += "RTL edits are off for this run: do not plan rtl tasks or edit source files.\n";
+  return out;
+}
+
+std::string digest_lines(const std::vector<std::string>& lines, size_t max_bytes) {
+  std::vector<std::string_view> kept;
+  for (std::string_view line : lines) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
+    if (!is_blank(line)) kept.push_back(line);
+  }
+  const size_t n = kept.size();
+
+  // joined_size[k]: bytes of the first k lines joined by '\n'.
+  std::vector<size_t> joined_size(n + 1, 0);
+  for (size_t k = 1; k <= n; ++k)
+    joined_size[k] = joined_size[k - 1] + kept[k - 1].size() + (k > 1 ? 1 : 0);
+  if (joined_size[n] <= max_bytes) {
+    std::string out;
+    for (size_t i = 0; i < n; ++i) {
+      if (i > 0) out += '\n';
+      out += kept[i];
+    }
+    return out;
+  }
+
+  for (size_t k = n; k-- > 1;) {
+    std::string tail = more_lines(n - k);
+    if (joined_size[k] + 1 + tail.size() > max_bytes) continue;
+    std::string out;
+    for (size_t i = 0; i < k; ++i) {
+      out += kept[i];
+      out += '\n';
+    }
+    return out + tail;
+  }
+
+  // Not even the first line fits whole: a cut first line still says more than a bare
+  // count, since build logs often put the one error that matters on a very long line.
+  std::string tail = n > 1 ? "\n" + more_lines(n - 1) : "";
+  if (tail.size() + kEllipsis.size() < max_bytes) {
+    std::string_view part = clip_utf8(kept[0], max_bytes - tail.size() - kEllipsis.size());
+    if (!part.empty()) return std::string(part) + std::string(kEllipsis) + tail;
+  }
+  if (std::string count = more_lines(n); count.size() <= max_bytes) return count;
+  return max_bytes >= kEllipsis.size() ? std::string(kEllipsis) : std::string();
+}
+
+}  // namespace mace

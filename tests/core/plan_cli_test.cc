@@ -1,0 +1,57 @@
+// `mace plan parse FILE` through the built binary: JSON on stdout, exit code, reasons.
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/child_process.h"
+
+namespace mace {
+namespace {
+
+using ::testing::HasSubstr;
+using mace::testing::ProcessOptions;
+using mace::testing::run_process;
+
+std::string mace_binary() { return mace::testing::build_root() + "/client/mace"; }
+
+TEST(PlanCli, PrintsAUsablePlanAndExitsZero) {
+  // REQ-PLAN-6
+  // REQ-PLAN-9
+  mace::testing::TempDir dir;
+  dir.write("reply.txt",
+            "Here is the plan:\r\n"
+            "1. **TASK:** a | deps= | kind=config | Build\r\n"
+            "2. TASK: b | deps=a | kind=magic | nope\r\n"
+            "CACHES: a | l1d=16384,4\r\n");
+  auto r = run_process({mace_binary(), "plan", "parse", dir.file("reply.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            R"({"tasks":[{"id":"a","deps":[],"kind":"config","instruction":"Build",)"
+            R"("caches":{"l1d":{"size":16384,"associativity":4}},"config_rtl":[]}],)"
+            R"("skipped":["2. TASK: b | deps=a | kind=magic | nope"],"errors":[]})"
+            "\n");
+  EXPECT_THAT(r.err, HasSubstr("unknown kind \"magic\""));
+}
+
+TEST(PlanCli, UnusablePlanExitsTwoWithReasons) {
+  // REQ-PLAN-13
+  ProcessOptions options;
+  options.stdin_text = "TASK: a | deps=b | kind=config | x\nTASK: b | deps=a | kind=config | y\n";
+  auto r = run_process({mace_binary(), "plan", "parse", "-"}, options);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr(R"("errors":["dependency cycle a -> b -> a"])"));
+  EXPECT_THAT(r.err, HasSubstr("dependency cycle a -> b -> a"));
+}
+
+TEST(PlanCli, MissingFileAndUsage) {
+  // REQ-PLAN-13
+  EXPECT_EQ(run_process({mace_binary(), "plan", "parse", "/nonexistent/reply.txt"}).exit_code, 2);
+  auto usage = run_process({mace_binary(), "plan", "parse"});
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_THAT(usage.err, HasSubstr("usage: mace plan parse FILE"));
+}
+
+}  // namespace
+}  // namespace mace
