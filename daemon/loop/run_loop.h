@@ -1,0 +1,116 @@
+#pragma once
+// The MACE loop for one run, as the spec tells it: verify the workload checksums, then
+// iterate — check the budget, plan, run the plan's levels in batches, verify — until an
+// iteration passes or a limit ends the run (REQ-PLAN-*, REQ-EXEC-1..3, REQ-VER-9..11,
+// REQ-BUD-3..8). It is sequential logic over three injected parts, so it knows nothing of
+// threads, sockets, processes or the store:
+//   Planner     turns a prompt into a reply (an LLM backend, or the direct planner);
+//   TaskRunner  builds and simulates a batch of tasks on the run's checkouts (the
+//               executor: local today, Slurm later) — concurrency lives there;
+//   LoopObserver hears every decision, to record and show it.
+// Failure analysis (narrowing, diagnosis, post-mortem) is issue 6; here a failed
+// iteration's evidence only reaches the next planning prompt as a digest (REQ-FAIL-13).
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/plan.h"
+#include "core/plan_checks.h"
+#include "core/run_spec.h"
+#include "core/run_state.h"
+
+namespace mace::loop {
+
+using Clock = std::chrono::steady_clock;
+
+struct PlannerReply {
+  bool ok = false;
+  std::string text;
+  double cost_usd = 0;  // counts towards budget.max_usd (REQ-BUD-5)
+  std::string error;    // when !ok, after the backend's own retries (REQ-BUD-14)
+};
+
+class Planner {
+ public:
+  virtual ~Planner() = default;
+  virtual PlannerReply plan(const std::string& prompt) = 0;
+};
+
+// One task of a batch, ready to execute on the run's checkout `slot` (REQ-EXEC-2).
+struct TaskJob {
+  PlannedTask task;
+  std::vector<std::string> defines;  // the task's and its dependencies' (REQ-EXEC-5)
+  CacheGeometry caches;              // every cache, defaults filled in
+  std::size_t slot = 0;
+  std::chrono::milliseconds build_limit{0};  // capped by the budget (REQ-BUD-11)
+  std::chrono::milliseconds run_limit{0};
+};
+
+struct WorkloadVerdict {
+  std::string workload;
+  std::string verdict;  // pass, fail, timeout, maxcycles, none
+};
+
+struct TaskOutcome {
+  std::string task_id;
+  bool passed = false;        // REQ-VER-5
+  bool built = false;
+  std::string failure_reason; // way_rule, build_failed, workload_failed, budget_exhausted, ...
+  std::vector<WorkloadVerdict> verdicts;
+  std::vector<std::string> evidence;  // error lines or the simulation log's tail
+};
+
+class TaskRunner {
+ public:
+  virtual ~TaskRunner() = default;
+  // Runs the batch's config and workload tasks concurrently (REQ-EXEC-3) and returns one
+  // outcome per job, in order.
+  virtual std::vector<TaskOutcome> run_batch(int iteration, const std::vector<TaskJob>& jobs) = 0;
+};
+
+class LoopObserver {
+ public:
+  virtual ~LoopObserver() = default;
+  virtual void iteration_started(int /*iteration*/) {}
+  virtual void plan_made(int /*iteration*/, const Plan& /*plan*/, const std::string& /*reply*/) {}
+  virtual void level_started(int /*iteration*/, std::size_t /*level*/,
+                             const std::vector<std::string>& /*task_ids*/) {}
+  virtual void task_finished(int /*iteration*/, const TaskJob& /*job*/,
+                             const TaskOutcome& /*outcome*/) {}
+  virtual void iteration_finished(int /*iteration*/, bool /*passed*/, double /*cost_usd*/,
+                                  double /*wall_s*/) {}
+  virtual void note(const std::string& /*message*/) {}
+};
+
+struct LoopInputs {
+  const RunSpec& spec;
+  std::size_t checkouts = 1;     // leased to the run
+  CacheGeometry default_caches;  // the checkout's own (cache_defaults.h)
+  std::function<Clock::time_point()> now = Clock::now;
+  std::function<bool()> cancelled = [] { return false; };
+  // Problems with workloads/ against its CHECKSUMS (REQ-BUD-7); empty: all match.
+  std::function<std::vector<std::string>()> checksum_problems = [] {
+    return std::vector<std::string>{};
+  };
+  // Whether any file of the checkout mentions a define (REQ-PLAN-15); unset: all do.
+  std::function<bool(const std::string&)> define_mentioned = {};
+};
+
+struct LoopResult {
+  RunState state = RunState::error;
+  std::string reason;
+  int iterations = 0;
+  double cost_usd = 0;
+};
+
+inline constexpr std::chrono::milliseconds kBuildTimeLimit = std::chrono::hours(2);
+inline constexpr std::chrono::milliseconds kRunTimeLimit = std::chrono::hours(1);
+
+LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
+                    LoopObserver& observer);
+
+}  // namespace mace::loop

@@ -1,0 +1,293 @@
+// The MACE loop over a scripted planner, a scripted executor and a clock the test moves.
+
+#include "loop/run_loop.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <map>
+
+#include "loop/direct_planner.h"
+
+namespace mace::loop {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+class ScriptedPlanner : public Planner {
+ public:
+  std::deque<PlannerReply> replies;
+  std::vector<std::string> prompts;
+  PlannerReply plan(const std::string& prompt) override {
+    prompts.push_back(prompt);
+    if (replies.empty()) return {false, "", 0, "script exhausted"};
+    PlannerReply r = replies.front();
+    if (replies.size() > 1) replies.pop_front();  // the last reply repeats
+    return r;
+  }
+};
+
+PlannerReply reply(const std::string& text, double cost = 0.01) { return {true, text, cost, ""}; }
+
+// Outcomes by "iteration/task"; unlisted tasks pass with a pass verdict on "hello".
+class ScriptedRunner : public TaskRunner {
+ public:
+  std::map<std::string, TaskOutcome> outcomes;
+  std::vector<std::vector<std::string>> batches;  // "task@slot" per batch
+  std::vector<TaskJob> jobs;
+  std::function<void()> during_batch;
+  bool return_nothing = false;
+
+  std::vector<TaskOutcome> run_batch(int iteration, const std::vector<TaskJob>& batch) override {
+    if (during_batch) during_batch();
+    std::vector<std::string> names;
+    std::vector<TaskOutcome> out;
+    for (const auto& job : batch) {
+      names.push_back(job.task.id + "@" + std::to_string(job.slot));
+      jobs.push_back(job);
+      auto it = outcomes.find(std::to_string(iteration) + "/" + job.task.id);
+      if (it != outcomes.end()) {
+        out.push_back(it->second);
+      } else {
+        out.push_back({job.task.id, true, true, "", {{"hello", "pass"}}, {}});
+      }
+    }
+    batches.push_back(names);
+    if (return_nothing) return {};
+    return out;
+  }
+};
+
+TaskOutcome failed(const std::string& id, const std::string& evidence) {
+  return {id, false, true, "workload_failed", {{"hello", "fail"}}, {evidence}};
+}
+
+class RecordingObserver : public LoopObserver {
+ public:
+  std::vector<std::string> log;
+  void iteration_finished(int n, bool passed, double cost, double) override {
+    log.push_back("iter" + std::to_string(n) + (passed ? " passed" : " failed") +
+                  " $" + std::to_string(cost).substr(0, 4));
+  }
+  void level_started(int n, std::size_t level, const std::vector<std::string>& ids) override {
+    std::string s = "iter" + std::to_string(n) + " level" + std::to_string(level) + ":";
+    for (const auto& id : ids) s += " " + id;
+    log.push_back(s);
+  }
+};
+
+RunSpec pico_spec() {
+  RunSpec spec;
+  spec.core = Core::pico;
+  spec.mesh_x = 2;
+  spec.workloads = {"hello", "memstress"};
+  spec.objective = "Double the L1D";
+  return spec;
+}
+
+class RunLoopTest : public ::testing::Test {
+ protected:
+  RunLoopTest() {
+    defaults = {{"l1i", {16384, 4}}, {"l1d", {8192, 4}}, {"l15", {8192, 4}}, {"l2", {65536, 4}}};
+  }
+  LoopResult run(std::size_t checkouts = 1) {
+    LoopInputs in{.spec = spec, .checkouts = checkouts, .default_caches = defaults,
+                  .now = [this] { return now; }, .cancelled = [this] { return cancel; },
+                  .checksum_problems = [this] { return checksum_problems; }};
+    return run_loop(in, planner, runner, observer);
+  }
+
+  RunSpec spec = pico_spec();
+  CacheGeometry defaults;
+  Clock::time_point now{};
+  bool cancel = false;
+  std::vector<std::string> checksum_problems;
+  ScriptedPlanner planner;
+  ScriptedRunner runner;
+  RecordingObserver observer;
+};
+
+TEST_F(RunLoopTest, APlanThatPassesFirstTimeEndsThePassed) {  // REQ-VER-10
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n")};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::passed);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_EQ(planner.prompts.size(), 1u);
+}
+
+TEST_F(RunLoopTest, ThePromptStatesCoreObjectiveMeshAndEveryWorkload) {  // REQ-PLAN-5
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n")};
+  run();
+  ASSERT_EQ(planner.prompts.size(), 1u);
+  EXPECT_THAT(planner.prompts[0], HasSubstr("pico"));
+  EXPECT_THAT(planner.prompts[0], HasSubstr("Double the L1D"));
+  EXPECT_THAT(planner.prompts[0], HasSubstr("2x1"));
+  EXPECT_THAT(planner.prompts[0], HasSubstr("memstress"));
+}
+
+TEST_F(RunLoopTest, AChecksumMismatchEndsTheRunBeforeAnyPlan) {  // REQ-BUD-7, REQ-BUD-8
+  checksum_problems = {"hello.c: changed"};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::checksum_mismatch);
+  EXPECT_THAT(result.reason, HasSubstr("hello.c"));
+  EXPECT_TRUE(planner.prompts.empty());
+  EXPECT_TRUE(runner.batches.empty());
+  EXPECT_EQ(result.iterations, 0);
+}
+
+TEST_F(RunLoopTest, AFailedIterationIsReplannedWithItsEvidenceThenPasses) {  // REQ-FAIL-13
+  // The second plan changes the configuration: repeating the failed one would be rejected.
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n"),
+                     reply("TASK: t1 | deps= | kind=config | bigger\nCACHES: t1 | l1d=16384,4\n")};
+  runner.outcomes["1/t1"] = failed("t1", "%Error: l15.v:42:7: syntax error");
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::passed);
+  EXPECT_EQ(result.iterations, 2);
+  ASSERT_EQ(planner.prompts.size(), 2u);
+  EXPECT_THAT(planner.prompts[0], Not(HasSubstr("l15.v:42:7")));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("l15.v:42:7"));
+}
+
+TEST_F(RunLoopTest, NoUsablePlanAfterTwoReasksIsPlanningFailed) {  // REQ-PLAN-13, REQ-PLAN-16
+  planner.replies = {reply("I would rather not.\n")};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::planning_failed);
+  EXPECT_EQ(planner.prompts.size(), 3u);
+  EXPECT_TRUE(runner.batches.empty());
+}
+
+TEST_F(RunLoopTest, AnUnusablePlanIsSentBackWithTheReasons) {  // REQ-PLAN-16
+  planner.replies = {reply("TASK: a | deps=b | kind=config | x\nTASK: b | deps=a | kind=config | y\n"),
+                     reply("TASK: a | deps= | kind=config | x\n")};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::passed);
+  ASSERT_EQ(planner.prompts.size(), 2u);
+  EXPECT_THAT(planner.prompts[1], HasSubstr("cycle"));
+}
+
+TEST_F(RunLoopTest, ARejectedPlanStillRunsAsItStandsAfterTwoReasks) {  // REQ-PLAN-16
+  spec.core = Core::ariane;  // the way rule rejects an L1D with more ways than the L1.5
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\nCACHES: t1 | l1d=8192,8\n")};
+  auto result = run();
+  EXPECT_EQ(planner.prompts.size(), 3u);
+  EXPECT_THAT(planner.prompts[1], HasSubstr("l1d"));
+  EXPECT_EQ(runner.jobs.size(), 1u);
+  EXPECT_EQ(result.state, RunState::passed);
+}
+
+TEST_F(RunLoopTest, APlannerWithNoReplyEndsTheRunInError) {  // REQ-BUD-14
+  planner.replies = {{false, "", 0, "rate limited after 30, 60 and 120 s"}};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::error);
+  EXPECT_THAT(result.reason, HasSubstr("rate limited"));
+}
+
+TEST_F(RunLoopTest, TheIterationLimitEndsTheRunAsBudgetExceeded) {  // REQ-BUD-4
+  spec.budget.max_iterations = 2;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n")};
+  runner.outcomes["1/t1"] = failed("t1", "e1");
+  runner.outcomes["2/t1"] = failed("t1", "e2");
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_EQ(result.iterations, 2);
+}
+
+TEST_F(RunLoopTest, SpendingTheDollarBudgetEndsTheRunBeforeTheNextIteration) {  // REQ-BUD-3, REQ-BUD-5
+  spec.budget.max_usd = 1.0;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n", 1.5)};
+  runner.outcomes["1/t1"] = failed("t1", "e");
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_THAT(result.reason, HasSubstr("cost"));
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_DOUBLE_EQ(result.cost_usd, 1.5);
+}
+
+TEST_F(RunLoopTest, RunningOutOfTimeEndsTheRunAndCapsEveryBuild) {  // REQ-BUD-3, REQ-BUD-11
+  spec.budget.max_wall_s = 600;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n")};
+  runner.outcomes["1/t1"] = failed("t1", "e");
+  runner.during_batch = [this] { now += std::chrono::seconds(700); };
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_THAT(result.reason, HasSubstr("wall-clock"));
+  ASSERT_EQ(runner.jobs.size(), 1u);
+  EXPECT_EQ(runner.jobs[0].build_limit, std::chrono::seconds(600));
+  EXPECT_EQ(runner.jobs[0].run_limit, std::chrono::seconds(600));
+}
+
+TEST_F(RunLoopTest, APlanRepeatingAFailedConfigurationIsSentBack) {  // REQ-PLAN-15
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n")};
+  runner.outcomes["1/t1"] = failed("t1", "e");
+  spec.budget.max_iterations = 2;
+  run();
+  // Iteration 2 asks three times: the repeat is rejected twice, then runs as it stands.
+  ASSERT_EQ(planner.prompts.size(), 4u);
+  EXPECT_THAT(planner.prompts[2], HasSubstr("failed"));
+}
+
+TEST_F(RunLoopTest, LevelsRunInOrderAndStopAfterAFailedLevel) {  // REQ-EXEC-1, REQ-VER-9
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n"
+                           "CACHES: b | l1d=16384,4\n")};
+  runner.outcomes["1/a"] = failed("a", "e");
+  run();
+  EXPECT_THAT(observer.log, ElementsAre("iter1 level0: a", "iter1 failed $0.01"));
+  EXPECT_EQ(runner.jobs.size(), 1u);
+}
+
+TEST_F(RunLoopTest, ALevelRunsInBatchesOfOneTaskPerCheckout) {  // REQ-EXEC-2, REQ-EXEC-3
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                           "TASK: c | deps= | kind=config | z\nCACHES: a | l1d=16384,4\n"
+                           "CACHES: b | l2=131072,4\n")};
+  run(2);
+  EXPECT_THAT(runner.batches, ElementsAre(ElementsAre("a@0", "b@1"), ElementsAre("c@0")));
+}
+
+TEST_F(RunLoopTest, ATaskBuildsWithTheDefinesOfEveryTaskItDependsOn) {  // REQ-EXEC-5
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n"
+                           "CONFIG_RTL: a | PITON_A\nCONFIG_RTL: b | PITON_B\nCACHES: b | l1d=16384,4\n")};
+  run();
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_THAT(runner.jobs[1].defines, ::testing::IsSupersetOf({"PITON_A", "PITON_B"}));
+  EXPECT_EQ(runner.jobs[1].caches.at("l1d").size, 16384);
+  EXPECT_EQ(runner.jobs[1].caches.at("l2").size, 65536);
+}
+
+TEST_F(RunLoopTest, ConfigTasksWithTheSameFlagsRunAsTheLastOneAlone) {  // REQ-PLAN-17
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n")};
+  run();
+  ASSERT_EQ(runner.jobs.size(), 1u);
+  EXPECT_EQ(runner.jobs[0].task.id, "b");
+}
+
+TEST_F(RunLoopTest, AnIterationWithoutResultsEndsTheRunFailed) {  // REQ-VER-11
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  runner.return_nothing = true;
+  EXPECT_EQ(run().state, RunState::failed);
+}
+
+TEST_F(RunLoopTest, CancellingStopsBeforeTheNextBatch) {
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n"
+                           "CACHES: b | l1d=16384,4\n")};
+  runner.during_batch = [this] { cancel = true; };
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::cancelled);
+  EXPECT_EQ(runner.jobs.size(), 1u);
+}
+
+TEST_F(RunLoopTest, TheDirectPlannerBuildsTheSpecsMeshWithDefaults) {
+  DirectPlanner direct(spec);
+  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  auto result = run_loop(in, direct, runner, observer);
+  EXPECT_EQ(result.state, RunState::passed);
+  ASSERT_EQ(runner.jobs.size(), 1u);
+  EXPECT_EQ(runner.jobs[0].task.kind, "config");
+  EXPECT_EQ(runner.jobs[0].caches, defaults);
+}
+
+}  // namespace
+}  // namespace mace::loop
