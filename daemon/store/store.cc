@@ -56,28 +56,59 @@ RunState parse_state(const Database& db, const std::string& s) {
   return *state;
 }
 
-std::string workloads_to_json(const std::vector<std::string>& workloads) {
+std::string strings_to_json(const std::vector<std::string>& strings) {
   JsonWriter w;
   w.begin_array();
-  for (auto& name : workloads) w.value(name);
+  for (auto& s : strings) w.value(s);
   w.end_array();
   return w.take();
 }
 
-std::vector<std::string> workloads_from_json(const Database& db, const std::string& run_id,
-                                             const std::string& json) {
+// `what` names the column for the error, e.g. "run X: workloads_json".
+std::vector<std::string> strings_from_json(const Database& db, const std::string& what,
+                                           const std::string& json) {
   simdjson::dom::parser parser;
   simdjson::dom::array array;
   auto fail = [&] {
-    return std::runtime_error(db.path().string() + ": run " + run_id +
-                              ": workloads_json is not a JSON array of strings");
+    return std::runtime_error(db.path().string() + ": " + what +
+                              " is not a JSON array of strings");
   };
   if (parser.parse(json).get_array().get(array) != simdjson::SUCCESS) throw fail();
   std::vector<std::string> out;
   for (auto element : array) {
-    std::string_view name;
-    if (element.get_string().get(name) != simdjson::SUCCESS) throw fail();
-    out.emplace_back(name);
+    std::string_view s;
+    if (element.get_string().get(s) != simdjson::SUCCESS) throw fail();
+    out.emplace_back(s);
+  }
+  return out;
+}
+
+std::vector<std::string> workloads_from_json(const Database& db, const std::string& run_id,
+                                             const std::string& json) {
+  return strings_from_json(db, "run " + run_id + ": workloads_json", json);
+}
+
+// A list stored as one space-separated column: refuses what would not split back the same.
+std::string join_words(const char* column, const std::vector<std::string>& words) {
+  std::string out;
+  for (auto& w : words) {
+    if (w.empty() || w.find_first_of(" \t\n\r\f\v") != std::string::npos)
+      throw std::invalid_argument(std::string(column) + ": \"" + w +
+                                  "\" cannot be stored space-separated");
+    if (!out.empty()) out += ' ';
+    out += w;
+  }
+  return out;
+}
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while ((pos = text.find_first_not_of(' ', pos)) != std::string::npos) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string::npos) end = text.size();
+    out.push_back(text.substr(pos, end - pos));
+    pos = end;
   }
   return out;
 }
@@ -128,6 +159,52 @@ int64_t now_ms() {
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
+
+// The columns of tasks that a TaskRecord sets, in bind order (?1, ?2, ...); the first
+// three are its key.
+constexpr const char* kTaskColumns[] = {
+    "run_id",      "iteration",  "task_id",        "kind",         "instruction",
+    "deps_json",   "checkout",   "core",           "mesh_x",       "mesh_y",
+    "network",     "l1i_size",   "l1i_assoc",      "l1d_size",     "l1d_assoc",
+    "l15_size",    "l15_assoc",  "l2_size",        "l2_assoc",     "rtl_defines",
+    "rtl_edits",   "rtl_edits_hash", "extra_flags", "build_id",    "build_outcome",
+    "build_reused", "failure_reason", "stage",      "passed",       "started_at_ms",
+    "finished_at_ms",
+};
+constexpr int kTaskKeyColumns = 3;
+
+std::string upsert_task_sql() {
+  std::string columns, values, updates;
+  int index = 1;
+  for (const char* c : kTaskColumns) {
+    if (index > 1) {
+      columns += ", ";
+      values += ", ";
+    }
+    columns += c;
+    values += "?" + std::to_string(index);
+    if (index > kTaskKeyColumns) {
+      if (!updates.empty()) updates += ", ";
+      updates += std::string(c) + " = excluded." + c;
+    }
+    ++index;
+  }
+  return "INSERT INTO tasks (" + columns + ") VALUES (" + values +
+         ") ON CONFLICT (run_id, iteration, task_id) DO UPDATE SET " + updates;
+}
+
+// Every task of a run with its results, one row per result (or one with NULL result
+// columns for a task without results): t.id, then kTaskColumns, then the result's.
+std::string select_tasks_sql() {
+  std::string sql = "SELECT t.id";
+  for (const char* c : kTaskColumns) sql += std::string(", t.") + c;
+  sql += R"sql(, r.ordinal, r.workload, r.verdict, r.returncode, r.run_dir, r.wall_s
+FROM tasks t LEFT JOIN task_results r ON r.task_row = t.id
+WHERE t.run_id = ?1 ORDER BY t.iteration, t.id, r.ordinal)sql";
+  return sql;
+}
+
+constexpr int kTaskColumnCount = static_cast<int>(sizeof(kTaskColumns) / sizeof(kTaskColumns[0]));
 
 }  // namespace
 
@@ -180,7 +257,7 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?
       .bind(6, run.mesh_x)
       .bind(7, run.mesh_y)
       .bind(8, run.objective)
-      .bind(9, workloads_to_json(run.workloads))
+      .bind(9, strings_to_json(run.workloads))
       .bind(10, run.backend)
       .bind(11, run.model)
       .bind(12, run.max_iterations)
@@ -398,6 +475,213 @@ FROM runs r WHERE r.id = ?1
   }
   m.compute_cost_usd = stmt.real(5);
   return m;
+}
+
+void Store::record_iteration_start(const std::string& run_id, int64_t iteration,
+                                   int64_t started_at_ms, const std::string& plan_text) {
+  auto stmt = db_->prepare(R"sql(
+INSERT INTO iterations (run_id, iteration, started_at_ms, plan_text) VALUES (?1, ?2, ?3, ?4)
+ON CONFLICT (run_id, iteration) DO UPDATE SET
+  started_at_ms = excluded.started_at_ms, plan_text = excluded.plan_text
+)sql");
+  stmt.bind(1, run_id).bind(2, iteration).bind(3, unless_zero(started_at_ms)).bind(4, plan_text);
+  stmt.run();
+}
+
+void Store::record_iteration_end(const std::string& run_id, int64_t iteration,
+                                 int64_t finished_at_ms, double cost_usd, double wall_s,
+                                 bool passed) {
+  auto stmt = db_->prepare(R"sql(
+INSERT INTO iterations (run_id, iteration, finished_at_ms, cost_usd, wall_s, passed)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+ON CONFLICT (run_id, iteration) DO UPDATE SET
+  finished_at_ms = excluded.finished_at_ms, cost_usd = excluded.cost_usd,
+  wall_s = excluded.wall_s, passed = excluded.passed
+)sql");
+  stmt.bind(1, run_id)
+      .bind(2, iteration)
+      .bind(3, unless_zero(finished_at_ms))
+      .bind(4, cost_usd)
+      .bind(5, wall_s)
+      .bind(6, passed);
+  stmt.run();
+}
+
+std::vector<IterationRecord> Store::iterations(const std::string& run_id) const {
+  auto stmt = db_->prepare(R"sql(
+SELECT run_id, iteration, started_at_ms, finished_at_ms, cost_usd, wall_s, passed, plan_text
+FROM iterations WHERE run_id = ?1 ORDER BY iteration
+)sql");
+  stmt.bind(1, run_id);
+  std::vector<IterationRecord> out;
+  while (stmt.step()) {
+    IterationRecord i;
+    i.run_id = stmt.text(0);
+    i.iteration = stmt.int64(1);
+    i.started_at_ms = stmt.int64(2);
+    i.finished_at_ms = stmt.int64(3);
+    i.cost_usd = stmt.real(4);
+    i.wall_s = stmt.real(5);
+    i.passed = stmt.int64(6) != 0;
+    i.plan_text = stmt.text(7);
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+int64_t Store::upsert_task(const TaskRecord& t) {
+  // Before the transaction, so a bad list throws before anything is written.
+  std::vector<std::string> defines = t.rtl_defines;
+  std::sort(defines.begin(), defines.end());
+  std::string rtl_defines = join_words("rtl_defines", defines);
+  std::string extra_flags = join_words("extra_flags", t.extra_flags);
+
+  Transaction txn(*db_);
+  auto upsert = db_->prepare(upsert_task_sql());
+  upsert.bind(1, t.run_id)
+      .bind(2, t.iteration)
+      .bind(3, t.task_id)
+      .bind(4, t.kind)
+      .bind(5, t.instruction)
+      .bind(6, strings_to_json(t.deps))
+      .bind(7, unless_empty(t.checkout))
+      .bind(8, unless_empty(t.core))
+      .bind(9, unless_zero(t.mesh_x))
+      .bind(10, unless_zero(t.mesh_y))
+      .bind(11, unless_empty(t.network))
+      .bind(12, unless_zero(t.l1i_size))
+      .bind(13, unless_zero(t.l1i_assoc))
+      .bind(14, unless_zero(t.l1d_size))
+      .bind(15, unless_zero(t.l1d_assoc))
+      .bind(16, unless_zero(t.l15_size))
+      .bind(17, unless_zero(t.l15_assoc))
+      .bind(18, unless_zero(t.l2_size))
+      .bind(19, unless_zero(t.l2_assoc))
+      .bind(20, rtl_defines)
+      .bind(21, t.rtl_edits)
+      .bind(22, t.rtl_edits_hash)
+      .bind(23, extra_flags)
+      .bind(24, unless_empty(t.build_id))
+      .bind(25, t.build_outcome)
+      .bind(26, t.build_reused)
+      .bind(27, t.failure_reason)
+      .bind(28, t.stage)
+      .bind(29, t.passed)
+      .bind(30, unless_zero(t.started_at_ms))
+      .bind(31, unless_zero(t.finished_at_ms));
+  upsert.run();
+
+  // last_insert_rowid is not set when the upsert updated, so look the row up.
+  auto find = db_->prepare(
+      "SELECT id FROM tasks WHERE run_id = ?1 AND iteration = ?2 AND task_id = ?3");
+  find.bind(1, t.run_id).bind(2, t.iteration).bind(3, t.task_id);
+  if (!find.step())
+    throw std::runtime_error(db_->path().string() + ": task " + t.task_id +
+                             " vanished after upsert");
+  int64_t row = find.int64(0);
+
+  db_->prepare("DELETE FROM task_results WHERE task_row = ?1").bind(1, row).run();
+  auto insert = db_->prepare(R"sql(
+INSERT INTO task_results (task_row, ordinal, workload, verdict, returncode, run_dir, wall_s)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+)sql");
+  for (auto& r : t.results) {
+    insert.bind(1, row)
+        .bind(2, r.ordinal)
+        .bind(3, r.workload)
+        .bind(4, r.verdict)
+        .bind(5, r.returncode)
+        .bind(6, r.run_dir)
+        .bind(7, r.wall_s);
+    insert.run();
+    insert.reset();
+  }
+  txn.commit();
+  return row;
+}
+
+std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
+  auto stmt = db_->prepare(select_tasks_sql());
+  stmt.bind(1, run_id);
+  std::vector<TaskRecord> out;
+  constexpr int r0 = 1 + kTaskColumnCount;  // the first result column
+  while (stmt.step()) {
+    int64_t row = stmt.int64(0);
+    if (out.empty() || out.back().row_id != row) {
+      TaskRecord t;
+      t.row_id = row;
+      t.run_id = stmt.text(1);
+      t.iteration = stmt.int64(2);
+      t.task_id = stmt.text(3);
+      t.kind = stmt.text(4);
+      t.instruction = stmt.text(5);
+      t.deps = strings_from_json(
+          *db_, "task " + t.run_id + "/" + t.task_id + ": deps_json", stmt.text(6));
+      t.checkout = stmt.text(7);
+      t.core = stmt.text(8);
+      t.mesh_x = stmt.int64(9);
+      t.mesh_y = stmt.int64(10);
+      t.network = stmt.text(11);
+      t.l1i_size = stmt.int64(12);
+      t.l1i_assoc = stmt.int64(13);
+      t.l1d_size = stmt.int64(14);
+      t.l1d_assoc = stmt.int64(15);
+      t.l15_size = stmt.int64(16);
+      t.l15_assoc = stmt.int64(17);
+      t.l2_size = stmt.int64(18);
+      t.l2_assoc = stmt.int64(19);
+      t.rtl_defines = split_words(stmt.text(20));
+      t.rtl_edits = stmt.text(21);
+      t.rtl_edits_hash = stmt.text(22);
+      t.extra_flags = split_words(stmt.text(23));
+      t.build_id = stmt.text(24);
+      t.build_outcome = stmt.text(25);
+      t.build_reused = stmt.int64(26) != 0;
+      t.failure_reason = stmt.text(27);
+      t.stage = stmt.text(28);
+      if (!stmt.is_null(29)) t.passed = stmt.int64(29) != 0;
+      t.started_at_ms = stmt.int64(30);
+      t.finished_at_ms = stmt.int64(31);
+      out.push_back(std::move(t));
+    }
+    if (stmt.is_null(r0)) continue;  // a task without results
+    WorkloadResultRecord r;
+    r.ordinal = stmt.int64(r0);
+    r.workload = stmt.text(r0 + 1);
+    r.verdict = stmt.text(r0 + 2);
+    r.returncode = stmt.optional_int64(r0 + 3);
+    r.run_dir = stmt.text(r0 + 4);
+    r.wall_s = stmt.real(r0 + 5);
+    out.back().results.push_back(std::move(r));
+  }
+  return out;
+}
+
+void Store::record_diagnosis(const std::string& run_id, int64_t iteration,
+                             const std::string& task_id, const std::string& label,
+                             const std::string& fix, const std::string& source,
+                             const std::string& evidence, int64_t created_at_ms) {
+  auto stmt = db_->prepare(R"sql(
+INSERT INTO diagnoses (run_id, iteration, task_id, label, fix, source, evidence, created_at_ms)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+)sql");
+  stmt.bind(1, run_id)
+      .bind(2, iteration)
+      .bind(3, task_id)
+      .bind(4, label)
+      .bind(5, fix)
+      .bind(6, source)
+      .bind(7, evidence)
+      .bind(8, created_at_ms);
+  stmt.run();
+}
+
+int64_t Store::mark_failures_recovered(const std::string& run_id) {
+  auto stmt =
+      db_->prepare("UPDATE diagnoses SET recovered = 1 WHERE run_id = ?1 AND recovered = 0");
+  stmt.bind(1, run_id);
+  stmt.run();
+  return db_->changes();
 }
 
 }  // namespace mace::store

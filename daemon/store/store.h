@@ -88,6 +88,71 @@ struct LlmCallRecord {
   int64_t created_at_ms = 0;
 };
 
+// One iteration of a run (REQ-VER-13), with its cost and wall time (REQ-BUD-6). A time of
+// 0 means the moment has not come (NULL in the schema).
+struct IterationRecord {
+  std::string run_id;
+  int64_t iteration = 0;
+  int64_t started_at_ms = 0;
+  int64_t finished_at_ms = 0;
+  double cost_usd = 0;
+  double wall_s = 0;
+  bool passed = false;
+  std::string plan_text;  // the plan as the planner wrote it
+};
+
+// One simulated workload of a task, in the order the workloads ran.
+struct WorkloadResultRecord {
+  int64_t ordinal = 0;  // 0 for the first gate workload; unique within the task
+  std::string workload;
+  std::string verdict;  // none | pass | fail | timeout | maxcycles
+  std::optional<int64_t> returncode;  // none when the simulator gave none (killed, say)
+  std::string run_dir;
+  double wall_s = 0;
+};
+
+// One task of an iteration with its whole build configuration (REQ-VER-13). As in
+// RunRecord, 0 and "" stand for NULL in the schema: a cache size or associativity of 0
+// means the core's default, an empty build_id no build yet, a time of 0 not yet.
+struct TaskRecord {
+  int64_t row_id = 0;  // tasks.id; assigned by upsert_task, ignored by it
+  std::string run_id;
+  int64_t iteration = 0;
+  std::string task_id;  // the planner's id, unique in its iteration
+  std::string kind;     // config | workload | unit_test | rtl
+  std::string instruction;
+  std::vector<std::string> deps;  // task ids; stored as a JSON array
+  std::string checkout;
+  std::string core;
+  int64_t mesh_x = 0;
+  int64_t mesh_y = 0;
+  std::string network;
+  int64_t l1i_size = 0;
+  int64_t l1i_assoc = 0;
+  int64_t l1d_size = 0;
+  int64_t l1d_assoc = 0;
+  int64_t l15_size = 0;
+  int64_t l15_assoc = 0;
+  int64_t l2_size = 0;
+  int64_t l2_assoc = 0;
+  // Stored space-separated, so no element may be empty or hold whitespace (upsert_task
+  // throws std::invalid_argument). rtl_defines is stored sorted and reads back sorted;
+  // extra_flags keeps its order.
+  std::vector<std::string> rtl_defines;
+  std::string rtl_edits;  // unified diff
+  std::string rtl_edits_hash;
+  std::vector<std::string> extra_flags;
+  std::string build_id;
+  std::string build_outcome;  // "" | succeeded | reused | failed
+  bool build_reused = false;
+  std::string failure_reason;  // e.g. way_rule, build_failed
+  std::string stage = "pending";  // a TaskStage
+  std::optional<bool> passed;     // none until the task ends
+  int64_t started_at_ms = 0;
+  int64_t finished_at_ms = 0;
+  std::vector<WorkloadResultRecord> results;  // by ordinal
+};
+
 // The five metrics of REQ-VER-15, each read from the run's recorded rows.
 struct RunMetrics {
   // Task rows of the run, in any iteration, that passed (tasks.passed = 1). A task
@@ -139,12 +204,45 @@ class Store {
   // Oldest first.
   std::vector<LlmCallRecord> llm_calls(const std::string& run_id) const;
 
+  // REQ-VER-13, REQ-BUD-6: iterations. record_iteration_start inserts the iteration's row,
+  // or, for an iteration already recorded, replaces its start and plan. record_iteration_end
+  // sets the end, cost, wall time and outcome, inserting the row (with no start) when the
+  // start was never recorded, so every iteration that ran is counted. Both throw for an
+  // unknown run.
+  void record_iteration_start(const std::string& run_id, int64_t iteration,
+                              int64_t started_at_ms, const std::string& plan_text);
+  void record_iteration_end(const std::string& run_id, int64_t iteration, int64_t finished_at_ms,
+                            double cost_usd, double wall_s, bool passed);
+  // By iteration.
+  std::vector<IterationRecord> iterations(const std::string& run_id) const;
+
+  // REQ-VER-13: inserts the task, or updates every column of the row already recorded for
+  // (run_id, iteration, task_id), and replaces its workload results with `task.results`,
+  // all in one transaction (a savepoint inside a caller's). Returns the row id, which an
+  // update keeps. Throws for an unknown run, duplicate result ordinals, or a define or flag
+  // that cannot be stored space-separated; nothing is then written.
+  int64_t upsert_task(const TaskRecord& task);
+  // The run's tasks by iteration, then in the order first recorded, each with its
+  // results by ordinal; read in one statement, so from one snapshot.
+  std::vector<TaskRecord> tasks(const std::string& run_id) const;
+
+  // REQ-FAIL-8: records one diagnosis of a failed task. `source` is narrowing, llm, rule or
+  // fallback; anything else throws (the schema's CHECK), as does an unknown run.
+  void record_diagnosis(const std::string& run_id, int64_t iteration, const std::string& task_id,
+                        const std::string& label, const std::string& fix,
+                        const std::string& source, const std::string& evidence,
+                        int64_t created_at_ms);
+  // REQ-FAIL-9: when a run passes after failures, marks every diagnosis of the run
+  // recovered; they then count as RunMetrics::failures_recovered. Returns how many were
+  // newly marked, so calling it again returns 0.
+  int64_t mark_failures_recovered(const std::string& run_id);
+
   RunMetrics metrics(const std::string& run_id) const;
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 
-  // The connection, for recording the tables that have no method here (iterations,
-  // tasks, task_results, diagnoses, postmortems, llm_calls; see migrations.cc).
+  // The connection, for the tables that have no method here (postmortems; see
+  // migrations.cc) and for callers' own transactions.
   Database& database();
 
  private:

@@ -658,3 +658,365 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
 
 }  // namespace
 }  // namespace mace::store
+
+namespace mace::store {
+namespace {
+
+class RecordStoreTest : public StoreTest {
+ protected:
+  TaskRecord make_task(const std::string& run, int64_t iteration, const std::string& id) {
+    TaskRecord t;
+    t.run_id = run;
+    t.iteration = iteration;
+    t.task_id = id;
+    t.kind = "config";
+    return t;
+  }
+};
+
+// REQ-VER-13, REQ-BUD-6
+TEST_F(RecordStoreTest, IterationReadsBackEveryField) {
+  store->insert_run(make_run("r1"));
+  store->record_iteration_start("r1", 1, 1000, "TASK: t1 | deps= | kind=config | grow L2");
+  EXPECT_EQ(store->iterations("r1").at(0).finished_at_ms, 0);  // NULL until it ends
+  store->record_iteration_end("r1", 1, 61'000, 0.42, 60.5, true);
+  store->record_iteration_start("r1", 2, 62'000, "plan two");
+
+  auto its = store->iterations("r1");
+  ASSERT_EQ(its.size(), 2u);
+  EXPECT_EQ(its[0].run_id, "r1");
+  EXPECT_EQ(its[0].iteration, 1);
+  EXPECT_EQ(its[0].started_at_ms, 1000);
+  EXPECT_EQ(its[0].finished_at_ms, 61'000);
+  EXPECT_DOUBLE_EQ(its[0].cost_usd, 0.42);
+  EXPECT_DOUBLE_EQ(its[0].wall_s, 60.5);
+  EXPECT_TRUE(its[0].passed);
+  EXPECT_EQ(its[0].plan_text, "TASK: t1 | deps= | kind=config | grow L2");
+  EXPECT_EQ(its[1].iteration, 2);
+  EXPECT_EQ(its[1].started_at_ms, 62'000);
+  EXPECT_EQ(its[1].finished_at_ms, 0);
+  EXPECT_DOUBLE_EQ(its[1].cost_usd, 0);
+  EXPECT_FALSE(its[1].passed);
+  EXPECT_EQ(its[1].plan_text, "plan two");
+  EXPECT_EQ(count("SELECT count(*) FROM iterations WHERE finished_at_ms IS NULL"), 1);
+  EXPECT_TRUE(store->iterations("other").empty());
+}
+
+// REQ-VER-13
+TEST_F(RecordStoreTest, IterationRecordsUpdateRatherThanDuplicate) {
+  store->insert_run(make_run("r1"));
+  store->record_iteration_start("r1", 1, 1000, "first plan");
+  store->record_iteration_start("r1", 1, 2000, "replanned");
+  store->record_iteration_end("r1", 1, 5000, 0.1, 3.0, false);
+  store->record_iteration_end("r1", 1, 6000, 0.2, 4.0, true);
+  // An end whose start was never recorded still counts the iteration.
+  store->record_iteration_end("r1", 2, 9000, 0.3, 1.0, false);
+  auto its = store->iterations("r1");
+  ASSERT_EQ(its.size(), 2u);
+  EXPECT_EQ(its[0].started_at_ms, 2000);
+  EXPECT_EQ(its[0].plan_text, "replanned");
+  EXPECT_EQ(its[0].finished_at_ms, 6000);
+  EXPECT_DOUBLE_EQ(its[0].cost_usd, 0.2);
+  EXPECT_TRUE(its[0].passed);
+  EXPECT_EQ(its[1].started_at_ms, 0);
+  EXPECT_EQ(its[1].finished_at_ms, 9000);
+  EXPECT_THROW(store->record_iteration_start("no-such-run", 1, 0, ""), std::runtime_error);
+  EXPECT_THROW(store->record_iteration_end("no-such-run", 1, 0, 0, 0, false),
+               std::runtime_error);
+}
+
+// REQ-VER-13
+TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
+  store->insert_run(make_run("r1"));
+  TaskRecord t = make_task("r1", 1, "t2");
+  t.kind = "rtl";
+  t.instruction = "grow L2 \"twice\"\n\tand see";
+  t.deps = {"t0", "t\"1\\", "ü"};
+  t.checkout = "/var/lib/mace/checkouts/c3";
+  t.core = "ariane";
+  t.mesh_x = 2;
+  t.mesh_y = 3;
+  t.network = "xy";
+  t.l1i_size = 16384;
+  t.l1i_assoc = 4;
+  t.l1d_size = 8192;
+  t.l1d_assoc = 2;
+  t.l15_size = 4096;
+  t.l15_assoc = 8;
+  t.l2_size = 65536;
+  t.l2_assoc = 16;
+  t.rtl_defines = {"PITON_ASIC", "NO_RTL_CSM"};  // stored sorted
+  t.rtl_edits = "--- a/l2.v\n+++ b/l2.v\n@@ -1 +1 @@\n-old\n+new\n";
+  t.rtl_edits_hash = "abc123";
+  t.extra_flags = {"--x_tiles", "-O2"};  // order kept
+  t.build_id = "b-7";
+  t.build_outcome = "reused";
+  t.build_reused = true;
+  t.failure_reason = "way_rule";
+  t.stage = "simulating";
+  t.passed = true;
+  t.started_at_ms = 1000;
+  t.finished_at_ms = 2000;
+  t.results = {{0, "add", "pass", 0, "/runs/a", 0.65},
+               {1, "hello", "timeout", std::nullopt, "/runs/h", 30.0}};
+  int64_t row = store->upsert_task(t);
+  EXPECT_GT(row, 0);
+  EXPECT_EQ(count("SELECT count(*) FROM tasks WHERE rtl_defines = 'NO_RTL_CSM PITON_ASIC' "
+                  "AND extra_flags = '--x_tiles -O2'"),
+            1);
+
+  auto tasks = store->tasks("r1");
+  ASSERT_EQ(tasks.size(), 1u);
+  const TaskRecord& r = tasks[0];
+  EXPECT_EQ(r.row_id, row);
+  EXPECT_EQ(r.run_id, "r1");
+  EXPECT_EQ(r.iteration, 1);
+  EXPECT_EQ(r.task_id, "t2");
+  EXPECT_EQ(r.kind, "rtl");
+  EXPECT_EQ(r.instruction, t.instruction);
+  EXPECT_EQ(r.deps, t.deps);
+  EXPECT_EQ(r.checkout, t.checkout);
+  EXPECT_EQ(r.core, "ariane");
+  EXPECT_EQ(r.mesh_x, 2);
+  EXPECT_EQ(r.mesh_y, 3);
+  EXPECT_EQ(r.network, "xy");
+  EXPECT_EQ(r.l1i_size, 16384);
+  EXPECT_EQ(r.l1i_assoc, 4);
+  EXPECT_EQ(r.l1d_size, 8192);
+  EXPECT_EQ(r.l1d_assoc, 2);
+  EXPECT_EQ(r.l15_size, 4096);
+  EXPECT_EQ(r.l15_assoc, 8);
+  EXPECT_EQ(r.l2_size, 65536);
+  EXPECT_EQ(r.l2_assoc, 16);
+  EXPECT_THAT(r.rtl_defines, ElementsAre("NO_RTL_CSM", "PITON_ASIC"));
+  EXPECT_EQ(r.rtl_edits, t.rtl_edits);
+  EXPECT_EQ(r.rtl_edits_hash, "abc123");
+  EXPECT_THAT(r.extra_flags, ElementsAre("--x_tiles", "-O2"));
+  EXPECT_EQ(r.build_id, "b-7");
+  EXPECT_EQ(r.build_outcome, "reused");
+  EXPECT_TRUE(r.build_reused);
+  EXPECT_EQ(r.failure_reason, "way_rule");
+  EXPECT_EQ(r.stage, "simulating");
+  EXPECT_EQ(r.passed, std::optional<bool>(true));
+  EXPECT_EQ(r.started_at_ms, 1000);
+  EXPECT_EQ(r.finished_at_ms, 2000);
+  ASSERT_EQ(r.results.size(), 2u);
+  EXPECT_EQ(r.results[0].ordinal, 0);
+  EXPECT_EQ(r.results[0].workload, "add");
+  EXPECT_EQ(r.results[0].verdict, "pass");
+  EXPECT_EQ(r.results[0].returncode, std::optional<int64_t>(0));
+  EXPECT_EQ(r.results[0].run_dir, "/runs/a");
+  EXPECT_DOUBLE_EQ(r.results[0].wall_s, 0.65);
+  EXPECT_EQ(r.results[1].ordinal, 1);
+  EXPECT_EQ(r.results[1].workload, "hello");
+  EXPECT_EQ(r.results[1].verdict, "timeout");
+  EXPECT_EQ(r.results[1].returncode, std::nullopt);
+  EXPECT_DOUBLE_EQ(r.results[1].wall_s, 30.0);
+}
+
+// REQ-VER-13: the unset fields are NULL in the schema and read back unset.
+TEST_F(RecordStoreTest, TaskWithDefaultsStoresNullsAndReadsBackDefaults) {
+  store->insert_run(make_run("r1"));
+  store->upsert_task(make_task("r1", 1, "t1"));
+  EXPECT_EQ(count("SELECT count(*) FROM tasks WHERE checkout IS NULL AND core IS NULL AND "
+                  "mesh_x IS NULL AND network IS NULL AND l1i_size IS NULL AND l2_assoc IS NULL "
+                  "AND build_id IS NULL AND passed IS NULL AND started_at_ms IS NULL AND "
+                  "deps_json = '[]' AND rtl_defines = '' AND stage = 'pending'"),
+            1);
+  auto tasks = store->tasks("r1");
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].passed, std::nullopt);
+  EXPECT_TRUE(tasks[0].deps.empty());
+  EXPECT_TRUE(tasks[0].rtl_defines.empty());
+  EXPECT_TRUE(tasks[0].extra_flags.empty());
+  EXPECT_TRUE(tasks[0].results.empty());
+  EXPECT_EQ(tasks[0].l2_size, 0);
+  EXPECT_EQ(tasks[0].stage, "pending");
+
+  TaskRecord failed = make_task("r1", 1, "t1");
+  failed.passed = false;
+  store->upsert_task(failed);
+  EXPECT_EQ(store->tasks("r1").at(0).passed, std::optional<bool>(false));
+}
+
+// REQ-VER-13
+TEST_F(RecordStoreTest, UpsertUpdatesTheTaskAndReplacesItsResults) {
+  store->insert_run(make_run("r1"));
+  TaskRecord t = make_task("r1", 1, "t1");
+  t.stage = "building";
+  t.results = {{0, "add", "fail", 1, "/runs/a", 1.0},
+               {1, "hello", "pass", 0, "/runs/h", 2.0},
+               {2, "fib", "pass", 0, "/runs/f", 3.0}};
+  int64_t row = store->upsert_task(t);
+
+  t.stage = "passed";
+  t.passed = true;
+  t.build_id = "b-1";
+  t.results = {{0, "add", "pass", 0, "/runs/a2", 1.5}};
+  EXPECT_EQ(store->upsert_task(t), row);
+  EXPECT_EQ(count("SELECT count(*) FROM tasks"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM task_results"), 1);
+  auto tasks = store->tasks("r1");
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].stage, "passed");
+  EXPECT_EQ(tasks[0].build_id, "b-1");
+  ASSERT_EQ(tasks[0].results.size(), 1u);
+  EXPECT_EQ(tasks[0].results[0].verdict, "pass");
+  EXPECT_EQ(tasks[0].results[0].run_dir, "/runs/a2");
+
+  // Fields set back to their defaults are cleared, not kept.
+  t.build_id.clear();
+  t.passed.reset();
+  t.results.clear();
+  EXPECT_EQ(store->upsert_task(t), row);
+  tasks = store->tasks("r1");
+  EXPECT_EQ(tasks.at(0).build_id, "");
+  EXPECT_EQ(tasks.at(0).passed, std::nullopt);
+  EXPECT_TRUE(tasks.at(0).results.empty());
+}
+
+// REQ-VER-13
+TEST_F(RecordStoreTest, FailedUpsertWritesNothing) {
+  store->insert_run(make_run("r1"));
+  TaskRecord t = make_task("r1", 1, "t1");
+  t.results = {{0, "add", "pass", 0, "", 1.0}};
+  store->upsert_task(t);
+
+  TaskRecord dup = t;
+  dup.stage = "failed";
+  dup.results = {{0, "add", "fail", 1, "", 1.0}, {0, "hello", "fail", 1, "", 1.0}};
+  EXPECT_THROW(store->upsert_task(dup), std::runtime_error);
+  TaskRecord spaced = t;
+  spaced.stage = "failed";
+  spaced.extra_flags = {"-D X=1 2"};
+  EXPECT_THROW(store->upsert_task(spaced), std::invalid_argument);
+  spaced.extra_flags.clear();
+  spaced.rtl_defines = {""};
+  EXPECT_THROW(store->upsert_task(spaced), std::invalid_argument);
+  EXPECT_THROW(store->upsert_task(make_task("no-such-run", 1, "t1")), std::runtime_error);
+
+  auto tasks = store->tasks("r1");
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].stage, "pending");
+  ASSERT_EQ(tasks[0].results.size(), 1u);
+  EXPECT_EQ(tasks[0].results[0].verdict, "pass");
+  EXPECT_FALSE(db().in_transaction());
+}
+
+// REQ-VER-13
+TEST_F(RecordStoreTest, TasksAreByIterationThenFirstRecordedAndOfTheRunOnly) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("r2"));
+  store->upsert_task(make_task("r1", 2, "a"));
+  store->upsert_task(make_task("r1", 1, "z"));
+  store->upsert_task(make_task("r1", 1, "b"));
+  store->upsert_task(make_task("r2", 1, "other"));
+  TaskRecord z = make_task("r1", 1, "z");
+  z.results = {{0, "add", "pass", 0, "", 0}};
+  store->upsert_task(z);  // an update keeps its place
+  std::vector<std::string> order;
+  for (auto& t : store->tasks("r1")) order.push_back(std::to_string(t.iteration) + t.task_id);
+  EXPECT_THAT(order, ElementsAre("1z", "1b", "2a"));
+  // The same task id in another iteration is another row.
+  EXPECT_NE(store->upsert_task(make_task("r1", 3, "z")), store->upsert_task(z));
+}
+
+// REQ-FAIL-8, REQ-FAIL-9
+TEST_F(RecordStoreTest, DiagnosesAreRecordedAndMarkedRecoveredForTheirRunOnly) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("r2"));
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "set l2_assoc to 8", "rule",
+                          "l2_assoc=6 is not a power of two", 1234);
+  store->record_diagnosis("r1", 2, "t3", "build_failed", "drop the define", "llm", "log tail",
+                          5678);
+  store->record_diagnosis("r2", 1, "t1", "timeout", "", "fallback", "", 9);
+  auto stmt = db().prepare(
+      "SELECT run_id, iteration, task_id, label, fix, source, evidence, recovered, "
+      "created_at_ms FROM diagnoses ORDER BY id LIMIT 1");
+  ASSERT_TRUE(stmt.step());
+  EXPECT_EQ(stmt.text(0), "r1");
+  EXPECT_EQ(stmt.int64(1), 1);
+  EXPECT_EQ(stmt.text(2), "t1");
+  EXPECT_EQ(stmt.text(3), "way_rule");
+  EXPECT_EQ(stmt.text(4), "set l2_assoc to 8");
+  EXPECT_EQ(stmt.text(5), "rule");
+  EXPECT_EQ(stmt.text(6), "l2_assoc=6 is not a power of two");
+  EXPECT_EQ(stmt.int64(7), 0);
+  EXPECT_EQ(stmt.int64(8), 1234);
+  EXPECT_THROW(store->record_diagnosis("r1", 1, "t1", "", "", "guess", "", 0),
+               std::runtime_error);
+  EXPECT_THROW(store->record_diagnosis("no-such-run", 1, "t1", "", "", "llm", "", 0),
+               std::runtime_error);
+
+  EXPECT_EQ(store->mark_failures_recovered("r1"), 2);
+  EXPECT_EQ(store->mark_failures_recovered("r1"), 0);  // already marked
+  EXPECT_EQ(store->mark_failures_recovered("no-such-run"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r1' AND recovered = 1"), 2);
+  EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r2' AND recovered = 0"), 1);
+}
+
+// REQ-VER-15: the metrics count what the recording methods wrote.
+TEST_F(RecordStoreTest, MetricsCountRecordedTasksIterationsAndRecoveredFailures) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("r2"));
+  store->record_iteration_start("r1", 1, 1000, "p1");
+  store->record_iteration_end("r1", 1, 2000, 0.1, 1.0, false);
+  store->record_iteration_start("r1", 2, 3000, "p2");
+  store->record_iteration_end("r1", 2, 4000, 0.1, 1.0, true);
+  store->record_iteration_start("r2", 1, 1000, "other run");
+
+  TaskRecord t = make_task("r1", 1, "t1");
+  t.passed = false;
+  store->upsert_task(t);
+  t.iteration = 2;
+  t.passed = true;
+  store->upsert_task(t);
+  store->upsert_task(make_task("r1", 2, "t2"));  // not ended: passed is NULL
+  TaskRecord t3 = make_task("r1", 2, "t3");
+  t3.passed = true;
+  store->upsert_task(t3);
+  store->upsert_task(t3);  // recorded twice, counted once
+  TaskRecord other = make_task("r2", 1, "t1");
+  other.passed = true;
+  store->upsert_task(other);
+
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", "rule", "", 0);
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", "narrowing", "", 0);
+  store->record_diagnosis("r2", 1, "t9", "x", "", "llm", "", 0);
+  EXPECT_EQ(store->metrics("r1", 0).failures_recovered, 0);
+  store->mark_failures_recovered("r1");
+
+  RunMetrics m = store->metrics("r1", 0);
+  EXPECT_EQ(m.successful_tasks, 2);
+  EXPECT_EQ(m.iterations, 2);
+  EXPECT_EQ(m.failures_recovered, 2);
+  EXPECT_EQ(store->find_run("r1")->iterations, 2);
+  RunMetrics m2 = store->metrics("r2", 0);
+  EXPECT_EQ(m2.successful_tasks, 1);
+  EXPECT_EQ(m2.iterations, 1);
+  EXPECT_EQ(m2.failures_recovered, 0);
+}
+
+TEST_F(RecordStoreTest, DeletingARunDeletesWhatTheRecordingMethodsWrote) {
+  store->insert_run(make_run("r1"));
+  store->insert_run(make_run("r2"));
+  for (const char* run : {"r1", "r2"}) {
+    store->record_iteration_start(run, 1, 1000, "p");
+    store->record_iteration_end(run, 1, 2000, 0.1, 1.0, true);
+    TaskRecord t = make_task(run, 1, "t1");
+    t.results = {{0, "add", "pass", 0, "", 1.0}, {1, "hello", "pass", 0, "", 1.0}};
+    store->upsert_task(t);
+    store->record_diagnosis(run, 1, "t1", "l", "f", "llm", "e", 0);
+  }
+  db().exec("DELETE FROM runs WHERE id = 'r1'");
+  EXPECT_TRUE(store->iterations("r1").empty());
+  EXPECT_TRUE(store->tasks("r1").empty());
+  EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r1'"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM task_results"), 2);  // r2's only
+  EXPECT_EQ(store->iterations("r2").size(), 1u);
+  EXPECT_EQ(store->tasks("r2").at(0).results.size(), 2u);
+  EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r2'"), 1);
+}
+
+}  // namespace
+}  // namespace mace::store
