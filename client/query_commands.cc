@@ -68,7 +68,9 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       w.begin_object().key("run");
       write_json(w, run.getSummary());
       w.key("spec").raw(run.getSpecJson().size() ? run.getSpecJson().cStr() : "null");
-      w.key("tasks").begin_array().end_array();
+      w.key("tasks").begin_array();
+      for (auto task : run.getTasks()) write_json(w, task);
+      w.end_array();
       w.end_object();
       std::cout << w.str() << "\n";
     } else {

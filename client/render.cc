@@ -96,6 +96,29 @@ void write_json(JsonWriter& w, api::LogEntry::Reader entry) {
   w.end_object();
 }
 
+void write_json(JsonWriter& w, api::TaskState::Reader t) {
+  w.begin_object();
+  w.field("iteration", t.getIteration());
+  w.field("task_id", text(t.getTaskId()));
+  w.field("kind", text(t.getKind()));
+  w.field("instruction", text(t.getInstruction()));
+  w.key("deps").begin_array();
+  for (auto d : t.getDeps()) w.value(text(d));
+  w.end_array();
+  w.field("stage", stage_name(t.getStage()));
+  w.field("build_id", text(t.getBuildId()));
+  w.field("build_outcome", text(t.getBuildOutcome()));
+  w.field("failure_reason", text(t.getFailureReason()));
+  w.field("checkout", text(t.getCheckout()));
+  w.key("results").begin_array();
+  for (auto r : t.getResults()) {
+    w.begin_object().field("workload", text(r.getWorkload()));
+    w.field("verdict", verdict_name(r.getVerdict())).field("wall_s", r.getWallS()).end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
 std::string format_time(int64_t ms) {
   if (ms == 0) return "-";
   std::time_t secs = static_cast<std::time_t>(ms / 1000);

@@ -18,6 +18,7 @@ void write_json(JsonWriter& w, api::RunSummary::Reader run);
 void write_json(JsonWriter& w, api::Event::Reader event);
 void write_json(JsonWriter& w, api::Metrics::Reader metrics);
 void write_json(JsonWriter& w, api::LogEntry::Reader entry);
+void write_json(JsonWriter& w, api::TaskState::Reader task);
 
 // "2026-11-30 12:15:30" in local time; "-" for 0.
 std::string format_time(int64_t ms);

@@ -53,6 +53,9 @@ struct TaskJob {
 struct WorkloadVerdict {
   std::string workload;
   std::string verdict;  // pass, fail, timeout, maxcycles, none
+  std::string run_dir = {};
+  double wall_s = 0;
+  int returncode = 0;
 };
 
 struct TaskOutcome {
@@ -62,6 +65,9 @@ struct TaskOutcome {
   std::string failure_reason; // way_rule, build_failed, workload_failed, budget_exhausted, ...
   std::vector<WorkloadVerdict> verdicts;
   std::vector<std::string> evidence;  // error lines or the simulation log's tail
+  std::string build_id = {};
+  bool reused = false;
+  std::string checkout = {};
 };
 
 class TaskRunner {

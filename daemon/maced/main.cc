@@ -22,6 +22,7 @@
 #include "llm/backend_factory.h"
 #include "maced/config.h"
 #include "maced/listen_socket.h"
+#include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
 #include "rpc/maced_server.h"
 #include "service/run_service.h"
@@ -37,12 +38,15 @@ constexpr const char* kUsage =
     "  --state-dir DIR   where mace.db and run directories live\n"
     "                    (default $STATE_DIRECTORY, else /var/lib/maced)\n"
     "  --config FILE     configuration file (JSON; see README \"Configuring maced\")\n"
+    "  --workloads DIR   the gate workloads (default $MACE_WORKLOADS_DIR, else the installed\n"
+    "                    " MACE_DEFAULT_WORKLOADS_DIR ")\n"
     "  --version         print the version and exit\n";
 
 struct Options {
   std::string socket_path;
   std::string state_dir;
   std::string config_path;
+  std::string workloads_dir;
 };
 
 const char* env_or_null(const char* name) { return std::getenv(name); }
@@ -71,6 +75,8 @@ int parse_args(int argc, char** argv, Options& options) {
       if (!value(options.state_dir)) return 2;
     } else if (a == "--config") {
       if (!value(options.config_path)) return 2;
+    } else if (a == "--workloads") {
+      if (!value(options.workloads_dir)) return 2;
     } else if (a == "--version") {
       std::cout << "maced " << MACE_VERSION << "\n";
       return 0;
@@ -86,6 +92,10 @@ int parse_args(int argc, char** argv, Options& options) {
     const char* runtime = env_or_null("RUNTIME_DIRECTORY");
     options.socket_path =
         runtime ? first_dir(runtime) + "/maced.sock" : std::string("/run/maced/maced.sock");
+  }
+  if (options.workloads_dir.empty()) {
+    const char* dir = env_or_null("MACE_WORKLOADS_DIR");
+    options.workloads_dir = dir && *dir ? dir : MACE_DEFAULT_WORKLOADS_DIR;
   }
   if (options.state_dir.empty()) {
     const char* state = env_or_null("STATE_DIRECTORY");
@@ -182,6 +192,9 @@ int main(int argc, char** argv) {
       return error;
     };
     mace::service::RunService service(*store, settings);
+    // A run left running by a maced that died cannot be resumed safely yet.
+    for (const auto& run : store->runs_in_states({mace::RunState::running}))
+      service.set_state(run.id, mace::RunState::error, "maced restarted during the run");
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
     mace::llm::ToolSessions tool_sessions;
 
@@ -197,6 +210,10 @@ int main(int argc, char** argv) {
     auto receiver = io.lowLevelProvider->wrapListenSocketFd(
         listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
 
+    mace::RunSupervisor supervisor(service, config, options.workloads_dir);
+    service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
+                      [&](const std::string& run_id) { supervisor.cancel(run_id); });
+
     LoggingErrorHandler error_handler;
     kj::TaskSet connections(error_handler);
     kj::TaskSet background(error_handler);
@@ -206,12 +223,17 @@ int main(int argc, char** argv) {
     std::cerr << "maced " << MACE_VERSION << ": " << where << ", state in "
               << options.state_dir << ", " << config.checkouts.size() << " checkout(s)\n";
     mace::notify_ready(status_line(service, where));
+    supervisor.start_queued();  // runs queued before a restart
 
     auto stop = io.unixEventPort.onSignal(SIGTERM)
                     .exclusiveJoin(io.unixEventPort.onSignal(SIGINT))
                     .wait(io.waitScope);
     mace::notify_stopping();
     std::cerr << "maced: signal " << stop.si_signo << ", shutting down\n";
+    // Stop every build and simulation and record their runs before going.
+    supervisor.stop_all()
+        .exclusiveJoin(io.provider->getTimer().afterDelay(60 * kj::SECONDS))
+        .wait(io.waitScope);
     if (!listen.from_systemd) ::unlink(listen.path.c_str());
     return 0;
   } catch (const std::exception& e) {

@@ -86,6 +86,26 @@ void fill(api::Event::Builder out, const store::EventRecord& event) {
   out.setMessage(event.message);
 }
 
+void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
+  out.setIteration(static_cast<uint32_t>(t.iteration));
+  out.setTaskId(t.task_id);
+  out.setKind(t.kind);
+  out.setInstruction(t.instruction);
+  auto deps = out.initDeps(t.deps.size());
+  for (size_t i = 0; i < t.deps.size(); ++i) deps.set(i, t.deps[i]);
+  out.setStage(enum_from_name(t.stage, kStages, api::TaskStage::PENDING));
+  out.setBuildId(t.build_id);
+  out.setBuildOutcome(t.build_outcome);
+  out.setFailureReason(t.failure_reason);
+  auto results = out.initResults(t.results.size());
+  for (size_t i = 0; i < t.results.size(); ++i) {
+    results[i].setWorkload(t.results[i].workload);
+    results[i].setVerdict(enum_from_name(t.results[i].verdict, kVerdicts, api::Verdict::NONE));
+    results[i].setWallS(t.results[i].wall_s);
+  }
+  out.setCheckout(t.checkout);
+}
+
 void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
   out.setSuccessfulTasks(static_cast<uint32_t>(m.successful_tasks));
   out.setIterations(static_cast<uint32_t>(m.iterations));

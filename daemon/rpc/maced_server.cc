@@ -85,7 +85,9 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
     auto detail = context.getResults().initRun();
     fill(detail.initSummary(), run);
     detail.setSpecJson(run.spec_json);
-    detail.initTasks(0);  // tasks are recorded once the run loop executes them
+    auto tasks = service_.store().tasks(run.id);
+    auto out = detail.initTasks(tasks.size());
+    for (size_t i = 0; i < tasks.size(); ++i) fill(out[i], tasks[i]);
   });
 }
 

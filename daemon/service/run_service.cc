@@ -63,6 +63,7 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   submitted.message = "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
                       std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y);
   record_event(std::move(submitted));
+  if (settings_.on_queued) settings_.on_queued(run.id);
   return {run.id, {}};
 }
 
@@ -114,6 +115,7 @@ CancelOutcome RunService::cancel(const std::string& run_id, uint32_t uid) {
   }
   if (is_final(current.state)) return {current.state, false};
   set_state(run_id, RunState::cancelled, "cancelled by uid " + std::to_string(uid));
+  if (settings_.on_cancelled) settings_.on_cancelled(run_id);
   return {RunState::cancelled, true};
 }
 
@@ -145,6 +147,18 @@ void RunService::set_state(const std::string& run_id, RunState state,
                                                   : name + ": " + reason;
   record_event(std::move(changed));
   if (is_final(state)) finish_watchers(run_id);
+}
+
+bool RunService::finish(const std::string& run_id, RunState state, const std::string& reason) {
+  if (is_final(run(run_id).state)) return false;
+  set_state(run_id, state, reason);
+  return true;
+}
+
+void RunService::set_hooks(std::function<void(const std::string&)> on_queued,
+                           std::function<void(const std::string&)> on_cancelled) {
+  settings_.on_queued = std::move(on_queued);
+  settings_.on_cancelled = std::move(on_cancelled);
 }
 
 void RunService::finish_watchers(const std::string& run_id) {

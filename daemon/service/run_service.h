@@ -53,6 +53,10 @@ struct ServiceSettings {
   // LLM.
   std::function<std::optional<std::string>(const std::string& backend, const std::string& model)>
       check_backend;
+  // Told after a run is queued, and after one is cancelled: the scheduler starts queued
+  // runs and stops a cancelled one's builds and simulations.
+  std::function<void(const std::string& run_id)> on_queued;
+  std::function<void(const std::string& run_id)> on_cancelled;
 };
 
 class RunService {
@@ -82,6 +86,13 @@ class RunService {
   // For the run loop: record a progress event, or a change of state, and tell watchers.
   void record_event(store::EventRecord event);
   void set_state(const std::string& run_id, RunState state, const std::string& reason);
+  // As set_state, but leaves a run that is already final alone (a run cancelled while
+  // its loop was finishing stays cancelled). Returns whether the state changed.
+  bool finish(const std::string& run_id, RunState state, const std::string& reason);
+
+  store::Store& store() { return store_; }
+  void set_hooks(std::function<void(const std::string&)> on_queued,
+                 std::function<void(const std::string&)> on_cancelled);
 
   // Counts of runs by state, for maced's status line.
   std::map<RunState, int64_t> counts_by_state() const;

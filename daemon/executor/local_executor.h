@@ -1,0 +1,42 @@
+#pragma once
+// The local executor: runs a batch's tasks on this machine, each on its own leased
+// checkout, at the same time (REQ-EXEC-3), through the OpenPiton adapter. Every build and
+// simulation of a checkout happens here, on the machine that holds it (REQ-EXEC-4). A
+// Slurm executor would implement the same TaskRunner with `srun` pinned to the node of
+// each checkout; the loop does not change.
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/run_spec.h"
+#include "loop/run_loop.h"
+#include "openpiton/checkout.h"
+#include "openpiton/process_group.h"
+
+namespace mace::executor {
+
+class LocalExecutor final : public loop::TaskRunner {
+ public:
+  // `checkouts` are the run's leased checkouts: slot i of a batch runs on checkouts[i].
+  LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
+                std::filesystem::path workloads_dir, const openpiton::CancelToken* cancel);
+
+  // Told when a task enters a stage: "building", "running" (REQ-EXEC-10).
+  std::function<void(int iteration, const std::string& task_id, const std::string& stage)>
+      on_stage;
+
+  std::vector<loop::TaskOutcome> run_batch(int iteration,
+                                           const std::vector<loop::TaskJob>& jobs) override;
+
+ private:
+  loop::TaskOutcome run_task(int iteration, const loop::TaskJob& job);
+
+  const RunSpec& spec_;
+  std::vector<openpiton::Checkout> checkouts_;
+  std::filesystem::path workloads_dir_;
+  const openpiton::CancelToken* cancel_;
+};
+
+}  // namespace mace::executor

@@ -1,0 +1,331 @@
+#include "maced/run_supervisor.h"
+
+#include <chrono>
+#include <iostream>
+
+#include "core/run_spec.h"
+#include "executor/local_executor.h"
+#include "llm/backend_factory.h"
+#include "llm/retry.h"
+#include "loop/direct_planner.h"
+#include "loop/run_loop.h"
+#include "openpiton/cache_defaults.h"
+#include "openpiton/workload.h"
+#include "service/clock.h"
+
+namespace mace {
+namespace {
+
+// Everything the loop reports, carried to the event-loop thread and recorded there.
+class RecordingObserver final : public loop::LoopObserver {
+ public:
+  RecordingObserver(service::RunService& service, const kj::Executor& loop, std::string run_id,
+                    const RunSpec& spec)
+      : service_(service), loop_(loop), run_id_(std::move(run_id)), spec_(spec) {}
+
+  void event(const std::string& kind, int iteration, const std::string& task_id,
+             const std::string& stage, const std::string& message,
+             const std::string& workload = "", const std::string& verdict = "") {
+    store::EventRecord e;
+    e.run_id = run_id_;
+    e.kind = kind;
+    e.iteration = iteration;
+    e.task_id = task_id;
+    e.stage = stage;
+    e.message = message;
+    e.workload = workload;
+    e.verdict = verdict;
+    loop_.executeSync([&] { service_.record_event(e); });
+  }
+
+  void iteration_started(int iteration) override {
+    started_ms_ = system_now_ms();
+    event("iteration_started", iteration, "", "", "iteration " + std::to_string(iteration));
+  }
+
+  void plan_made(int iteration, const Plan& plan, const std::string& reply) override {
+    plan_ = plan;
+    loop_.executeSync([&] {
+      service_.store().record_iteration_start(run_id_, iteration, started_ms_, reply);
+    });
+    std::string ids;
+    for (const auto& t : plan.tasks) ids += (ids.empty() ? "" : ", ") + t.id;
+    event("message", iteration, "", "", "plan: " + ids);
+  }
+
+  void level_started(int iteration, std::size_t level,
+                     const std::vector<std::string>& task_ids) override {
+    std::string ids;
+    for (const auto& id : task_ids) ids += (ids.empty() ? "" : ", ") + id;
+    event("level_started", iteration, "", "", "level " + std::to_string(level) + ": " + ids);
+  }
+
+  void task_finished(int iteration, const loop::TaskJob& job,
+                     const loop::TaskOutcome& outcome) override {
+    store::TaskRecord t;
+    t.run_id = run_id_;
+    t.iteration = iteration;
+    t.task_id = job.task.id;
+    t.kind = job.task.kind;
+    t.instruction = job.task.instruction;
+    t.deps = job.task.deps;
+    t.checkout = outcome.checkout;
+    t.core = std::string(to_string(spec_.core));
+    t.mesh_x = spec_.mesh_x;
+    t.mesh_y = spec_.mesh_y;
+    auto cache = [&](const char* name, int64_t& size, int64_t& assoc) {
+      if (auto it = job.caches.find(name); it != job.caches.end()) {
+        size = it->second.size;
+        assoc = it->second.associativity;
+      }
+    };
+    cache("l1i", t.l1i_size, t.l1i_assoc);
+    cache("l1d", t.l1d_size, t.l1d_assoc);
+    cache("l15", t.l15_size, t.l15_assoc);
+    cache("l2", t.l2_size, t.l2_assoc);
+    t.rtl_defines = job.defines;
+    if (spec_.coverage) t.extra_flags = {"-vlt_build_args=--coverage-line"};
+    t.build_id = outcome.build_id;
+    t.build_outcome = !outcome.built ? (outcome.build_id.empty() ? "" : "failed")
+                      : outcome.reused ? "reused" : "succeeded";
+    t.build_reused = outcome.reused;
+    t.failure_reason = outcome.failure_reason;
+    t.stage = outcome.passed ? "passed" : "failed";
+    t.passed = outcome.passed;
+    t.finished_at_ms = system_now_ms();
+    int64_t ordinal = 0;
+    for (const auto& v : outcome.verdicts)
+      t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s});
+    loop_.executeSync([&] { service_.store().upsert_task(t); });
+    for (const auto& v : outcome.verdicts)
+      event("verdict", iteration, job.task.id, "", "", v.workload, v.verdict);
+    std::string message = outcome.passed ? "passed" : "failed: " + outcome.failure_reason;
+    if (!outcome.passed && !outcome.evidence.empty()) message += ": " + outcome.evidence.front();
+    event("task_stage", iteration, job.task.id, outcome.passed ? "passed" : "failed", message);
+  }
+
+  void iteration_finished(int iteration, bool passed, double cost_usd, double wall_s) override {
+    loop_.executeSync([&] {
+      service_.store().record_iteration_end(run_id_, iteration, system_now_ms(), cost_usd, wall_s,
+                                            passed);
+    });
+    event("iteration_finished", iteration, "", "",
+          std::string(passed ? "passed" : "failed") + " in " + std::to_string(wall_s) + " s");
+  }
+
+  void note(const std::string& message) override { event("message", 0, "", "", message); }
+
+ private:
+  service::RunService& service_;
+  const kj::Executor& loop_;
+  std::string run_id_;
+  const RunSpec& spec_;
+  int64_t started_ms_ = 0;
+  Plan plan_;
+};
+
+// The planner of an LLM backend: one call with the vendor's retries (REQ-BUD-14), each
+// attempt recorded in llm_calls (REQ-BUD-12).
+class LlmPlanner final : public loop::Planner {
+ public:
+  LlmPlanner(std::unique_ptr<llm::Backend> backend, service::RunService& service,
+             const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel)
+      : backend_(std::move(backend)), service_(service), loop_(loop), run_id_(std::move(run_id)),
+        cancel_(cancel) {}
+
+  loop::PlannerReply plan(const std::string& prompt) override {
+    llm::Request request;
+    request.phase = "planning";
+    request.prompt = prompt;
+    auto policy = llm::RetryPolicy::from_environment(llm::process_environment());
+    llm::Reply reply = llm::call_with_retries(
+        *backend_, request, policy,
+        [this](std::chrono::seconds wait) {
+          // A cancel must not wait out a rate limit.
+          auto until = std::chrono::steady_clock::now() + wait;
+          while (std::chrono::steady_clock::now() < until && !cancel_.cancelled())
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        },
+        [this](const llm::Reply& attempt, int) { record(attempt); });
+    return {reply.ok, reply.text, reply.usage.cost_usd, reply.error};
+  }
+
+ private:
+  void record(const llm::Reply& reply) {
+    store::LlmCallRecord call;
+    call.run_id = run_id_;
+    call.phase = "planning";
+    call.backend = backend_->name();
+    call.model = backend_->model();
+    call.input_tokens = reply.usage.input_tokens;
+    call.output_tokens = reply.usage.output_tokens;
+    call.thinking_tokens = reply.usage.thinking_tokens;
+    call.cost_usd = reply.usage.cost_usd;
+    call.wall_s = reply.wall_s;
+    call.success = reply.ok;
+    call.error_class = reply.ok ? "" : std::string(llm::to_string(reply.error_class));
+    call.reply_text = reply.text;
+    call.created_at_ms = system_now_ms();
+    loop_.executeSync([&] { service_.store().record_llm_call(call); });
+  }
+
+  std::unique_ptr<llm::Backend> backend_;
+  service::RunService& service_;
+  const kj::Executor& loop_;
+  std::string run_id_;
+  const openpiton::CancelToken& cancel_;
+};
+
+std::vector<service::PooledCheckout> pooled(const MacedConfig& config) {
+  std::vector<service::PooledCheckout> out;
+  for (const auto& c : config.checkouts) out.push_back({c.path, c.node});
+  return out;
+}
+
+}  // namespace
+
+RunSupervisor::RunSupervisor(service::RunService& service, const MacedConfig& config,
+                             std::filesystem::path workloads_dir)
+    : service_(service),
+      config_(config),
+      workloads_dir_(std::move(workloads_dir)),
+      pool_(pooled(config)),
+      loop_(kj::getCurrentThreadExecutor()) {}
+
+RunSupervisor::~RunSupervisor() {
+  for (auto& [id, run] : active_) run.cancel->cancel();
+  for (auto& [id, run] : active_)
+    if (run.thread.joinable()) run.thread.detach();  // the process is ending
+  for (auto& t : ended_)
+    if (t.joinable()) t.join();
+}
+
+void RunSupervisor::start_queued() {
+  for (auto& t : ended_)
+    if (t.joinable()) t.join();
+  ended_.clear();
+  if (stopping_) return;
+
+  store::RunFilter filter;
+  filter.states = {RunState::queued};
+  filter.limit = 0;
+  auto queued_runs = service_.list(filter);
+  if (queued_runs.empty()) return;
+  if (pool_.size() == 0) {
+    if (!told_no_checkouts_) {
+      std::cerr << "maced: runs are queued but no OpenPiton checkout is configured "
+                   "(\"checkouts\" in the config file)\n";
+      told_no_checkouts_ = true;
+    }
+    return;
+  }
+  std::vector<service::QueuedRun> queued;
+  for (auto it = queued_runs.rbegin(); it != queued_runs.rend(); ++it) {
+    int64_t wants = 0;
+    if (auto parsed = parse_run_spec_json(it->spec_json); parsed.spec && parsed.spec->checkouts)
+      wants = *parsed.spec->checkouts;
+    queued.push_back({it->id, it->submitted_by_uid, wants});
+  }
+  while (auto lease = pool_.lease_next(queued)) {
+    auto& run = active_[lease->run_id];
+    run.cancel = std::make_unique<openpiton::CancelToken>();
+    service_.set_state(lease->run_id, RunState::running, "");
+    run.thread = std::thread(&RunSupervisor::run_thread, this, lease->run_id, lease->checkouts, &run);
+    std::erase_if(queued, [&](const service::QueuedRun& q) { return q.run_id == lease->run_id; });
+  }
+}
+
+void RunSupervisor::cancel(const std::string& run_id) {
+  if (auto it = active_.find(run_id); it != active_.end()) it->second.cancel->cancel();
+}
+
+kj::Promise<void> RunSupervisor::stop_all() {
+  stopping_ = true;
+  for (auto& [id, run] : active_) run.cancel->cancel();
+  if (active_.empty()) return kj::READY_NOW;
+  auto paf = kj::newPromiseAndFulfiller<void>();
+  all_stopped_ = kj::mv(paf.fulfiller);
+  return kj::mv(paf.promise);
+}
+
+void RunSupervisor::finished(const std::string& run_id) {
+  auto it = active_.find(run_id);
+  if (it == active_.end()) return;
+  // This runs inside that very thread's executeSync: it cannot be joined yet, only on a
+  // later turn once it has returned.
+  std::thread ending = std::move(it->second.thread);
+  active_.erase(it);
+  pool_.release(run_id);
+  if (stopping_) {
+    ended_.push_back(std::move(ending));
+    if (active_.empty() && all_stopped_) all_stopped_->fulfill();
+    return;
+  }
+  start_queued();
+  ended_.push_back(std::move(ending));
+}
+
+void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, ActiveRun* active) {
+  const openpiton::CancelToken& cancel = *active->cancel;
+  RunState state = RunState::error;
+  std::string reason;
+  try {
+    store::RunRecord record;
+    loop_.executeSync([&] { record = service_.run(run_id); });
+    const std::string& spec_json = record.spec_json;
+    SpecParseResult parsed = parse_run_spec_json(spec_json);
+    if (!parsed.spec) throw std::runtime_error("the recorded spec no longer parses");
+    const RunSpec& spec = *parsed.spec;
+
+    std::vector<openpiton::Checkout> checkouts;
+    for (size_t slot : slots) checkouts.emplace_back(pool_.at(slot).path);
+
+    RecordingObserver observer(service_, loop_, run_id, spec);
+    executor::LocalExecutor executor(spec, checkouts, workloads_dir_, &cancel);
+    executor.on_stage = [&](int iteration, const std::string& task, const std::string& stage) {
+      observer.event("task_stage", iteration, task, stage, stage);
+    };
+
+    std::unique_ptr<loop::Planner> planner;
+    if (record.backend == "direct") {
+      planner = std::make_unique<loop::DirectPlanner>(spec);
+    } else {
+      std::string error;
+      auto backend = llm::make_backend({record.backend, record.model}, llm::process_environment(),
+                                       error);
+      if (!backend) throw std::runtime_error(error);
+      planner = std::make_unique<LlmPlanner>(std::move(backend), service_, loop_, run_id, cancel);
+    }
+    loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
+    auto core = openpiton::core_from_string(to_string(spec.core));
+    if (!core) throw std::runtime_error("unknown core");
+    auto defaults = openpiton::read_cache_defaults(checkouts.front(), *core);
+    if (!defaults.caches) throw std::runtime_error(defaults.error);
+    for (openpiton::Cache c : openpiton::kAllCaches) {
+      const auto& g = (*defaults.caches)[c];
+      in.default_caches[std::string(openpiton::to_string(c))] = {g.size_bytes, g.associativity};
+    }
+    in.cancelled = [&] { return cancel.cancelled(); };
+    in.checksum_problems = [&] { return openpiton::verify_workload_checksums(workloads_dir_); };
+    auto result = loop::run_loop(in, *planner, executor, observer);
+    state = result.state;
+    reason = result.reason;
+  } catch (const std::exception& e) {
+    state = RunState::error;  // REQ-BUD-10: this run ends; maced goes on
+    reason = e.what();
+  }
+  loop_.executeSync([&] {
+    if (stopping_ && state == RunState::cancelled) {
+      state = RunState::error;
+      reason = "maced stopped during the run";
+    }
+    try {
+      service_.finish(run_id, state, reason);
+    } catch (const std::exception& e) {
+      std::cerr << "maced: recording the end of run " << run_id << ": " << e.what() << "\n";
+    }
+    finished(run_id);
+  });
+}
+
+}  // namespace mace

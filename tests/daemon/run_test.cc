@@ -1,0 +1,127 @@
+// Runs executed end to end: a real maced with the fixture checkout in its pool, driven by
+// the real mace, with the direct planner (no LLM).
+
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/fixture_checkout.h"
+#include "support/maced_instance.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string spec_json(const std::string& extra = "") {
+  return R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "backend": "direct",
+             "objective": "build the tile and run add")" +
+         extra + "}";
+}
+
+class RunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    workloads_ = source_root() + "/workloads";
+    start();
+  }
+  void start() {
+    dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + R"("}]})");
+    MacedOptions options;
+    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads", workloads_};
+    maced_ = std::make_unique<MacedInstance>(dir_, options);
+  }
+  std::string submit(const std::string& spec) {
+    dir_.write("spec.json", spec);
+    auto r = maced_->mace({"submit", dir_.file("spec.json")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+  ProcessResult wait_for(const std::string& id) {
+    ProcessOptions options;
+    options.timeout = std::chrono::seconds(60);
+    return maced_->mace({"watch", id}, options);
+  }
+  std::string status(const std::string& id) { return maced_->mace({"status", id, "--json"}).out; }
+
+  TempDir dir_;
+  FixtureCheckout checkout_;
+  std::string workloads_;
+  std::unique_ptr<MacedInstance> maced_;
+};
+
+TEST_F(RunTest, ADirectRunBuildsRunsAndPasses) {  // REQ-VER-1, REQ-VER-10, REQ-VER-13
+  std::string id = submit(spec_json());
+  auto watched = wait_for(id);
+  EXPECT_EQ(watched.exit_code, 0) << watched.out << watched.err;
+  EXPECT_THAT(watched.out, HasSubstr("building"));
+  EXPECT_THAT(watched.out, HasSubstr("add.S pass"));
+  std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"state\":\"passed\""));
+  EXPECT_THAT(s, HasSubstr("\"build_outcome\":\"succeeded\""));
+  EXPECT_THAT(s, HasSubstr("\"checkout\":\"" + checkout_.root() + "\""));
+  EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, HasSubstr("\"successful_tasks\":1"));
+  EXPECT_EQ(checkout_.invocations("build"), 1);
+  EXPECT_EQ(checkout_.invocations("run"), 1);
+}
+
+TEST_F(RunTest, AnIdenticalSecondRunReusesTheBuild) {  // REQ-VER-12
+  ASSERT_EQ(wait_for(submit(spec_json())).exit_code, 0);
+  std::string second = submit(spec_json());
+  ASSERT_EQ(wait_for(second).exit_code, 0);
+  EXPECT_THAT(status(second), HasSubstr("\"build_outcome\":\"reused\""));
+  EXPECT_EQ(checkout_.invocations("build"), 1);
+}
+
+TEST_F(RunTest, ABuildThatKeepsFailingEndsTheRunOverBudget) {  // REQ-BUD-4, REQ-VER-9
+  checkout_.set_control("build", "fail");
+  std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 1})"));
+  auto watched = wait_for(id);
+  EXPECT_EQ(watched.exit_code, 1);
+  std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"state\":\"budget_exceeded\""));
+  EXPECT_THAT(s, HasSubstr("\"failure_reason\":\"build_failed\""));
+  EXPECT_EQ(checkout_.invocations("run"), 0);
+}
+
+TEST_F(RunTest, ChangedWorkloadsEndTheRunBeforeAnyBuild) {  // REQ-BUD-7, REQ-BUD-8
+  std::filesystem::copy(source_root() + "/workloads", dir_.file("workloads"),
+                        std::filesystem::copy_options::recursive);
+  std::ofstream(dir_.file("workloads/hello.c"), std::ios::app) << "/* changed */\n";
+  workloads_ = dir_.file("workloads");
+  maced_.reset();
+  start();
+  std::string id = submit(spec_json());
+  EXPECT_EQ(wait_for(id).exit_code, 1);
+  std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"state\":\"checksum_mismatch\""));
+  EXPECT_THAT(s, HasSubstr("hello.c"));
+  EXPECT_EQ(checkout_.invocations(), 0);
+}
+
+TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
+  checkout_.set_control("build", "hang");
+  std::string id = submit(spec_json());
+  ASSERT_TRUE(eventually([&] { return !checkout_.recorded_pids().empty(); },
+                         std::chrono::seconds(20)));
+  auto pids = checkout_.recorded_pids();
+  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
+  EXPECT_TRUE(eventually(
+      [&] {
+        for (pid_t pid : pids)
+          if (::kill(pid, 0) == 0) return false;
+        return true;
+      },
+      std::chrono::seconds(15)));
+  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  // The checkout is free again for the next run.
+  checkout_.clear_control();
+  EXPECT_EQ(wait_for(submit(spec_json())).exit_code, 0);
+}
+
+}  // namespace
+}  // namespace mace::testing
