@@ -313,7 +313,19 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
   } catch (const std::exception& e) {
     state = RunState::error;  // REQ-BUD-10: this run ends; maced goes on
     reason = e.what();
+  } catch (const kj::Exception& e) {
+    // The event loop went away under us: maced is exiting.
+    state = RunState::error;
+    reason = e.getDescription().cStr();
   }
+  try {
+    report_end(run_id, state, reason);
+  } catch (const kj::Exception&) {
+    // maced is exiting and its event loop is gone; the restart records the run.
+  }
+}
+
+void RunSupervisor::report_end(const std::string& run_id, RunState state, std::string reason) {
   loop_.executeSync([&] {
     if (stopping_ && state == RunState::cancelled) {
       state = RunState::error;

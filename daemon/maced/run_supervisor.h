@@ -41,6 +41,7 @@ class RunSupervisor {
     std::thread thread;
   };
   void run_thread(std::string run_id, std::vector<size_t> checkouts, ActiveRun* active);
+  void report_end(const std::string& run_id, RunState state, std::string reason);
   void finished(const std::string& run_id);
 
   service::RunService& service_;

@@ -123,5 +123,31 @@ TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
   EXPECT_EQ(wait_for(submit(spec_json())).exit_code, 0);
 }
 
+TEST_F(RunTest, SigtermStopsRunningBuildsAndRecordsTheirRuns) {  // REQ-BUD-13
+  checkout_.set_control("build", "hang");
+  std::string id = submit(spec_json());
+  ASSERT_TRUE(eventually([&] { return !checkout_.recorded_pids().empty(); },
+                         std::chrono::seconds(20)));
+  auto pids = checkout_.recorded_pids();
+  maced_->process().signal(SIGTERM);
+  auto exited = maced_->process().wait(std::chrono::seconds(30));
+  ASSERT_TRUE(exited.has_value());
+  EXPECT_EQ(exited->exit_code, 0) << exited->err;
+  // Killed processes may linger as zombies until init reaps them (seconds here).
+  EXPECT_TRUE(eventually(
+      [&] {
+        for (pid_t pid : pids)
+          if (::kill(pid, 0) == 0) return false;
+        return true;
+      },
+      std::chrono::seconds(5)))
+      << "a build process survived maced";
+  checkout_.clear_control();
+  start();
+  std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"state\":\"error\""));
+  EXPECT_THAT(s, HasSubstr("maced stopped during the run"));
+}
+
 }  // namespace
 }  // namespace mace::testing
