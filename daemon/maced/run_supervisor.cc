@@ -38,7 +38,10 @@ class RecordingObserver final : public loop::LoopObserver {
     loop_.executeSync([&] { service_.record_event(e); });
   }
 
+  int current_iteration() const { return iteration_; }
+
   void iteration_started(int iteration) override {
+    iteration_ = iteration;
     started_ms_ = system_now_ms();
     event("iteration_started", iteration, "", "", "iteration " + std::to_string(iteration));
   }
@@ -121,6 +124,7 @@ class RecordingObserver final : public loop::LoopObserver {
   std::string run_id_;
   const RunSpec& spec_;
   int64_t started_ms_ = 0;
+  int iteration_ = 0;
   Plan plan_;
 };
 
@@ -129,9 +133,10 @@ class RecordingObserver final : public loop::LoopObserver {
 class LlmPlanner final : public loop::Planner {
  public:
   LlmPlanner(std::unique_ptr<llm::Backend> backend, service::RunService& service,
-             const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel)
+             const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel,
+             std::function<int()> iteration)
       : backend_(std::move(backend)), service_(service), loop_(loop), run_id_(std::move(run_id)),
-        cancel_(cancel) {}
+        cancel_(cancel), iteration_(std::move(iteration)) {}
 
   loop::PlannerReply plan(const std::string& prompt) override {
     llm::Request request;
@@ -154,6 +159,7 @@ class LlmPlanner final : public loop::Planner {
   void record(const llm::Reply& reply) {
     store::LlmCallRecord call;
     call.run_id = run_id_;
+    call.iteration = iteration_();
     call.phase = "planning";
     call.backend = backend_->name();
     call.model = backend_->model();
@@ -174,6 +180,7 @@ class LlmPlanner final : public loop::Planner {
   const kj::Executor& loop_;
   std::string run_id_;
   const openpiton::CancelToken& cancel_;
+  std::function<int()> iteration_;
 };
 
 std::vector<service::PooledCheckout> pooled(const MacedConfig& config) {
@@ -294,7 +301,8 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
       auto backend = llm::make_backend({record.backend, record.model}, llm::process_environment(),
                                        error);
       if (!backend) throw std::runtime_error(error);
-      planner = std::make_unique<LlmPlanner>(std::move(backend), service_, loop_, run_id, cancel);
+      planner = std::make_unique<LlmPlanner>(std::move(backend), service_, loop_, run_id, cancel,
+                                             [&observer] { return observer.current_iteration(); });
     }
     loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
     auto core = openpiton::core_from_string(to_string(spec.core));
