@@ -10,6 +10,7 @@
 #include "loop/direct_planner.h"
 #include "loop/run_loop.h"
 #include "openpiton/cache_defaults.h"
+#include "openpiton/define_search.h"
 #include "openpiton/workload.h"
 #include "service/clock.h"
 
@@ -314,6 +315,10 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
       in.default_caches[std::string(openpiton::to_string(c))] = {g.size_bytes, g.associativity};
     }
     in.cancelled = [&] { return cancel.cancelled(); };
+    // REQ-PLAN-15: defines no file of the checkout mentions are dropped from plans.
+    in.define_mentioned = [&](const std::string& define) {
+      return openpiton::checkout_mentions_define(checkouts.front(), define);
+    };
     in.checksum_problems = [&] { return openpiton::verify_workload_checksums(workloads_dir_); };
     auto result = loop::run_loop(in, *planner, executor, observer);
     state = result.state;

@@ -83,5 +83,22 @@ TEST_F(LlmRunTest, RepliesWithoutAPlanEndThePlanningFailed) {  // REQ-PLAN-13, R
   EXPECT_EQ(checkout_.invocations(), 0);
 }
 
+TEST_F(LlmRunTest, ADefineNoFileMentionsIsDroppedBeforeTheBuild) {  // REQ-PLAN-15
+  vertex_.push(FakeVertexServer::text(
+      "TASK: t | deps= | kind=config | x\nCONFIG_RTL: t | NO_FILE_MENTIONS_THIS PITON_FAKE_KNOWN_DEFINE\n"));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 0);
+  bool saw_build = false;
+  for (const auto& args : checkout_.invocation_args()) {
+    for (const auto& a : args) {
+      EXPECT_NE(a, "-config_rtl=NO_FILE_MENTIONS_THIS");
+      saw_build |= a == "-config_rtl=PITON_FAKE_KNOWN_DEFINE";
+    }
+  }
+  EXPECT_TRUE(saw_build);
+  EXPECT_THAT(maced_->mace({"logs", id}).out, HasSubstr("NO_FILE_MENTIONS_THIS"));
+}
+
 }  // namespace
 }  // namespace mace::testing
