@@ -123,6 +123,35 @@ TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
   EXPECT_EQ(wait_for(submit(spec_json())).exit_code, 0);
 }
 
+TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {  // REQ-EXEC-2
+  TempDir dir;
+  FixtureCheckout a, b;
+  for (auto* c : {&a, &b}) c->set_control("build_sleep", "2");
+  dir.write("maced.json", R"({"checkouts": [{"path": ")" + a.root() + R"("}, {"path": ")" +
+                              b.root() + R"("}]})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir.file("maced.json"), "--workloads",
+                        source_root() + "/workloads"};
+  MacedInstance maced(dir, options);
+  dir.write("spec.json", spec_json(R"(, "checkouts": 1)"));
+  std::vector<std::string> ids;
+  for (int i = 0; i < 2; ++i) {
+    auto r = maced.mace({"submit", dir.file("spec.json")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    ids.push_back(r.out.substr(0, r.out.find('\n')));
+  }
+  // Both run at once: each holds one checkout.
+  EXPECT_TRUE(eventually([&] {
+    return maced.mace({"list", "--state", "running", "--json"}).out.find(ids[1]) != std::string::npos &&
+           maced.mace({"list", "--state", "running", "--json"}).out.find(ids[0]) != std::string::npos;
+  }));
+  ProcessOptions wait;
+  wait.timeout = std::chrono::seconds(60);
+  for (const auto& id : ids) EXPECT_EQ(maced.mace({"watch", id}, wait).exit_code, 0);
+  EXPECT_EQ(a.invocations("build"), 1);
+  EXPECT_EQ(b.invocations("build"), 1);
+}
+
 TEST_F(RunTest, SigtermStopsRunningBuildsAndRecordsTheirRuns) {  // REQ-BUD-13
   checkout_.set_control("build", "hang");
   std::string id = submit(spec_json());
