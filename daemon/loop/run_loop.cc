@@ -1,5 +1,6 @@
 #include "loop/run_loop.h"
 
+#include <algorithm>
 #include <set>
 
 #include "core/budget_tracker.h"
@@ -91,6 +92,7 @@ LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
       context.default_caches = in.default_caches;
       context.failed_signatures = failed_signatures;
       context.define_mentioned = in.define_mentioned;
+      context.objective_defines = in.objective_defines;
       PlanCheckResult checked = check_plan(parsed, context);
       for (const auto& note : checked.notes) observer.note(note);
       plan = checked.plan;
@@ -160,6 +162,29 @@ LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
                      first_failure->failure_reason + ")\n" +
                      digest_lines(first_failure->evidence, kDigestBytes);
   }
+}
+
+std::vector<std::string> define_candidates(const std::string& objective) {
+  auto is_word_char = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  auto looks_like_define = [](const std::string& w) {
+    if (w.size() < 3 || w.find('_') == std::string::npos || !(w[0] >= 'A' && w[0] <= 'Z'))
+      return false;
+    return std::all_of(w.begin(), w.end(), [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < objective.size();) {
+    std::size_t end = i;
+    while (end < objective.size() && is_word_char(objective[end])) ++end;
+    std::string word = objective.substr(i, end - i);
+    if (looks_like_define(word) && std::find(out.begin(), out.end(), word) == out.end())
+      out.push_back(word);
+    i = end == i ? i + 1 : end;
+  }
+  return out;
 }
 
 }  // namespace mace::loop

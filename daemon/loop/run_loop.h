@@ -104,7 +104,15 @@ struct LoopInputs {
   };
   // Whether any file of the checkout mentions a define (REQ-PLAN-15); unset: all do.
   std::function<bool(const std::string&)> define_mentioned = {};
+  // Defines the objective names as needed, already known to the checkout (REQ-PLAN-15):
+  // every task that builds gets them. See objective_defines().
+  std::vector<std::string> objective_defines = {};
 };
+
+// The upper-snake-case words of an objective that could be RTL defines ("Enable
+// PITON_EXTRA_MEMS on 2x2" → PITON_EXTRA_MEMS), for the caller to check against the
+// checkout: words with an underscore, at least 3 characters, not starting with a digit.
+std::vector<std::string> define_candidates(const std::string& objective);
 
 struct LoopResult {
   RunState state = RunState::error;

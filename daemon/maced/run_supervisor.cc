@@ -319,6 +319,9 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
     in.define_mentioned = [&](const std::string& define) {
       return openpiton::checkout_mentions_define(checkouts.front(), define);
     };
+    for (const auto& define : loop::define_candidates(spec.objective))
+      if (openpiton::checkout_mentions_define(checkouts.front(), define))
+        in.objective_defines.push_back(define);
     in.checksum_problems = [&] { return openpiton::verify_workload_checksums(workloads_dir_); };
     auto result = loop::run_loop(in, *planner, executor, observer);
     state = result.state;

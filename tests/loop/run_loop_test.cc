@@ -289,5 +289,21 @@ TEST_F(RunLoopTest, TheDirectPlannerBuildsTheSpecsMeshWithDefaults) {
   EXPECT_EQ(runner.jobs[0].caches, defaults);
 }
 
+TEST(DefineCandidates, UpperSnakeWordsOfTheObjective) {  // REQ-PLAN-15
+  EXPECT_THAT(define_candidates("Enable PITON_EXTRA_MEMS (and PITON_EXTRA_MEMS) on 2x2; "
+                                "keep L1D, use Mixed_Case not_this 9_NO"),
+              ElementsAre("PITON_EXTRA_MEMS"));
+  EXPECT_THAT(define_candidates(""), ElementsAre());
+}
+
+TEST_F(RunLoopTest, EveryBuildingTaskGetsTheDefinesTheObjectiveNeeds) {  // REQ-PLAN-15
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+                .objective_defines = {"PITON_EXTRA_MEMS"}};
+  run_loop(in, planner, runner, observer);
+  ASSERT_EQ(runner.jobs.size(), 1u);
+  EXPECT_THAT(runner.jobs[0].defines, ::testing::Contains("PITON_EXTRA_MEMS"));
+}
+
 }  // namespace
 }  // namespace mace::loop
