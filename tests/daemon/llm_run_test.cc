@@ -45,6 +45,7 @@ class LlmRunTest : public ::testing::Test {
 };
 
 // REQ-PLAN-5, REQ-FAIL-13, REQ-BUD-5, REQ-BUD-12, REQ-VER-10
+// REQ-EXEC-18: two iterations make exactly two LLM calls, both planning; config tasks make none.
 TEST_F(LlmRunTest, AFailedPlanIsReplannedWithTheBuildErrorAndThenPasses) {
   vertex_.push(FakeVertexServer::text(
       "TASK: broken | deps= | kind=config | try the define\nCONFIG_RTL: broken | FAKE_BREAK_BUILD\n",

@@ -229,6 +229,7 @@ TEST_F(RunLoopTest, APlanRepeatingAFailedConfigurationIsSentBack) {  // REQ-PLAN
   EXPECT_THAT(planner.prompts[2], HasSubstr("failed"));
 }
 
+// REQ-VER-14: the observer hears the iteration's result once its tasks are recorded.
 TEST_F(RunLoopTest, LevelsRunInOrderAndStopAfterAFailedLevel) {  // REQ-EXEC-1, REQ-VER-9
   spec.budget.max_iterations = 1;
   planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n"
