@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "core/directive_line.h"
 #include "core/json_writer.h"
 #include "core/plan.h"
 #include "core/task_graph.h"
@@ -77,44 +78,10 @@ struct Tagged {
 
 // The directive a line holds, or nullopt for prose (see plan.h for what is accepted).
 std::optional<Tagged> match_tag(std::string_view line) {
-  std::string_view s = trim(line);
-  auto bold_at = [](std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 2) == "__"; };
-  if (!bold_at(s)) {
-    if (!s.empty() && (s.front() == '-' || s.front() == '*' || s.front() == '+')) {
-      s = trim(s.substr(1));
-    } else {
-      size_t digits = 0;
-      while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
-      if (digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')'))
-        s = trim(s.substr(digits + 1));
-    }
-  }
-  bool bold = bold_at(s);
-  if (bold) s = trim(s.substr(2));
-
   static constexpr std::pair<std::string_view, Tag> kTags[] = {
       {"CONFIG_RTL", Tag::config_rtl}, {"CACHES", Tag::caches}, {"TASK", Tag::task}};
-  for (const auto& [name, tag] : kTags) {
-    if (!starts_with_nocase(s, name)) continue;
-    std::string_view rest = s.substr(name.size());
-    bool closed = false;
-    if (bold && bold_at(rest)) {  // **TASK**:
-      rest.remove_prefix(2);
-      closed = true;
-    }
-    rest = trim(rest);
-    if (rest.empty() || rest.front() != ':') return std::nullopt;
-    rest.remove_prefix(1);
-    if (bold && !closed && bold_at(rest)) {  // **TASK:**
-      rest.remove_prefix(2);
-      closed = true;
-    }
-    rest = trim(rest);
-    // "**TASK: a | ... | text**": the bold closes at the end of the line instead.
-    if (bold && !closed && rest.size() >= 2 && bold_at(rest.substr(rest.size() - 2)))
-      rest = trim(rest.substr(0, rest.size() - 2));
-    return Tagged{tag, rest};
-  }
+  for (const auto& [name, tag] : kTags)
+    if (auto body = directive_body(line, name)) return Tagged{tag, *body};
   return std::nullopt;
 }
 

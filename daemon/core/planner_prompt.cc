@@ -3,40 +3,13 @@
 #include <string_view>
 
 #include "core/joined.h"
+#include "core/prompt_text.h"
 
 namespace mace {
 namespace {
 
-// Text from users, triage and tool output may span lines; indenting every line keeps it
-// visibly inside its section instead of reading as a new heading or directive.
-void append_indented(std::string& out, std::string_view text, std::string_view indent) {
-  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
-  if (text.empty()) text = "(none given)";
-  size_t begin = 0;
-  while (begin <= text.size()) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    out += indent;
-    out += text.substr(begin, end - begin);
-    out += '\n';
-    begin = end + 1;
-  }
-}
-
-void append_list(std::string& out, const std::vector<std::string>& items) {
-  for (const std::string& item : items) append_indented(out, item, "  - ");
-}
-
 bool is_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
-}
-
-// Backs up over UTF-8 continuation bytes so a cut never splits a character.
-std::string_view clip_utf8(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end);
 }
 
 constexpr std::string_view kEllipsis = "…";

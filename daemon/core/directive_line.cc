@@ -1,0 +1,64 @@
+#include "core/directive_line.h"
+
+#include <cctype>
+
+namespace mace {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with_nocase(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(s[i])) !=
+        std::toupper(static_cast<unsigned char>(prefix[i])))
+      return false;
+  return true;
+}
+
+bool bold_at(std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 2) == "__"; }
+
+}  // namespace
+
+std::optional<std::string_view> directive_body(std::string_view line, std::string_view tag) {
+  std::string_view s = trim(line);
+  if (!bold_at(s)) {
+    if (!s.empty() && (s.front() == '-' || s.front() == '*' || s.front() == '+')) {
+      s = trim(s.substr(1));
+    } else {
+      size_t digits = 0;
+      while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+      if (digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')'))
+        s = trim(s.substr(digits + 1));
+    }
+  }
+  bool bold = bold_at(s);
+  if (bold) s = trim(s.substr(2));
+  if (!starts_with_nocase(s, tag)) return std::nullopt;
+  std::string_view rest = s.substr(tag.size());
+  bool closed = false;
+  if (bold && bold_at(rest)) {  // **TAG**:
+    rest.remove_prefix(2);
+    closed = true;
+  }
+  rest = trim(rest);
+  if (rest.empty() || rest.front() != ':') return std::nullopt;
+  rest.remove_prefix(1);
+  if (bold && !closed && bold_at(rest)) {  // **TAG:**
+    rest.remove_prefix(2);
+    closed = true;
+  }
+  rest = trim(rest);
+  // "**TAG: text**": the bold closes at the end of the line instead.
+  if (bold && !closed && rest.size() >= 2 && bold_at(rest.substr(rest.size() - 2)))
+    rest = trim(rest.substr(0, rest.size() - 2));
+  return rest;
+}
+
+}  // namespace mace
