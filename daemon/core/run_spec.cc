@@ -214,6 +214,23 @@ void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
   }
 }
 
+void check_tools(const RunSpec& spec, FieldErrors& errors) {
+  std::unordered_map<std::string_view, size_t> first_index;
+  for (size_t i = 0; i < spec.tools.size(); ++i) {
+    std::string path = "tools[" + std::to_string(i) + "]";
+    const std::string& name = spec.tools[i];
+    if (!is_tool_name(name)) {
+      errors.push_back({path, got("must be a tool name: a lowercase letter, then lowercase "
+                                  "letters, digits and _",
+                                  echo_string(name))});
+      continue;
+    }
+    auto [first, inserted] = first_index.emplace(name, i);
+    if (!inserted)
+      errors.push_back({path, "duplicate of tools[" + std::to_string(first->second) + "]"});
+  }
+}
+
 void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
   if (spec.core == Core::generic) {
     if (!spec.core_descriptor_json) {
@@ -234,6 +251,13 @@ void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
 }
 
 }  // namespace
+
+bool is_tool_name(std::string_view name) {
+  if (name.empty() || name.front() < 'a' || name.front() > 'z') return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
 
 std::string_view to_string(Core c) {
   for (auto& [core, name] : kCoreNames)
@@ -278,6 +302,7 @@ FieldErrors validate_run_spec(const RunSpec& spec) {
   if (spec.checkouts && (*spec.checkouts < 1 || *spec.checkouts > kMaxCheckouts))
     errors.push_back({"checkouts", got("must be an integer from 1 to " + std::to_string(kMaxCheckouts),
                                        *spec.checkouts)});
+  check_tools(spec, errors);
   return errors;
 }
 
@@ -325,6 +350,9 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   spec.model ? w.value(*spec.model) : w.null();
   w.key("checkouts");
   spec.checkouts ? w.value(*spec.checkouts) : w.null();
+  w.key("tools").begin_array();
+  for (const std::string& name : spec.tools) w.value(name);
+  w.end_array();
   w.end_object();
   return w.take();
 }

@@ -64,6 +64,10 @@ struct RunSpec {
   std::optional<std::string> backend;
   std::optional<std::string> model;
   std::optional<int64_t> checkouts;
+  // Tools maced's configuration declares (REQ-EXEC-7), by name; every LLM call of the run
+  // is offered them. Whether each exists is checked at submit time, not here: `mace spec
+  // check` has no daemon to ask.
+  std::vector<std::string> tools;
 
   int64_t effective_rtl_timeout() const { return rtl_timeout.value_or(kDefaultRtlTimeout); }
   bool operator==(const RunSpec&) const = default;
@@ -73,6 +77,10 @@ struct RunSpec {
 // planner that calls no LLM.
 inline constexpr std::string_view kBackendNames[] = {"vertex", "claude", "opencode",
                                                      "antigravity", "direct"};
+
+// A tool or tool-method name: [a-z][a-z0-9_]*. The same rule for maced's configuration and
+// for a spec, so a name a spec cannot spell is never configured.
+bool is_tool_name(std::string_view name);
 
 struct SpecParseResult {
   std::optional<RunSpec> spec;  // set only when `errors` is empty

@@ -30,7 +30,7 @@ using FieldNames = std::span<const std::string_view>;
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "rtl_timeout", "max_cycle",
-    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts"};
+    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "tools"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "options"};
 constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts"};
@@ -189,6 +189,7 @@ class SpecReader {
   void read_workload_args(element e);
   void read_workload_entry(element e, const std::string& path, WorkloadArgs& args);
   void read_options(element e);
+  void read_tools(element e);
   void add_value_errors();
 
   RunSpec spec_;
@@ -358,6 +359,8 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     if (!value.is_null())
       spec_.checkouts =
           read_integer(value, path, "must be an integer from 1 to " + std::to_string(kMaxCheckouts));
+  } else if (key == "tools") {
+    read_tools(value);
   }
 }
 
@@ -474,6 +477,18 @@ void SpecReader::read_options(element e) {
                                                        : spec_.options.task_prompts;
                    if (auto b = read_bool(value, path)) option = *b;
                  });
+}
+
+void SpecReader::read_tools(element e) {
+  if (!e.is_array()) {
+    reject("tools", "must be an array of tool names", e);
+    return;
+  }
+  size_t index = 0;
+  for (element name : array_of(e)) {
+    std::string path = element_path("tools", index++);
+    spec_.tools.push_back(read_string(name, path, "must be a tool name (a string)").value_or(""));
+  }
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ using testing::StartsWith;
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
     "core, mesh, workloads, objective, budget, coverage, rtl_timeout, max_cycle, "
-    "workload_args, core_descriptor, options, backend, model, checkouts";
+    "workload_args, core_descriptor, options, backend, model, checkouts, tools";
 
 std::string with_budget(std::string_view budget_members) {
   return spec_json(R"("budget":{)" + std::string(budget_members) + "}");
@@ -57,6 +57,7 @@ TEST(ParseRunSpec, MinimalSpecGetsEveryDefault) {
   EXPECT_EQ(spec.backend, std::nullopt);
   EXPECT_EQ(spec.model, std::nullopt);
   EXPECT_EQ(spec.checkouts, std::nullopt);
+  EXPECT_TRUE(spec.tools.empty());
 }
 
 TEST(ParseRunSpec, PartialBudgetKeepsDefaultsForTheRest) {
@@ -605,6 +606,38 @@ TEST(ParseRunSpec, RejectsCheckoutsOutsideOneTo1024) {
   EXPECT_THAT(errors_for(spec_json(R"("checkouts":"4")")), ElementsAre(FieldError{"checkouts", rule + "\"4\""}));
 }
 
+// ---------------------------------------------------------------- tools (REQ-EXEC-7)
+
+TEST(ParseRunSpec, ReadsToolNamesInOrder) {  // REQ-EXEC-7
+  RunSpec spec = parsed(spec_json(R"("tools":["search_logs","w2","a_b_c"])"));
+  EXPECT_EQ(spec.tools, (std::vector<std::string>{"search_logs", "w2", "a_b_c"}));
+  EXPECT_TRUE(parsed(spec_json(R"("tools":[])")).tools.empty());
+}
+
+TEST(ParseRunSpec, RejectsToolsThatAreNotAnArrayOfStrings) {  // REQ-EXEC-7
+  EXPECT_THAT(errors_for(spec_json(R"("tools":"search_logs")")),
+              ElementsAre(FieldError{"tools", R"(must be an array of tool names, got "search_logs")"}));
+  EXPECT_THAT(errors_for(spec_json(R"("tools":null)")),
+              ElementsAre(FieldError{"tools", "must be an array of tool names, got null"}));
+  // The bad element keeps its own index, and the good ones around it say nothing.
+  EXPECT_THAT(errors_for(spec_json(R"("tools":["a",7,"b"])")),
+              ElementsAre(FieldError{"tools[1]", "must be a tool name (a string), got 7"}));
+}
+
+TEST(ParseRunSpec, RejectsToolNamesNoConfigurationCouldDeclare) {  // REQ-EXEC-7
+  const std::string rule = "must be a tool name: a lowercase letter, then lowercase letters, digits and _, got ";
+  EXPECT_THAT(errors_for(spec_json(R"("tools":["ok","","Grep","9lives","a-b","a b"])")),
+              ElementsAre(FieldError{"tools[1]", rule + R"("")"}, FieldError{"tools[2]", rule + R"("Grep")"},
+                          FieldError{"tools[3]", rule + R"("9lives")"}, FieldError{"tools[4]", rule + R"("a-b")"},
+                          FieldError{"tools[5]", rule + R"("a b")"}));
+}
+
+TEST(ParseRunSpec, RejectsARepeatedToolNamingTheFirst) {  // REQ-EXEC-7
+  EXPECT_THAT(errors_for(spec_json(R"("tools":["a","b","a","a"])")),
+              ElementsAre(FieldError{"tools[2]", "duplicate of tools[0]"},
+                          FieldError{"tools[3]", "duplicate of tools[0]"}));
+}
+
 // ---------------------------------------------------------------- unknown and repeated keys
 
 TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
@@ -612,7 +645,8 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
               ElementsAre(FieldError{"cores", "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
-            "rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts");
+            "rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
+            "tools");
 }
 
 TEST(ParseRunSpec, RejectsUnknownNestedFields) {

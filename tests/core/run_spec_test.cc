@@ -244,6 +244,20 @@ TEST(ValidateRunSpec, RejectsUnknownBackendEmptyModelAndCheckoutsOutOfRange) {
   EXPECT_THAT(validate_run_spec(spec), ElementsAre(FieldError{"checkouts", "must be an integer from 1 to 1024, got 1025"}));
 }
 
+TEST(ValidateRunSpec, ToolNamesFollowTheConfigurationsRuleAndAreUnique) {  // REQ-EXEC-7
+  RunSpec spec = valid_spec();
+  spec.tools = {"logs", "Logs", "logs", "x_1"};
+  EXPECT_THAT(validate_run_spec(spec),
+              ElementsAre(FieldError{"tools[1]", "must be a tool name: a lowercase letter, then lowercase "
+                                                 R"(letters, digits and _, got "Logs")"},
+                          FieldError{"tools[2]", "duplicate of tools[0]"}));
+  EXPECT_TRUE(is_tool_name("x_1"));
+  EXPECT_TRUE(is_tool_name("a"));
+  EXPECT_FALSE(is_tool_name("_a"));
+  EXPECT_FALSE(is_tool_name("a.b"));
+  EXPECT_FALSE(is_tool_name(""));
+}
+
 TEST(ValidateRunSpec, ReportsEveryErrorAtOnce) {
   // REQ-PLAN-4, REQ-BUD-2
   RunSpec spec;
@@ -277,7 +291,7 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
             R"("budget":{"max_iterations":10,"max_usd":20.0,"max_wall_s":3600},"coverage":false,)"
             R"("rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
             R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false},)"
-            R"("backend":null,"model":null,"checkouts":null})");
+            R"("backend":null,"model":null,"checkouts":null,"tools":[]})");
 }
 
 TEST(RunSpecToJson, WritesSetFields) {
@@ -297,13 +311,14 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.backend = "opencode";
   spec.model = "big";
   spec.checkouts = 8;
+  spec.tools = {"search_logs", "waveforms"};
   EXPECT_EQ(run_spec_to_json(spec),
             R"({"core":"generic","mesh":[2,3],"workloads":["hello","mul"],"objective":"boot linux",)"
             R"("budget":{"max_iterations":4,"max_usd":0.5,"max_wall_s":60},"coverage":true,)"
             R"("rtl_timeout":77,"max_cycle":88,)"
             R"("workload_args":{"hello":{"finish_mask":null,"options":[]},"mul":{"finish_mask":"f0","options":["-a"]}},)"
             R"("core_descriptor":{"isa":"rv32i"},"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
-            R"("backend":"opencode","model":"big","checkouts":8})");
+            R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"]})");
 }
 
 TEST(RunSpecToJson, PrettyFormIsIndentedAndReadsBackTheSame) {
@@ -332,7 +347,7 @@ TEST(RunSpecRoundTrip, FullParsedSpecReadsBackEqual) {
                       "h\u00e9": {}},
     "core_descriptor": {"nested": {"list": [1, 2.5, "s", null, true]}},
     "options": {"rtl_edits": true, "fast_path": false, "task_prompts": true},
-    "backend": "antigravity", "model": "m-1", "checkouts": 1024
+    "backend": "antigravity", "model": "m-1", "checkouts": 1024, "tools": ["grep_logs", "t2"]
   })");
   EXPECT_EQ(parsed(run_spec_to_json(spec)), spec);
   EXPECT_EQ(parsed(run_spec_to_json(spec, true)), spec);
