@@ -21,11 +21,26 @@
         };
       });
 
+      # NixOS: `services.maced` (the service, its socket, user, group and configuration).
+      nixosModules.default = import ./nix/module.nix;
+
       # `nix flake check`: the test suite.
       checks = forAllSystems (pkgs: {
         tests = self.packages.${pkgs.stdenv.hostPlatform.system}.default.overrideAttrs (_: {
           doCheck = true;
         });
+        # The module evaluates and yields a maced.service unit.
+        module = (nixpkgs.lib.nixosSystem {
+          inherit (pkgs.stdenv.hostPlatform) system;
+          modules = [
+            self.nixosModules.default
+            {
+              services.maced = { enable = true; checkouts = [ "/srv/openpiton/a" ]; };
+              boot.isContainer = true;
+              system.stateVersion = "24.11";
+            }
+          ];
+        }).config.systemd.units."maced.service".unit;
       });
     };
 }

@@ -10,6 +10,9 @@ stdenv.mkDerivation {
   buildInputs = [ capnproto libuv sqlite simdjson curl openssl systemd gtest ];
   nativeCheckInputs = [ git bash python3 jq ];
 
+  # maced is a daemon (meson's sbindir), but Nix profiles and the NixOS module look in bin.
+  mesonFlags = [ "--sbindir=bin" ];
+
   # The daemon tests start real processes on Unix sockets; they run in the sandbox.
   doCheck = false;
   checkPhase = ''

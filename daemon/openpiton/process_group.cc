@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -252,6 +253,16 @@ bool leader_exited(pid_t pid) {
   return info.si_pid != 0;
 }
 
+std::atomic<void (*)(pid_t) noexcept> registry_started{nullptr};
+std::atomic<void (*)(pid_t) noexcept> registry_ended{nullptr};
+
+void report_started(pid_t pgid) noexcept {
+  if (auto hook = registry_started.load(std::memory_order_acquire)) hook(pgid);
+}
+void report_ended(pid_t pgid) noexcept {
+  if (auto hook = registry_ended.load(std::memory_order_acquire)) hook(pgid);
+}
+
 int reap(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
@@ -268,6 +279,7 @@ struct LeaderGuard {
     if (pid <= 0 || reaped) return;
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
+    report_ended(pid);
     reap(pid);
   }
 };
@@ -475,6 +487,7 @@ ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* canc
   const int fork_errno = errno;
   ::pthread_sigmask(SIG_SETMASK, &old_mask, nullptr);
   if (pid < 0) return launch_failure("fork: " + errno_text(fork_errno));
+  report_started(pid);
 
   LeaderGuard guard{pid};
   result.pid = pid;
@@ -490,6 +503,7 @@ ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* canc
   } while (got < 0 && errno == EINTR);
   status_read.reset();
   if (got == static_cast<ssize_t>(sizeof failure)) {
+    report_ended(pid);  // the child exits on its own here and had no time for children
     reap(pid);
     guard.reaped = true;
     result.pid = -1;  // nothing of the spec ran
@@ -525,6 +539,7 @@ ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* canc
     // kill the rest of the group first. Leftover daemons of a finished build die here.
     if (stopping == Stopping::no) result.stragglers_killed = count_live_members(pid, pid);
     ::kill(-pid, SIGKILL);
+    report_ended(pid);
     int status = reap(pid);
     guard.reaped = true;
     leader_reaped = true;
@@ -600,6 +615,11 @@ ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* canc
   kill_group_and_wait(pid, kGroupExitWait);
   stop_clock();
   return result;
+}
+
+void set_process_group_registry(ProcessGroupRegistry registry) noexcept {
+  registry_started.store(registry.started, std::memory_order_release);
+  registry_ended.store(registry.ended, std::memory_order_release);
 }
 
 std::map<std::string, std::string> inherited_environment() {

@@ -145,7 +145,7 @@ struct ProcessResult {
 //
 // The child: becomes a session and process-group leader (setsid); gets SIGKILL if the
 // calling *thread* dies (PR_SET_PDEATHSIG; grandchildren do not, so run the daemon under a
-// service manager that kills its cgroup); starts with the default signal mask and
+// service manager that kills its cgroup, or give a watcher a ProcessGroupRegistry); starts with the default signal mask and
 // dispositions (the daemon's blocked or ignored signals, SIGPIPE say, are not passed on);
 // has stdin on /dev/null; and inherits no descriptor but 0, 1 and 2.
 //
@@ -159,6 +159,23 @@ struct ProcessResult {
 // environment name, unopenable log file, fork/chdir/exec failure) are reported in the
 // result, not thrown.
 ProcessResult run_process_group(const ProcessSpec& spec, const CancelToken* cancel = nullptr);
+
+// Optional: tells someone outside this library about every process group
+// run_process_group starts and ends, so a watcher that outlives the daemon (maced's keeper)
+// can kill what is left of them when the daemon dies without cleaning up, kill -9 included.
+//
+// `started` runs in the runner's thread right after fork, while the new leader is an
+// unreaped child (so /proc/<pgid> is certainly that process); `ended` runs after SIGKILL
+// went to the whole group and before the leader is reaped, so no group id the watcher still
+// holds can have been reused. Both must be thread-safe, must not throw, and should be
+// quick (one write()). Either may be null.
+struct ProcessGroupRegistry {
+  void (*started)(pid_t pgid) noexcept = nullptr;
+  void (*ended)(pid_t pgid) noexcept = nullptr;
+};
+// Set once, before any run_process_group call (before the daemon starts threads); later
+// calls replace it, but a run already under way may report its end to the old one.
+void set_process_group_registry(ProcessGroupRegistry registry) noexcept;
 
 // A copy of the daemon's own environment, to start ProcessSpec::env from.
 std::map<std::string, std::string> inherited_environment();

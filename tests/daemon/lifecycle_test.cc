@@ -126,5 +126,50 @@ TEST(Lifecycle, EnvironmentDirectoriesAreTheDefaults) {
   EXPECT_TRUE(std::filesystem::exists(dir.file("lib/mace.db")));
 }
 
+// Counts WATCHDOG=1 datagrams on a socket standing in for NOTIFY_SOCKET, for `window`.
+int watchdog_pings_within(NotifySocket& notify, std::chrono::milliseconds window) {
+  auto until = std::chrono::steady_clock::now() + window;
+  // wait_for keeps every datagram in seen(); a needle nobody sends makes it just listen.
+  while (std::chrono::steady_clock::now() < until)
+    notify.wait_for("\x01never", std::chrono::milliseconds(50));
+  int pings = 0;
+  for (const auto& m : notify.seen()) pings += m == "WATCHDOG=1";
+  return pings;
+}
+
+TEST(Lifecycle, PingsTheWatchdogAtHalfItsInterval) {
+  TempDir dir;
+  ProcessOptions options;
+  options.set_env["NOTIFY_SOCKET"] = dir.file("n.sock");
+  options.set_env["WATCHDOG_USEC"] = "200000";  // 0.2 s: a ping every 0.1 s
+  options.unset_env = {"WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID"};
+  NotifySocket notify(dir.file("n.sock"));
+  BackgroundProcess maced({maced_binary(), "--socket", dir.file("maced.sock"), "--state-dir",
+                           dir.file("state")},
+                          options);
+  ASSERT_TRUE(notify.wait_for("READY=1"));
+  // About 15 in 1.5 s; a loaded machine may delay some, but a ping that stopped after
+  // start-up, or one sent at the full interval, gives far fewer.
+  EXPECT_GE(watchdog_pings_within(notify, std::chrono::milliseconds(1500)), 8);
+  EXPECT_TRUE(maced.running());
+}
+
+TEST(Lifecycle, SendsNoWatchdogPingsUnlessAsked) {
+  TempDir dir;
+  MacedOptions options;
+  options.process.unset_env = {"WATCHDOG_USEC", "WATCHDOG_PID"};
+  MacedInstance maced(dir, options);
+  EXPECT_EQ(watchdog_pings_within(maced.notify(), std::chrono::milliseconds(500)), 0);
+}
+
+TEST(Lifecycle, PingsNoWatchdogMeantForAnotherProcess) {
+  TempDir dir;
+  MacedOptions options;
+  options.process.set_env["WATCHDOG_USEC"] = "200000";
+  options.process.set_env["WATCHDOG_PID"] = "1";  // systemd's watchdog is for pid 1, not us
+  MacedInstance maced(dir, options);
+  EXPECT_EQ(watchdog_pings_within(maced.notify(), std::chrono::milliseconds(500)), 0);
+}
+
 }  // namespace
 }  // namespace mace::testing
