@@ -1,5 +1,6 @@
 #include "maced/config.h"
 
+#include <chrono>
 #include <set>
 
 #include <simdjson.h>
@@ -50,7 +51,183 @@ std::optional<std::string> string_field(object obj, std::string_view key, const 
   return std::string(text);
 }
 
+// A value shown in a message, cut short so a long one cannot flood the log.
+std::string shown(element value) {
+  std::string text = simdjson::minify(value);
+  if (text.size() > 60) text = text.substr(0, 60) + "...";
+  return text;
+}
+
+// A tool or method name: required, and one a run spec can spell (core/run_spec.h).
+std::optional<std::string> name_field(object obj, const std::string& path, FieldErrors& errors) {
+  element value;
+  if (obj.at_key("name").get(value)) {
+    errors.push_back({path, "is required"});
+    return std::nullopt;
+  }
+  std::string_view text;
+  if (value.get(text) || !is_tool_name(text)) {
+    errors.push_back({path, "must be a lowercase letter, then lowercase letters, digits and _, "
+                            "got " + shown(value)});
+    return std::nullopt;
+  }
+  return std::string(text);
+}
+
+std::optional<std::string> required_string(object obj, std::string_view key,
+                                           const std::string& path, FieldErrors& errors) {
+  if (obj.at_key(key).error()) {
+    errors.push_back({path, "is required"});
+    return std::nullopt;
+  }
+  return string_field(obj, key, path, errors);
+}
+
+// An optional integer limit within [1, max], or `fallback` when left out.
+std::optional<int64_t> limit_field(object obj, std::string_view key, const std::string& path,
+                                   int64_t fallback, int64_t max, std::string_view unit,
+                                   FieldErrors& errors) {
+  element value;
+  if (obj.at_key(key).get(value)) return fallback;
+  int64_t n = 0;
+  if (value.type() != element_type::INT64 || value.get(n) || n < 1 || n > max) {
+    errors.push_back({path, "must be an integer from 1 to " + std::to_string(max) + " (" +
+                                std::string(unit) + "), got " + shown(value)});
+    return std::nullopt;
+  }
+  return n;
+}
+
+// The tools MACE itself offers some calls (daemon/tools/diagnostic_tools.h,
+// rtl_edit_tool.h, testbench_tool.h). A call offering two tools of one name would give the
+// model two functions of one name, so a configured tool may not take theirs.
+bool is_builtin_tool_name(std::string_view name) {
+  return name == "diagnostics" || name == "rtl_edit" || name.starts_with("ut_edit_");
+}
+
+void read_command(object obj, const std::string& path, tools::CommandMethodConfig& method,
+                  FieldErrors& errors) {
+  element value;
+  if (obj.at_key("command").get(value)) {
+    errors.push_back({path, "is required"});
+    return;
+  }
+  simdjson::dom::array list;
+  if (value.get(list) || list.size() == 0) {
+    errors.push_back({path, "must be a non-empty list of strings: the program's absolute path, "
+                            "then its arguments; got " + shown(value)});
+    return;
+  }
+  size_t i = 0;
+  for (element arg : list) {
+    std::string at = path + "[" + std::to_string(i) + "]";
+    std::string_view text;
+    if (arg.get(text)) {
+      errors.push_back({at, "must be a string, got " + shown(arg)});
+    } else if (text.find('\0') != std::string_view::npos) {
+      errors.push_back({at, "must not contain a NUL character"});
+    } else if (i == 0 && (text.empty() || text[0] != '/')) {
+      // maced's PATH is not the administrator's; a bare name would run whatever it finds.
+      errors.push_back({at, "must be an absolute path, got " + shown(arg)});
+    } else {
+      method.command.emplace_back(text);
+    }
+    ++i;
+  }
+}
+
+void read_method(element entry, const std::string& at, tools::CommandToolConfig& tool,
+                 std::set<std::string>& names, FieldErrors& errors) {
+  object obj;
+  if (entry.get(obj)) {
+    errors.push_back({at, "must be an object with \"name\", \"description\", \"parameters\" "
+                          "and \"command\""});
+    return;
+  }
+  check_keys(obj, at,
+             {"name", "description", "parameters", "command", "timeout_s", "max_output_bytes"},
+             errors);
+  size_t before = errors.size();
+  tools::CommandMethodConfig method;
+  if (auto name = name_field(obj, at + ".name", errors)) {
+    if (!names.insert(*name).second)
+      errors.push_back({at + ".name", "names method \"" + *name + "\" a second time"});
+    method.name = *name;
+  }
+  if (auto description = required_string(obj, "description", at + ".description", errors))
+    method.description = *description;
+  element parameters;
+  if (!obj.at_key("parameters").get(parameters)) {
+    std::string_view type;
+    if (!parameters.is_object() || parameters.at_key("type").get(type) || type != "object")
+      errors.push_back({at + ".parameters",
+                        "must be a JSON-schema object with \"type\": \"object\", got " +
+                            shown(parameters)});
+    else
+      method.parameters_schema_json = simdjson::minify(parameters);
+  }
+  read_command(obj, at + ".command", method, errors);
+  if (auto t = limit_field(obj, "timeout_s", at + ".timeout_s", tools::kDefaultToolTimeoutS,
+                           tools::kMaxToolTimeoutS, "seconds", errors))
+    method.timeout = std::chrono::seconds(*t);
+  if (auto n = limit_field(obj, "max_output_bytes", at + ".max_output_bytes",
+                           tools::kDefaultToolOutputBytes, tools::kMaxToolOutputBytes, "bytes",
+                           errors))
+    method.max_output_bytes = static_cast<size_t>(*n);
+  if (errors.size() == before) tool.methods.push_back(std::move(method));
+}
+
+void read_tools(element value, MacedConfig& config, FieldErrors& errors) {
+  simdjson::dom::array list;
+  if (value.get(list)) {
+    errors.push_back({"tools", "must be a list of {\"name\", \"description\", \"methods\"}"});
+    return;
+  }
+  size_t i = 0;
+  std::set<std::string> tool_names;
+  for (element entry : list) {
+    std::string at = "tools[" + std::to_string(i++) + "]";
+    object obj;
+    if (entry.get(obj)) {
+      errors.push_back({at, "must be an object with \"name\", \"description\" and \"methods\""});
+      continue;
+    }
+    check_keys(obj, at, {"name", "description", "methods"}, errors);
+    tools::CommandToolConfig tool;
+    if (auto name = name_field(obj, at + ".name", errors)) {
+      if (is_builtin_tool_name(*name))
+        errors.push_back({at + ".name", "\"" + *name + "\" is the name of one of MACE's own tools "
+                                        "(diagnostics, rtl_edit, ut_edit_*); choose another"});
+      else if (!tool_names.insert(*name).second)
+        errors.push_back({at + ".name", "names tool \"" + *name + "\" a second time"});
+      tool.name = *name;
+    }
+    if (auto description = required_string(obj, "description", at + ".description", errors))
+      tool.description = *description;
+    element methods;
+    simdjson::dom::array method_list;
+    if (obj.at_key("methods").get(methods)) {
+      errors.push_back({at + ".methods", "is required"});
+    } else if (methods.get(method_list) || method_list.size() == 0) {
+      errors.push_back({at + ".methods", "must be a non-empty list of methods, got " + shown(methods)});
+    } else {
+      size_t j = 0;
+      std::set<std::string> method_names;
+      for (element method : method_list)
+        read_method(method, at + ".methods[" + std::to_string(j++) + "]", tool, method_names,
+                    errors);
+    }
+    config.tools.push_back(std::move(tool));
+  }
+}
+
 }  // namespace
+
+std::vector<std::string> tool_names(const MacedConfig& config) {
+  std::vector<std::string> names;
+  for (const auto& tool : config.tools) names.push_back(tool.name);
+  return names;
+}
 
 ConfigParseResult parse_maced_config(std::string_view json) {
   simdjson::dom::parser parser;
@@ -61,7 +238,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm"}, errors);
+  check_keys(top, "", {"checkouts", "llm", "tools"}, errors);
 
   MacedConfig config;
   element checkouts;
@@ -134,6 +311,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
       }
     }
   }
+  element tools;
+  if (!top.at_key("tools").get(tools)) read_tools(tools, config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};
 }

@@ -4,7 +4,12 @@
 //   {
 //     "checkouts": [ {"path": "/srv/piton/a"}, {"path": "/srv/piton/b", "node": "local"} ],
 //     "llm": { "backend": "vertex", "model": "gemini-2.5-flash",
-//              "prices": { "gemini-2.5-flash": {"input": 0.30, "output": 2.50} } }
+//              "prices": { "gemini-2.5-flash": {"input": 0.30, "output": 2.50} } },
+//     "tools": [ {"name": "logs", "description": "...",
+//                 "methods": [ {"name": "grep", "description": "...",
+//                               "parameters": {"type": "object", "properties": {...}},
+//                               "command": ["/usr/local/bin/grep-logs", "--json"],
+//                               "timeout_s": 60, "max_output_bytes": 65536} ]} ]
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -17,6 +22,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "tools/command_tool.h"
 
 namespace mace {
 
@@ -33,7 +39,14 @@ struct MacedConfig {
   // as JSON `{"<model>": {"input": x, "output": y, "thinking": z}}` (USD per million
   // tokens), already checked; empty: none.
   std::string llm_prices_json;
+  // `tools`: programs a run spec may name in its `tools` for its LLM calls (REQ-EXEC-7),
+  // already checked (see daemon/tools/command_tool.h for how they run).
+  std::vector<mace::tools::CommandToolConfig> tools;
 };
+
+// The names of the configured tools, in configuration order: what a spec may name
+// (service::ServiceSettings::tool_names).
+std::vector<std::string> tool_names(const MacedConfig& config);
 
 struct ConfigParseResult {
   std::optional<MacedConfig> config;

@@ -1,5 +1,8 @@
 #include "service/run_service.h"
 
+#include <algorithm>
+
+#include "core/joined.h"
 #include "service/service_error.h"
 
 namespace mace::service {
@@ -10,6 +13,21 @@ std::string default_model_for(const std::string& backend, const ServiceSettings&
   if (!defaults.model.empty() && backend == defaults.backend) return defaults.model;
   if (backend == "vertex") return "gemini-2.5-flash";
   return "";
+}
+
+// A spec names tools by name only; the ones maced has are checked here, where they are
+// known, so a run never starts with a tool its LLM calls would lack.
+FieldErrors unknown_tools(const RunSpec& spec, const std::vector<std::string>& configured) {
+  FieldErrors errors;
+  for (size_t i = 0; i < spec.tools.size(); ++i) {
+    if (std::find(configured.begin(), configured.end(), spec.tools[i]) != configured.end())
+      continue;
+    errors.push_back({"tools[" + std::to_string(i) + "]",
+                      "no tool \"" + spec.tools[i] + "\" in maced's configuration; " +
+                          (configured.empty() ? std::string("it declares none")
+                                              : "it has " + joined(configured))});
+  }
+  return errors;
 }
 
 }  // namespace
@@ -30,6 +48,8 @@ SubmitOutcome RunService::submit(const RunSpec& spec, uint32_t uid) {
 }
 
 SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
+  if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty())
+    return {"", std::move(errors)};
   int64_t now = clock_();
   store::RunRecord run;
   run.id = ids_.next(now);

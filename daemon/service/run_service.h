@@ -53,6 +53,9 @@ struct ServiceSettings {
   // LLM.
   std::function<std::optional<std::string>(const std::string& backend, const std::string& model)>
       check_backend;
+  // The tools maced's configuration declares (MacedConfig::tools), by name. A spec naming
+  // any other is refused at submit (REQ-EXEC-7); with none, a spec may name no tool.
+  std::vector<std::string> tool_names;
   // Told after a run is queued, and after one is cancelled: the scheduler starts queued
   // runs and stops a cancelled one's builds and simulations.
   std::function<void(const std::string& run_id)> on_queued;

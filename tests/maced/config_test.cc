@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 
 namespace mace {
@@ -42,7 +43,7 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
-              ElementsAre("checkout: unknown field; expected one of: checkouts, llm"));
+              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),
@@ -51,6 +52,147 @@ TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_EQ(errors_of(R"({"llm": {"prices": {"m": {"input": -1}}}})")[0].rfind("llm.prices.m", 0), 0u);
   EXPECT_THAT(errors_of("[1]"), ElementsAre("must be a JSON object"));
   EXPECT_EQ(errors_of("{").size(), 1u);
+}
+
+// ---------------------------------------------------------------- tools (REQ-EXEC-7)
+
+// A configuration with one tool whose one method has exactly `method_fields`.
+std::string with_method(const std::string& method_fields) {
+  return R"({"tools": [{"name": "logs", "description": "Reads logs", "methods": [{)" +
+         method_fields + R"(}]}]})";
+}
+const std::string kMethod = R"("name": "grep", "description": "Lines", "command": ["/bin/grep", "-n"])";
+
+TEST(MacedConfig, ReadsToolsWithTheirMethodsAndLimits) {  // REQ-EXEC-7
+  auto parsed = parse_maced_config(R"({"tools": [
+    {"name": "logs", "description": "Reads the run's logs", "methods": [
+      {"name": "grep", "description": "Lines matching a pattern",
+       "parameters": {"type": "object", "properties": {"pattern": {"type": "string"}},
+                      "required": ["pattern"]},
+       "command": ["/usr/local/bin/grep-logs", "--json", ""], "timeout_s": 5,
+       "max_output_bytes": 1000},
+      {"name": "tail_2", "description": "The end", "command": ["/usr/bin/tail"]}]},
+    {"name": "waves", "description": "Waveforms", "methods": [
+      {"name": "grep", "description": "Same method name, another tool", "command": ["/bin/true"]}]}]})");
+  ASSERT_TRUE(parsed.config) << parsed.errors.front().to_string();
+  const auto& tools = parsed.config->tools;
+  ASSERT_EQ(tools.size(), 2u);
+  EXPECT_EQ(tools[0].name, "logs");
+  EXPECT_EQ(tools[0].description, "Reads the run's logs");
+  ASSERT_EQ(tools[0].methods.size(), 2u);
+  const auto& grep = tools[0].methods[0];
+  EXPECT_EQ(grep.name, "grep");
+  EXPECT_EQ(grep.description, "Lines matching a pattern");
+  EXPECT_EQ(grep.parameters_schema_json,
+            R"({"type":"object","properties":{"pattern":{"type":"string"}},"required":["pattern"]})");
+  EXPECT_EQ(grep.command, (std::vector<std::string>{"/usr/local/bin/grep-logs", "--json", ""}));
+  EXPECT_EQ(grep.timeout, std::chrono::seconds(5));
+  EXPECT_EQ(grep.max_output_bytes, 1000u);
+  // Left out: no parameters, a minute, 64 KiB.
+  const auto& tail = tools[0].methods[1];
+  EXPECT_EQ(tail.parameters_schema_json, R"({"type":"object","properties":{}})");
+  EXPECT_EQ(tail.timeout, std::chrono::seconds(60));
+  EXPECT_EQ(tail.max_output_bytes, 65536u);
+  EXPECT_EQ(tools[1].methods[0].name, "grep");
+  EXPECT_EQ(tool_names(*parsed.config), (std::vector<std::string>{"logs", "waves"}));
+}
+
+TEST(MacedConfig, NoToolsIsNone) {
+  auto parsed = parse_maced_config(R"({"tools": []})");
+  ASSERT_TRUE(parsed.config);
+  EXPECT_THAT(parsed.config->tools, IsEmpty());
+  EXPECT_THAT(parse_maced_config("{}").config->tools, IsEmpty());
+}
+
+TEST(MacedConfig, EveryBadToolIsNamedByItsPath) {  // REQ-EXEC-7
+  const std::string name_rule = "must be a lowercase letter, then lowercase letters, digits and _, got ";
+  EXPECT_THAT(errors_of(R"({"tools": {}})"),
+              ElementsAre(R"(tools: must be a list of {"name", "description", "methods"})"));
+  EXPECT_THAT(errors_of(R"({"tools": [7]})"),
+              ElementsAre(R"(tools[0]: must be an object with "name", "description" and "methods")"));
+  EXPECT_THAT(errors_of(R"({"tools": [{}]})"),
+              ElementsAre("tools[0].name: is required", "tools[0].description: is required",
+                          "tools[0].methods: is required"));
+  EXPECT_THAT(errors_of(R"({"tools": [{"name": "Logs", "description": "", "methods": [], "x": 1}]})"),
+              ElementsAre("tools[0].x: unknown field; expected one of: name, description, methods",
+                          "tools[0].name: " + name_rule + R"("Logs")",
+                          "tools[0].description: must be a non-empty string",
+                          "tools[0].methods: must be a non-empty list of methods, got []"));
+  EXPECT_THAT(errors_of(R"({"tools": [{"name": "a-b", "description": "d", "methods": {}}]})"),
+              ElementsAre("tools[0].name: " + name_rule + R"("a-b")",
+                          "tools[0].methods: must be a non-empty list of methods, got {}"));
+  EXPECT_THAT(errors_of(R"({"tools": [{"name": 3, "description": "d", "methods": [1]}]})"),
+              ElementsAre("tools[0].name: " + name_rule + "3",
+                          R"(tools[0].methods[0]: must be an object with "name", "description", "parameters" and "command")"));
+  std::string one = R"({"name": "logs", "description": "d", "methods": [{)" + kMethod + "}]}";
+  EXPECT_THAT(errors_of(R"({"tools": [)" + one + "," + one + "]}"),
+              ElementsAre(R"(tools[1].name: names tool "logs" a second time)"));
+}
+
+TEST(MacedConfig, ToolsMayNotTakeTheNamesOfMacesOwn) {  // REQ-EXEC-7
+  for (std::string name : {"diagnostics", "rtl_edit", "ut_edit_0badf00d"}) {
+    EXPECT_THAT(errors_of(R"({"tools": [{"name": ")" + name + R"(", "description": "d", "methods": [{)" +
+                          kMethod + "}]}]}"),
+                ElementsAre("tools[0].name: \"" + name + "\" is the name of one of MACE's own tools "
+                            "(diagnostics, rtl_edit, ut_edit_*); choose another"));
+  }
+}
+
+TEST(MacedConfig, EveryBadMethodIsNamedByItsPath) {  // REQ-EXEC-7
+  const std::string at = "tools[0].methods[0].";
+  EXPECT_THAT(errors_of(with_method("")),
+              ElementsAre(at + "name: is required", at + "description: is required",
+                          at + "command: is required"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout": 5)")),
+              ElementsAre(at + "timeout: unknown field; expected one of: name, description, "
+                               "parameters, command, timeout_s, max_output_bytes"));
+  EXPECT_THAT(errors_of(with_method(R"("name": "_x", "description": 1, "command": ["/bin/true"])")),
+              ElementsAre(at + R"(name: must be a lowercase letter, then lowercase letters, digits and _, got "_x")",
+                          at + "description: must be a non-empty string"));
+  EXPECT_THAT(errors_of(R"({"tools": [{"name": "logs", "description": "d", "methods": [{)" + kMethod +
+                        "}, {" + kMethod + "}]}]}"),
+              ElementsAre(R"(tools[0].methods[1].name: names method "grep" a second time)"));
+}
+
+TEST(MacedConfig, ParametersMustBeAnObjectSchema) {  // REQ-EXEC-7
+  const std::string at = "tools[0].methods[0].parameters: must be a JSON-schema object with \"type\": \"object\", got ";
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "parameters": "x")")), ElementsAre(at + R"("x")"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "parameters": {"properties": {}})")),
+              ElementsAre(at + R"({"properties":{}})"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "parameters": {"type": "array"})")),
+              ElementsAre(at + R"({"type":"array"})"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "parameters": {"type": ["object"]})")),
+              ElementsAre(at + R"({"type":["object"]})"));
+}
+
+TEST(MacedConfig, CommandMustBeAnArgvStartingWithAnAbsolutePath) {  // REQ-EXEC-7
+  const std::string at = "tools[0].methods[0].command";
+  const std::string base = R"("name": "grep", "description": "d", "command": )";
+  const std::string list_rule = ": must be a non-empty list of strings: the program's absolute path, then its arguments; got ";
+  EXPECT_THAT(errors_of(with_method(base + "[]")), ElementsAre(at + list_rule + "[]"));
+  EXPECT_THAT(errors_of(with_method(base + R"("/bin/grep -n")")),
+              ElementsAre(at + list_rule + R"("/bin/grep -n")"));
+  EXPECT_THAT(errors_of(with_method(base + R"(["grep", "-n"])")),
+              ElementsAre(at + R"([0]: must be an absolute path, got "grep")"));
+  EXPECT_THAT(errors_of(with_method(base + R"([""])")),
+              ElementsAre(at + R"([0]: must be an absolute path, got "")"));
+  EXPECT_THAT(errors_of(with_method(base + R"(["/bin/grep", 5, "a\u0000b"])")),
+              ElementsAre(at + "[1]: must be a string, got 5", at + "[2]: must not contain a NUL character"));
+}
+
+TEST(MacedConfig, LimitsMustBePositiveIntegersWithinBounds) {  // REQ-EXEC-7
+  const std::string at = "tools[0].methods[0].";
+  const std::string seconds = "timeout_s: must be an integer from 1 to 86400 (seconds), got ";
+  const std::string bytes = "max_output_bytes: must be an integer from 1 to 16777216 (bytes), got ";
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout_s": 0, "max_output_bytes": -1)")),
+              ElementsAre(at + seconds + "0", at + bytes + "-1"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout_s": 1.5, "max_output_bytes": "10")")),
+              ElementsAre(at + seconds + "1.5", at + bytes + R"("10")"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout_s": 86401, "max_output_bytes": 16777217)")),
+              ElementsAre(at + seconds + "86401", at + bytes + "16777217"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout_s": true)")), ElementsAre(at + seconds + "true"));
+  EXPECT_THAT(errors_of(with_method(kMethod + R"(, "timeout_s": 86400, "max_output_bytes": 16777216)")),
+              IsEmpty());
 }
 
 TEST(MacedConfig, EnvironmentOverridesTheLlmChoice) {  // REQ-PLAT-7, REQ-PLAT-8

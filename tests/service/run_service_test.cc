@@ -70,6 +70,47 @@ TEST_F(RunServiceTest, AcceptedRunIsQueuedWithDefaultsResolved) {  // REQ-PLAT-7
   EXPECT_EQ(run.max_iterations, 10);
 }
 
+TEST_F(RunServiceTest, AToolMacedDoesNotHaveIsRefusedAndNothingIsRecorded) {  // REQ-EXEC-7
+  ServiceSettings with_tools = settings();
+  with_tools.tool_names = {"logs", "waves"};
+  RunService service(*store_, with_tools, [this] { return now_; });
+  auto outcome = service.submit_json(
+      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "gdb", "logs", "lint"]})", 1000);
+  EXPECT_TRUE(outcome.run_id.empty());
+  EXPECT_THAT(outcome.errors,
+              ElementsAre(FieldError{"tools[1]", R"(no tool "gdb" in maced's configuration; it has logs, waves)"},
+                          FieldError{"tools[3]", R"(no tool "lint" in maced's configuration; it has logs, waves)"}));
+  EXPECT_TRUE(service.list({}).empty());
+
+  // The typed form is held to the same list.
+  RunSpec spec;
+  spec.workloads = {"hello"};
+  spec.objective = "o";
+  spec.tools = {"gdb"};
+  EXPECT_THAT(service.submit(spec, 1000).errors,
+              ElementsAre(FieldError{"tools[0]", R"(no tool "gdb" in maced's configuration; it has logs, waves)"}));
+  EXPECT_TRUE(service.list({}).empty());
+}
+
+TEST_F(RunServiceTest, WithNoToolsConfiguredASpecMayNameNone) {  // REQ-EXEC-7
+  auto outcome = service_.submit_json(R"({"workloads": ["hello"], "objective": "o", "tools": ["logs"]})", 1000);
+  EXPECT_THAT(outcome.errors,
+              ElementsAre(FieldError{"tools[0]", R"(no tool "logs" in maced's configuration; it declares none)"}));
+  EXPECT_TRUE(service_.list({}).empty());
+}
+
+TEST_F(RunServiceTest, ConfiguredToolsAreAcceptedAndKeptInTheRecordedSpec) {  // REQ-EXEC-7
+  ServiceSettings with_tools = settings();
+  with_tools.tool_names = {"logs", "waves"};
+  RunService service(*store_, with_tools, [this] { return now_; });
+  auto outcome = service.submit_json(
+      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "logs"]})", 1000);
+  ASSERT_TRUE(outcome.errors.empty()) << outcome.errors.front().to_string();
+  auto recorded = parse_run_spec_json(service.run(outcome.run_id).spec_json);
+  ASSERT_TRUE(recorded.spec);
+  EXPECT_EQ(recorded.spec->tools, (std::vector<std::string>{"waves", "logs"}));
+}
+
 TEST_F(RunServiceTest, IdsIncreaseEvenWhenTheClockStandsStill) {
   std::string a = submit(), b = submit(), c = submit();
   EXPECT_LT(a, b);
