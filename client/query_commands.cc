@@ -71,6 +71,17 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       w.key("tasks").begin_array();
       for (auto task : run.getTasks()) write_json(w, task);
       w.end_array();
+      w.key("diagnoses").begin_array();
+      for (auto d : run.getDiagnoses()) write_json(w, d);
+      w.end_array();
+      w.key("narrowing_builds").begin_array();
+      for (auto b : run.getNarrowingBuilds()) write_json(w, b);
+      w.end_array();
+      w.key("post_mortem");
+      if (run.getPostMortem().getAssessment().size())
+        write_json(w, run.getPostMortem());
+      else
+        w.null();
       w.end_object();
       std::cout << w.str() << "\n";
     } else {

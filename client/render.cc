@@ -119,6 +119,36 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.end_object();
 }
 
+void write_json(JsonWriter& w, api::Diagnosis::Reader d) {
+  w.begin_object();
+  w.field("iteration", d.getIteration());
+  w.field("task_id", text(d.getTaskId()));
+  w.field("label", text(d.getLabel()));
+  w.field("fix", text(d.getFix()));
+  w.field("source", text(d.getSource()));
+  w.field("recovered", d.getRecovered());
+  w.end_object();
+}
+
+void write_json(JsonWriter& w, api::NarrowingBuild::Reader b) {
+  w.begin_object();
+  w.field("iteration", b.getIteration());
+  w.field("task_id", text(b.getTaskId()));
+  w.field("undone", text(b.getUndone()));
+  w.field("build_id", text(b.getBuildId()));
+  w.field("passed", b.getPassed());
+  w.field("failure_reason", text(b.getFailureReason()));
+  w.end_object();
+}
+
+void write_json(JsonWriter& w, api::PostMortem::Reader pm) {
+  w.begin_object();
+  w.field("assessment", text(pm.getAssessment()));
+  w.field("explanation", text(pm.getExplanation()));
+  w.field("next_steps", text(pm.getNextSteps()));
+  w.end_object();
+}
+
 std::string format_time(int64_t ms) {
   if (ms == 0) return "-";
   std::time_t secs = static_cast<std::time_t>(ms / 1000);
@@ -195,6 +225,26 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
         out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
       out << "\n";
     }
+  }
+  if (detail.getNarrowingBuilds().size()) {
+    out << "narrowing\n";
+    for (auto b : detail.getNarrowingBuilds())
+      out << "  iter" << b.getIteration() << " " << text(b.getTaskId()) << ": " << text(b.getUndone())
+          << " -> " << (b.getPassed() ? "passed" : "failed (" + text(b.getFailureReason()) + ")")
+          << "\n";
+  }
+  if (detail.getDiagnoses().size()) {
+    out << "diagnoses\n";
+    for (auto d : detail.getDiagnoses()) {
+      out << "  iter" << d.getIteration() << " " << text(d.getTaskId()) << ": " << text(d.getLabel())
+          << " [" << text(d.getSource()) << (d.getRecovered() ? ", recovered" : "") << "]\n";
+      if (d.getFix().size()) out << "    fix: " << text(d.getFix()) << "\n";
+    }
+  }
+  if (auto pm = detail.getPostMortem(); pm.getAssessment().size()) {
+    out << "post-mortem " << text(pm.getAssessment()) << "\n";
+    if (pm.getExplanation().size()) out << "  " << text(pm.getExplanation()) << "\n";
+    if (pm.getNextSteps().size()) out << "  next: " << text(pm.getNextSteps()) << "\n";
   }
   return out.str();
 }

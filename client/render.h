@@ -19,6 +19,9 @@ void write_json(JsonWriter& w, api::Event::Reader event);
 void write_json(JsonWriter& w, api::Metrics::Reader metrics);
 void write_json(JsonWriter& w, api::LogEntry::Reader entry);
 void write_json(JsonWriter& w, api::TaskState::Reader task);
+void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
+void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
+void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
 
 // "2026-11-30 12:15:30" in local time; "-" for 0.
 std::string format_time(int64_t ms);

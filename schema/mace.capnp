@@ -68,6 +68,7 @@ struct RunSpec {
   backend @12 :Text;             # empty: maced's configured default
   model @13 :Text;               # empty: the backend's default
   checkouts @14 :UInt32;         # 0: as many as maced grants
+  tools @15 :List(Text);         # tools of maced's configuration every LLM call of the run gets
 }
 
 struct SpecSource {
@@ -157,10 +158,40 @@ struct RunSummary {
   model @15 :Text;
 }
 
+struct Diagnosis {
+  # Why a failed task failed (REQ-FAIL-1..4, REQ-FAIL-8).
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  label @2 :Text;                # e.g. define_breaks_design, testbench_mismatch, unknown
+  fix @3 :Text;
+  source @4 :Text;               # narrowing | llm | rule | fallback
+  recovered @5 :Bool;            # a later iteration passed (REQ-FAIL-9)
+}
+
+struct NarrowingBuild {
+  # A rebuild of a failed task with some of its changes undone (REQ-FAIL-12).
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  undone @2 :Text;               # e.g. "undo define PITON_X"
+  buildId @3 :Text;
+  passed @4 :Bool;
+  failureReason @5 :Text;
+}
+
+struct PostMortem {
+  # REQ-FAIL-10; assessment "" when the run has none.
+  assessment @0 :Text;           # fixable_config | likely_hardware_limitation | inconclusive
+  explanation @1 :Text;
+  nextSteps @2 :Text;
+}
+
 struct RunDetail {
   summary @0 :RunSummary;
   specJson @1 :Text;             # the normalised spec, defaults filled
   tasks @2 :List(TaskState);     # every task of every iteration
+  diagnoses @3 :List(Diagnosis); # oldest first
+  narrowingBuilds @4 :List(NarrowingBuild);
+  postMortem @5 :PostMortem;
 }
 
 struct Metrics {

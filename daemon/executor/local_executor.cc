@@ -1,5 +1,6 @@
 #include "executor/local_executor.h"
 
+#include <fstream>
 #include <thread>
 
 #include "openpiton/build_config.h"
@@ -34,6 +35,27 @@ openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob
   config.rtl_defines = openpiton::normalise_defines(job.defines);
   if (spec.coverage) config.extra_flags.push_back("-vlt_build_args=--coverage-line");
   return config;
+}
+
+// What triage is shown of a log (REQ-FAIL-2): its end, where builds and runs say what
+// went wrong.
+constexpr std::size_t kTriageTailBytes = 16 * 1024;
+
+std::string last_bytes(const std::string& text, std::size_t n) {
+  return text.size() <= n ? text : text.substr(text.size() - n);
+}
+
+std::string read_tail(const std::filesystem::path& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  std::streamoff start = size > static_cast<std::streamoff>(n) ? size - static_cast<std::streamoff>(n) : 0;
+  in.seekg(start);
+  std::string out(static_cast<std::size_t>(size - start), '\0');
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  out.resize(static_cast<std::size_t>(in.gcount()));
+  return out;
 }
 
 }  // namespace
@@ -76,6 +98,11 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   const openpiton::Checkout& checkout = checkouts_[job.slot];
   outcome.checkout = checkout.root().string();
 
+  // REQ-EXEC-10, 11: the prompt call comes first; whatever it answers, the task builds.
+  if (job.prompt && task_prompt) {
+    if (on_stage) on_stage(iteration, job.task.id, "prompting");
+    outcome.llm_cost_usd += task_prompt(iteration, job);
+  }
   if (on_stage) on_stage(iteration, job.task.id, "building");
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
@@ -85,7 +112,9 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   openpiton::BuildResult build = openpiton::build(checkout, build_config_for(spec_, job), options);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
+  outcome.build_log = build.log_path;
   if (!build.success) {
+    outcome.build_output_tail = last_bytes(build.tail, kTriageTailBytes);
     outcome.failure_reason = build.failure_reason;
     outcome.evidence = build.error_lines;
     if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
@@ -118,6 +147,8 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
     outcome.failure_reason = simulated.failure_reason;
     if (!simulated.runs.empty()) {
       const auto& last = simulated.runs.back();
+      outcome.sim_log_tail = last.sim_log_tail;
+      outcome.status_log = read_tail(last.run_dir / "status.log", kTriageTailBytes);
       if (!last.error.empty()) outcome.evidence.push_back(last.error);
       if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
       if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);

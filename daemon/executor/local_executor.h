@@ -23,7 +23,12 @@ class LocalExecutor final : public loop::TaskRunner {
   LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
                 std::filesystem::path workloads_dir, const openpiton::CancelToken* cancel);
 
-  // Told when a task enters a stage: "building", "running" (REQ-EXEC-10).
+  // A config or workload task's prompt call, made when job.prompt says so (REQ-EXEC-10);
+  // returns its cost. Its failure is the callee's to log: the task builds anyway
+  // (REQ-EXEC-11).
+  std::function<double(int iteration, const loop::TaskJob& job)> task_prompt;
+
+  // Told when a task enters a stage: "prompting", "building", "running" (REQ-EXEC-10).
   std::function<void(int iteration, const std::string& task_id, const std::string& stage)>
       on_stage;
 

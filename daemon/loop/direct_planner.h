@@ -1,7 +1,8 @@
 #pragma once
 // The planner that calls no LLM (backend "direct"): one config task building the spec's
 // core and mesh with OpenPiton's defaults, gated on the workloads. For regressions and
-// machines without credentials.
+// machines without credentials. With no LLM, failures are diagnosed by narrowing alone
+// and no post-mortem is asked.
 
 #include "core/direct_planner.h"
 #include "loop/run_loop.h"
@@ -13,6 +14,11 @@ class DirectPlanner final : public Planner {
   explicit DirectPlanner(const RunSpec& spec) : spec_(spec) {}
   PlannerReply plan(const std::string& /*prompt*/) override {
     return {true, direct_plan_reply(spec_), 0.0, ""};
+  }
+  bool can_triage() const override { return false; }
+  PlannerReply triage(TriagePhase, const std::function<std::string(bool)>&,
+                      const TaskOutcome*) override {
+    return {false, "", 0.0, "the direct planner makes no LLM call"};
   }
 
  private:

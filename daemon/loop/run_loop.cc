@@ -4,8 +4,11 @@
 #include <set>
 
 #include "core/budget_tracker.h"
+#include "core/diagnosis.h"
 #include "core/joined.h"
+#include "core/narrowing.h"
 #include "core/planner_prompt.h"
+#include "core/post_mortem.h"
 #include "core/task_graph.h"
 
 namespace mace::loop {
@@ -13,6 +16,12 @@ namespace {
 
 constexpr int kPlanAsks = 3;  // one call and at most two re-asks (REQ-PLAN-5, REQ-PLAN-16)
 constexpr std::size_t kDigestBytes = 4000;
+constexpr std::size_t kEvidenceBytes = 2000;
+
+// A planner call that got no reply after the backend's retries ends the run (REQ-BUD-14).
+struct PlannerSilent {
+  std::string error;
+};
 
 std::string caches_text(const CacheGeometry& caches) {
   std::string out;
@@ -36,70 +45,131 @@ bool design_passed_every_workload(const TaskOutcome& outcome) {
   return true;
 }
 
-}  // namespace
+// One run of the loop. The state a run accumulates (its diagnoses, the configurations
+// that failed, the changes narrowing showed break the design) lives here, so every
+// iteration's prompt is built from the whole history (REQ-PLAN-14, REQ-PLAN-15).
+class RunLoop {
+ public:
+  RunLoop(const LoopInputs& in, Planner& planner, TaskRunner& runner, LoopObserver& observer)
+      : in_(in), planner_(planner), runner_(runner), observer_(observer),
+        budget_(in.spec.budget, in.now()) {}
 
-LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
-                    LoopObserver& observer) {
-  LoopResult result;
-  // REQ-BUD-7, REQ-BUD-8: before any LLM call or checkout access.
-  if (auto problems = in.checksum_problems(); !problems.empty()) {
-    result.state = RunState::checksum_mismatch;
-    result.reason = joined(problems, "; ");
+  LoopResult run() {
+    LoopResult result = iterate();
+    result.iterations = budget_.iterations();
+    if (result.state == RunState::passed && !diagnoses_.empty())
+      observer_.failures_recovered();  // REQ-FAIL-9
+    if (post_mortem_due(result.state, result.iterations) && planner_.can_triage() &&
+        !in_.cancelled())
+      post_mortem(result);
+    result.cost_usd = budget_.cost();
     return result;
   }
 
-  BudgetTracker budget(in.spec.budget, in.now());
-  std::set<std::string> failed_signatures;
-  std::string failure_digest;
-  auto finish = [&](RunState state, std::string reason) {
-    result.state = state;
-    result.reason = std::move(reason);
-    result.iterations = budget.iterations();
-    result.cost_usd = budget.cost();
-    return result;
-  };
+ private:
+  LoopResult finish(RunState state, std::string reason) {
+    LoopResult r;
+    r.state = state;
+    r.reason = std::move(reason);
+    return r;
+  }
+
+  LoopResult iterate();
+  std::optional<Plan> make_plan(std::string& reply_text, std::vector<std::string>& reasons);
+  void triage(int iteration, const TaskJob& job, const TaskOutcome& outcome);
+  std::optional<Diagnosis> narrow(int iteration, const TaskJob& job, FailedTaskReport& report);
+  void post_mortem(const LoopResult& result);
+
+  TaskJob job_for(const PlannedTask& task, std::size_t slot, const Plan& plan) {
+    return TaskJob{.task = task,
+                   .defines = inherited_defines(plan, task),
+                   .caches = effective_caches(task, in_.default_caches),
+                   .slot = slot,
+                   .build_limit = budget_.cap(kBuildTimeLimit, in_.now()),
+                   .run_limit = budget_.cap(kRunTimeLimit, in_.now()),
+                   .prompt = task_prompts_on() && (task.kind == "config" || task.kind == "workload")};
+  }
+
+  // The fast path turns task prompts off (REQ-EXEC-18): they are on only when the spec
+  // asks for them and turns the fast path off.
+  bool task_prompts_on() const {
+    return in_.spec.options.task_prompts && !in_.spec.options.fast_path;
+  }
+
+  const LoopInputs& in_;
+  Planner& planner_;
+  TaskRunner& runner_;
+  LoopObserver& observer_;
+  BudgetTracker budget_;
+  std::set<std::string> failed_signatures_;
+  BreakingChanges breaking_;
+  std::vector<PriorDiagnosis> diagnoses_;
+  std::string failure_digest_;
+  std::optional<TaskOutcome> last_failure_;
+};
+
+std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std::string>& reasons) {
+  std::optional<Plan> plan;
+  for (int ask = 0; ask < kPlanAsks; ++ask) {
+    PromptInputs prompt{.spec = in_.spec,
+                        .diagnoses = diagnoses_,
+                        .failure_digest = failure_digest_,
+                        .rejection_reasons = reasons,
+                        .rtl_edits = in_.spec.options.rtl_edits,
+                        .default_caches = caches_text(in_.default_caches)};
+    PlannerReply reply = planner_.plan(planner_prompt(prompt));
+    budget_.add_cost(reply.cost_usd);  // REQ-BUD-5
+    if (!reply.ok) throw PlannerSilent{reply.error};
+    Plan parsed = parse_plan(reply.text);
+    if (!parsed.usable()) {
+      reasons = parsed.errors;
+      continue;
+    }
+    PlanContext context;
+    context.core = std::string(to_string(in_.spec.core));
+    context.rtl_edits = in_.spec.options.rtl_edits;
+    context.default_caches = in_.default_caches;
+    context.failed_signatures = failed_signatures_;
+    context.define_mentioned = in_.define_mentioned;
+    context.objective_defines = in_.objective_defines;
+    if (!breaking_.empty()) {
+      context.narrowing_breaks = [this](const CacheGeometry& caches,
+                                        const std::vector<std::string>& defines) {
+        return breaking_.broken_by(caches, defines, in_.default_caches);
+      };
+    }
+    PlanCheckResult checked = check_plan(parsed, context);
+    for (const auto& note : checked.notes) observer_.note(note);
+    plan = checked.plan;
+    reply_text = reply.text;
+    // A plan still rejected after the re-asks runs as it stands (REQ-PLAN-16).
+    if (checked.rejections.empty()) break;
+    reasons = checked.rejections;
+  }
+  return plan;
+}
+
+LoopResult RunLoop::iterate() {
+  // REQ-BUD-7, REQ-BUD-8: before any LLM call or checkout access.
+  if (auto problems = in_.checksum_problems(); !problems.empty())
+    return finish(RunState::checksum_mismatch, joined(problems, "; "));
 
   for (int iteration = 1;; ++iteration) {
-    if (in.cancelled()) return finish(RunState::cancelled, "cancelled");
+    if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
     // REQ-BUD-3, REQ-BUD-4
-    if (auto why = budget.exceeded_before_iteration(in.now()))
+    if (auto why = budget_.exceeded_before_iteration(in_.now()))
       return finish(RunState::budget_exceeded, *why);
-    observer.iteration_started(iteration);
-    const Clock::time_point iteration_start = in.now();
-    const double cost_before = budget.cost();
+    observer_.iteration_started(iteration);
+    const Clock::time_point iteration_start = in_.now();
+    const double cost_before = budget_.cost();
 
-    // Plan, re-asking with the reasons while the reply is unusable or rejected.
     std::optional<Plan> plan;
     std::string reply_text;
     std::vector<std::string> reasons;
-    for (int ask = 0; ask < kPlanAsks; ++ask) {
-      PromptInputs prompt{.spec = in.spec,
-                          .failure_digest = failure_digest,
-                          .rejection_reasons = reasons,
-                          .rtl_edits = in.spec.options.rtl_edits,
-                          .default_caches = caches_text(in.default_caches)};
-      PlannerReply reply = planner.plan(planner_prompt(prompt));
-      budget.add_cost(reply.cost_usd);  // REQ-BUD-5
-      if (!reply.ok) return finish(RunState::error, "the planner gave no reply: " + reply.error);
-      Plan parsed = parse_plan(reply.text);
-      if (!parsed.usable()) {
-        reasons = parsed.errors;
-        continue;
-      }
-      PlanContext context;
-      context.core = std::string(to_string(in.spec.core));
-      context.rtl_edits = in.spec.options.rtl_edits;
-      context.default_caches = in.default_caches;
-      context.failed_signatures = failed_signatures;
-      context.define_mentioned = in.define_mentioned;
-      context.objective_defines = in.objective_defines;
-      PlanCheckResult checked = check_plan(parsed, context);
-      for (const auto& note : checked.notes) observer.note(note);
-      plan = checked.plan;
-      reply_text = reply.text;
-      // A plan still rejected after the re-asks runs as it stands (REQ-PLAN-16).
-      if (checked.rejections.empty()) break;
-      reasons = checked.rejections;
+    try {
+      plan = make_plan(reply_text, reasons);
+    } catch (const PlannerSilent& silent) {  // REQ-BUD-14
+      return finish(RunState::error, "the planner gave no reply: " + silent.error);
     }
     if (!plan) {  // REQ-PLAN-13
       return finish(RunState::planning_failed,
@@ -107,61 +177,190 @@ LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
                         " replies: " + joined(reasons, "; "));
     }
     if (fast_path_applies(*plan)) *plan = fast_path(*plan);  // REQ-PLAN-17
-    observer.plan_made(iteration, *plan, reply_text);
+    observer_.plan_made(iteration, *plan, reply_text);
 
     // Execute level by level, in batches of one task per checkout (REQ-EXEC-1, 2).
+    std::vector<TaskJob> jobs_run;
     std::vector<TaskOutcome> outcomes;
-    const TaskOutcome* first_failure = nullptr;
+    std::optional<std::size_t> first_failure;
     std::vector<TaskLevel> levels = topological_levels(plan->tasks);
-    for (std::size_t level = 0; level < levels.size() && first_failure == nullptr; ++level) {
+    for (std::size_t level = 0; level < levels.size() && !first_failure; ++level) {
       std::vector<std::string> ids;
       for (const auto& task : levels[level]) ids.push_back(task.id);
-      observer.level_started(iteration, level, ids);
-      for (const TaskLevel& batch : batches(levels[level], in.checkouts)) {
-        if (in.cancelled()) return finish(RunState::cancelled, "cancelled");
+      observer_.level_started(iteration, level, ids);
+      for (const TaskLevel& batch : batches(levels[level], in_.checkouts)) {
+        if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
         std::vector<TaskJob> jobs;
-        for (std::size_t slot = 0; slot < batch.size(); ++slot) {
-          const PlannedTask& task = batch[slot];
-          jobs.push_back(TaskJob{.task = task,
-                                 .defines = inherited_defines(*plan, task),
-                                 .caches = effective_caches(task, in.default_caches),
-                                 .slot = slot,
-                                 .build_limit = budget.cap(kBuildTimeLimit, in.now()),
-                                 .run_limit = budget.cap(kRunTimeLimit, in.now())});
-        }
-        std::vector<TaskOutcome> done = runner.run_batch(iteration, jobs);
+        for (std::size_t slot = 0; slot < batch.size(); ++slot)
+          jobs.push_back(job_for(batch[slot], slot, *plan));
+        std::vector<TaskOutcome> done = runner_.run_batch(iteration, jobs);
         for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
-          observer.task_finished(iteration, jobs[i], done[i]);
+          budget_.add_cost(done[i].llm_cost_usd);
+          observer_.task_finished(iteration, jobs[i], done[i]);
+          jobs_run.push_back(jobs[i]);
           outcomes.push_back(done[i]);
-          if (!done[i].passed) {
-            failed_signatures.insert(task_build_signature(*plan, jobs[i].task, in.default_caches));
-          }
+          if (!done[i].passed)
+            failed_signatures_.insert(task_build_signature(*plan, jobs[i].task, in_.default_caches));
         }
       }
       // REQ-VER-9: no later level builds on a level that failed verification.
-      for (const auto& outcome : outcomes)
-        if (!outcome.passed && first_failure == nullptr) first_failure = &outcome;
+      for (std::size_t i = 0; i < outcomes.size() && !first_failure; ++i)
+        if (!outcomes[i].passed) first_failure = i;
     }
 
-    bool all_passed = !outcomes.empty() && first_failure == nullptr;
+    bool all_passed = !outcomes.empty() && !first_failure;
     bool one_design_passed = false;
     for (const auto& outcome : outcomes) one_design_passed |= design_passed_every_workload(outcome);
     const bool passed = all_passed || one_design_passed;
-    const Clock::time_point now = in.now();
-    budget.iteration_finished(passed, now);
-    observer.iteration_finished(iteration, passed, budget.cost() - cost_before,
-                                seconds_between(iteration_start, now));
-    if (in.cancelled()) return finish(RunState::cancelled, "cancelled");
+    const Clock::time_point now = in_.now();
+    budget_.iteration_finished(passed, now);
+    // REQ-VER-14: the iteration's results are reported before failure analysis.
+    observer_.iteration_finished(iteration, passed, budget_.cost() - cost_before,
+                                 seconds_between(iteration_start, now));
+    if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
     if (outcomes.empty())  // REQ-VER-11
       return finish(RunState::failed,
                     "iteration " + std::to_string(iteration) + " produced no task results");
     if (passed) return finish(RunState::passed, "");  // REQ-VER-10
 
+    const TaskOutcome& failure = outcomes[*first_failure];
     // REQ-FAIL-13: the next prompt carries what the failed task left behind.
-    failure_digest = "task " + first_failure->task_id + " failed (" +
-                     first_failure->failure_reason + ")\n" +
-                     digest_lines(first_failure->evidence, kDigestBytes);
+    failure_digest_ = "task " + failure.task_id + " failed (" + failure.failure_reason + ")\n" +
+                      digest_lines(failure.evidence, kDigestBytes);
+    last_failure_ = failure;
+    triage(iteration, jobs_run[*first_failure], failure);
+    if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
   }
+}
+
+FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOutcome& outcome) {
+  FailedTaskReport r;
+  r.task_id = job.task.id;
+  r.kind = job.task.kind;
+  r.instruction = job.task.instruction;
+  for (const auto& [name, g] : job.caches)
+    r.build_flags.push_back(name + " " + std::to_string(g.size) + " B " +
+                            std::to_string(g.associativity) + "-way");
+  for (const auto& define : job.defines) r.build_flags.push_back("define " + define);
+  if (spec.coverage) r.build_flags.push_back("-vlt_build_args=--coverage-line");
+  r.build_outcome = outcome.built ? (outcome.reused ? "reused" : "succeeded")
+                    : outcome.build_id.empty() ? "not built" : "failed";
+  if (!outcome.verdicts.empty()) r.verdict = outcome.verdicts.back().verdict;
+  r.failure_reason = outcome.failure_reason;
+  if (!outcome.built) r.error_lines = outcome.evidence;
+  r.build_output_tail = outcome.build_output_tail;
+  r.sim_log_tail = outcome.sim_log_tail;
+  r.status_log = outcome.status_log;
+  if (r.sim_log_tail.empty() && outcome.built && !outcome.evidence.empty())
+    r.sim_log_tail = joined(outcome.evidence, "\n");
+  return r;
+}
+
+// Failures narrowing cannot explain: nothing was built or run because of the budget, a
+// cancel or MACE itself, not because of the configuration.
+bool configuration_could_be_the_cause(const TaskOutcome& outcome) {
+  static const std::set<std::string> kNotTheDesign = {"budget_exhausted", "cancelled",
+                                                      "executor_error", "no_checkout"};
+  return kNotTheDesign.count(outcome.failure_reason) == 0;
+}
+
+void RunLoop::triage(int iteration, const TaskJob& job, const TaskOutcome& outcome) {
+  FailedTaskReport report = report_of(in_.spec, job, outcome);
+  std::optional<Diagnosis> diagnosis = rule_diagnosis(report);  // REQ-FAIL-3
+  if (!diagnosis && configuration_could_be_the_cause(outcome)) diagnosis = narrow(iteration, job, report);
+  if (!diagnosis && in_.cancelled()) return;
+  if (!diagnosis && planner_.can_triage()) {  // REQ-FAIL-1
+    PlannerReply reply = planner_.triage(
+        TriagePhase::diagnosis,
+        [&](bool tools_offered) { return diagnosis_prompt(in_.spec, report, tools_offered); },
+        &outcome);
+    budget_.add_cost(reply.cost_usd);  // REQ-BUD-5
+    if (reply.ok) {
+      diagnosis = parse_diagnosis(reply.text);
+      if (!diagnosis) observer_.note("the diagnosis reply has no DIAGNOSIS line");
+    } else {
+      observer_.note("the diagnosis call failed: " + reply.error);
+    }
+  }
+  if (!diagnosis) diagnosis = fallback_diagnosis();  // REQ-FAIL-4
+  if (diagnosis->evidence.empty()) diagnosis->evidence = evidence_digest(report, kEvidenceBytes);
+  observer_.diagnosed(iteration, job.task.id, *diagnosis);  // REQ-FAIL-8
+  diagnoses_.push_back({iteration, job.task.id, diagnosis->label, diagnosis->fix,
+                        diagnosis->evidence});
+}
+
+std::optional<Diagnosis> RunLoop::narrow(int iteration, const TaskJob& job, FailedTaskReport& report) {
+  if (job.task.kind != "config" && job.task.kind != "workload") return std::nullopt;
+  std::vector<NarrowingVariant> variants =
+      narrowing_variants(job.caches, job.defines, in_.default_caches);
+  std::vector<std::pair<const NarrowingVariant*, TaskOutcome>> tried;
+  for (std::size_t begin = 0; begin < variants.size(); begin += in_.checkouts) {
+    // "While the run's time allows" (REQ-FAIL-12): a rebuild that cannot start is not tried.
+    if (in_.cancelled() || budget_.cap(kBuildTimeLimit, in_.now()).count() <= 0) {
+      report.narrowing.push_back("stopped: the run's time is up");
+      break;
+    }
+    std::vector<TaskJob> jobs;
+    for (std::size_t i = begin; i < variants.size() && i < begin + in_.checkouts; ++i) {
+      TaskJob variant = job;
+      variant.caches = variants[i].caches;
+      variant.defines = variants[i].defines;
+      variant.slot = i - begin;
+      variant.build_limit = budget_.cap(kBuildTimeLimit, in_.now());
+      variant.run_limit = budget_.cap(kRunTimeLimit, in_.now());
+      variant.narrowing = variants[i].description();
+      variant.prompt = false;
+      jobs.push_back(std::move(variant));
+    }
+    std::vector<TaskOutcome> done = runner_.run_batch(iteration, jobs);
+    for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
+      observer_.narrowing_finished(iteration, jobs[i], done[i]);
+      tried.emplace_back(&variants[begin + i], done[i]);
+    }
+    // Variants go in order, so the first that passes is the smallest change explained.
+    for (const auto& [variant, outcome] : tried) {
+      if (!outcome.passed) continue;
+      breaking_.add(variant->undone);  // REQ-PLAN-15
+      return narrowing_diagnosis(*variant, evidence_digest(report, kEvidenceBytes));
+    }
+  }
+  for (const auto& [variant, outcome] : tried)
+    report.narrowing.push_back(variant->description() + ": failed (" + outcome.failure_reason + ")");
+  return std::nullopt;
+}
+
+void RunLoop::post_mortem(const LoopResult& result) {
+  PostMortemInputs inputs{.spec = in_.spec,
+                          .final_state = result.state,
+                          .reason = result.reason,
+                          .iterations = result.iterations,
+                          .diagnoses = diagnoses_,
+                          .last_failure_digest = failure_digest_};
+  PlannerReply reply = planner_.triage(
+      TriagePhase::post_mortem,
+      [&](bool tools_offered) {
+        inputs.tools_offered = tools_offered;
+        return post_mortem_prompt(inputs);
+      },
+      last_failure_ ? &*last_failure_ : nullptr);
+  // Counts toward the run's compute cost, after the last budget check: it never ends a run.
+  budget_.add_cost(reply.cost_usd);
+  if (!reply.ok) {
+    observer_.note("the post-mortem call failed: " + reply.error);
+    return;
+  }
+  if (auto pm = parse_post_mortem(reply.text)) {
+    observer_.post_mortem_made(*pm);
+  } else {  // REQ-FAIL-11
+    observer_.note("the post-mortem reply has no assessment; discarded");
+  }
+}
+
+}  // namespace
+
+LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
+                    LoopObserver& observer) {
+  return RunLoop(in, planner, runner, observer).run();
 }
 
 std::vector<std::string> define_candidates(const std::string& objective) {

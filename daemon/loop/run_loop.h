@@ -1,15 +1,16 @@
 #pragma once
 // The MACE loop for one run, as the spec tells it: verify the workload checksums, then
-// iterate — check the budget, plan, run the plan's levels in batches, verify — until an
-// iteration passes or a limit ends the run (REQ-PLAN-*, REQ-EXEC-1..3, REQ-VER-9..11,
-// REQ-BUD-3..8). It is sequential logic over three injected parts, so it knows nothing of
-// threads, sockets, processes or the store:
-//   Planner     turns a prompt into a reply (an LLM backend, or the direct planner);
+// iterate — check the budget, plan, run the plan's levels in batches, verify, and when an
+// iteration fails, narrow and diagnose its first failed task — until an iteration passes
+// or a limit ends the run; then, for a run that did not pass, ask for a post-mortem
+// (REQ-PLAN-*, REQ-EXEC-1..3, REQ-VER-9..11, REQ-FAIL-*, REQ-BUD-3..8). It is sequential
+// logic over three injected parts, so it knows nothing of threads, sockets, processes or
+// the store:
+//   Planner     turns a prompt into a reply (an LLM backend, or the direct planner), and
+//               answers diagnosis and post-mortem prompts when it has an LLM;
 //   TaskRunner  builds and simulates a batch of tasks on the run's checkouts (the
 //               executor: local today, Slurm later) — concurrency lives there;
 //   LoopObserver hears every decision, to record and show it.
-// Failure analysis (narrowing, diagnosis, post-mortem) is issue 6; here a failed
-// iteration's evidence only reaches the next planning prompt as a digest (REQ-FAIL-13).
 
 #include <chrono>
 #include <cstddef>
@@ -18,8 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "core/diagnosis.h"
 #include "core/plan.h"
 #include "core/plan_checks.h"
+#include "core/post_mortem.h"
 #include "core/run_spec.h"
 #include "core/run_state.h"
 
@@ -34,12 +37,6 @@ struct PlannerReply {
   std::string error;    // when !ok, after the backend's own retries (REQ-BUD-14)
 };
 
-class Planner {
- public:
-  virtual ~Planner() = default;
-  virtual PlannerReply plan(const std::string& prompt) = 0;
-};
-
 // One task of a batch, ready to execute on the run's checkout `slot` (REQ-EXEC-2).
 struct TaskJob {
   PlannedTask task;
@@ -48,6 +45,10 @@ struct TaskJob {
   std::size_t slot = 0;
   std::chrono::milliseconds build_limit{0};  // capped by the budget (REQ-BUD-11)
   std::chrono::milliseconds run_limit{0};
+  // Non-empty for a narrowing rebuild of task.id (REQ-FAIL-12): which changes it undoes.
+  std::string narrowing = {};
+  // Make the task's prompt call first (REQ-EXEC-10, 11, 18): only with task prompts on.
+  bool prompt = false;
 };
 
 struct WorkloadVerdict {
@@ -68,7 +69,34 @@ struct TaskOutcome {
   std::string build_id = {};
   bool reused = false;
   std::string checkout = {};
+  // For triage (REQ-FAIL-2): the failed build's output tail, the last run's sim.log tail
+  // and status.log.
+  std::string build_output_tail = {};
+  std::string sim_log_tail = {};
+  std::string status_log = {};
+  std::string build_log = {};  // the build's transcript file, for the diagnostic tools
+  // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
+  double llm_cost_usd = 0;
 };
+
+enum class TriagePhase { diagnosis, post_mortem };
+
+class Planner {
+ public:
+  virtual ~Planner() = default;
+  virtual PlannerReply plan(const std::string& prompt) = 0;
+  // Whether diagnosis and post-mortem calls can be made at all; the direct planner has
+  // no LLM, so its runs rely on narrowing alone and get no post-mortem.
+  virtual bool can_triage() const = 0;
+  // One diagnosis (REQ-FAIL-1) or post-mortem (REQ-FAIL-10) call. `failed` is the task
+  // the call is about: its logs and run directories are what the diagnostic tools may
+  // read (REQ-FAIL-5); null when there is none. The prompt is written once the tools are
+  // known to have started or not (REQ-FAIL-7): `prompt(tools_offered)`.
+  virtual PlannerReply triage(TriagePhase phase,
+                              const std::function<std::string(bool tools_offered)>& prompt,
+                              const TaskOutcome* failed) = 0;
+};
+
 
 class TaskRunner {
  public:
@@ -90,6 +118,16 @@ class LoopObserver {
   virtual void iteration_finished(int /*iteration*/, bool /*passed*/, double /*cost_usd*/,
                                   double /*wall_s*/) {}
   virtual void note(const std::string& /*message*/) {}
+  // A narrowing rebuild ended (REQ-FAIL-12); job.narrowing says what it undid.
+  virtual void narrowing_finished(int /*iteration*/, const TaskJob& /*job*/,
+                                  const TaskOutcome& /*outcome*/) {}
+  // REQ-FAIL-8: a failed task's diagnosis, whatever settled it.
+  virtual void diagnosed(int /*iteration*/, const std::string& /*task_id*/,
+                         const Diagnosis& /*diagnosis*/) {}
+  // REQ-FAIL-9: the run passed after failures; every failure of the run is recovered.
+  virtual void failures_recovered() {}
+  // REQ-FAIL-10: a post-mortem with an assessment (one without is only noted).
+  virtual void post_mortem_made(const PostMortem& /*post_mortem*/) {}
 };
 
 struct LoopInputs {
@@ -118,7 +156,7 @@ struct LoopResult {
   RunState state = RunState::error;
   std::string reason;
   int iterations = 0;
-  double cost_usd = 0;
+  double cost_usd = 0;  // the post-mortem's included
 };
 
 inline constexpr std::chrono::milliseconds kBuildTimeLimit = std::chrono::hours(2);

@@ -54,7 +54,13 @@ ListenSocket systemd_listen_socket() {
   int fd = SD_LISTEN_FDS_START;
   if (sd_is_socket_unix(fd, SOCK_STREAM, 1, nullptr, 0) <= 0)
     throw std::runtime_error("the socket systemd passed is not a listening Unix stream socket");
-  return {fd, true, ""};
+  // The path is what the CLI agents' `mace mcp` forwarders must connect to.
+  sockaddr_un addr{};
+  socklen_t len = sizeof addr;
+  std::string path;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0 && addr.sun_path[0] != '\0')
+    path = addr.sun_path;
+  return {fd, true, path};
 }
 
 ListenSocket create_listen_socket(const std::string& path, unsigned mode) {

@@ -9,7 +9,7 @@ namespace mace {
 struct ListenSocket {
   int fd = -1;
   bool from_systemd = false;
-  std::string path;
+  std::string path;  // also for systemd's socket, when it has one (not abstract)
 };
 
 // Returns the listening socket systemd passed, if any. Throws std::runtime_error when

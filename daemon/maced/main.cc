@@ -21,7 +21,9 @@
 #include "llm/tool_sessions.h"
 #include "llm/backend_factory.h"
 #include "maced/config.h"
+#include "maced/keeper.h"
 #include "maced/listen_socket.h"
+#include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
 #include "rpc/maced_server.h"
@@ -168,6 +170,15 @@ kj::Promise<void> refresh_status(kj::Timer& timer, mace::service::RunService& se
   });
 }
 
+// On the main event loop on purpose: if the loop hangs, the pings stop and systemd
+// (WatchdogSec=) restarts maced.
+kj::Promise<void> watchdog_pings(kj::Timer& timer, std::chrono::microseconds interval) {
+  mace::notify_watchdog();
+  return timer.afterDelay(interval.count() * kj::MICROSECONDS).then([&timer, interval]() {
+    return watchdog_pings(timer, interval);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,6 +188,13 @@ int main(int argc, char** argv) {
   mace::MacedConfig config;
   if (!load_config(options, config)) return 2;
 
+  // While maced has a single thread: the keeper runs ordinary C++ after fork, which is
+  // only safe before any other thread exists.
+  if (std::string error; !mace::start_keeper(error)) {
+    std::cerr << "maced: " << error << "\n";
+    return 1;
+  }
+
   try {
     std::filesystem::create_directories(options.state_dir);
     auto store = mace::store::Store::open(std::filesystem::path(options.state_dir) / "mace.db");
@@ -184,6 +202,7 @@ int main(int argc, char** argv) {
     settings.backend = config.llm_backend;
     settings.model = config.llm_model;
     settings.daemon_uid = static_cast<uint32_t>(::getuid());
+    settings.tool_names = mace::tool_names(config);
     settings.check_backend = [](const std::string& backend,
                                 const std::string& model) -> std::optional<std::string> {
       std::string error;
@@ -195,6 +214,8 @@ int main(int argc, char** argv) {
     // A run left running by a maced that died cannot be resumed safely yet.
     for (const auto& run : store->runs_in_states({mace::RunState::running}))
       service.set_state(run.id, mace::RunState::error, "maced restarted during the run");
+    // Such a run may also have left RTL edits applied to a checkout (REQ-EXEC-17).
+    mace::restore_interrupted_edits(config, std::cerr);
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
     mace::llm::ToolSessions tool_sessions;
 
@@ -210,7 +231,11 @@ int main(int argc, char** argv) {
     auto receiver = io.lowLevelProvider->wrapListenSocketFd(
         listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
 
-    mace::RunSupervisor supervisor(service, config, options.workloads_dir);
+    mace::LlmWiring wiring;
+    wiring.mace_binary = mace::find_mace_client();
+    wiring.maced_socket = listen.path;
+    wiring.sessions = &tool_sessions;
+    mace::RunSupervisor supervisor(service, config, options.workloads_dir, wiring);
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
 
@@ -219,6 +244,8 @@ int main(int argc, char** argv) {
     kj::TaskSet background(error_handler);
     background.add(accept_loop(*receiver, service, tool_sessions, connections));
     background.add(refresh_status(io.provider->getTimer(), service, where));
+    if (auto interval = mace::watchdog_ping_interval())
+      background.add(watchdog_pings(io.provider->getTimer(), *interval));
 
     std::cerr << "maced " << MACE_VERSION << ": " << where << ", state in "
               << options.state_dir << ", " << config.checkouts.size() << " checkout(s)\n";

@@ -1,9 +1,13 @@
 #include "maced/run_supervisor.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "core/run_spec.h"
+#include "core/task_prompt.h"
 #include "executor/local_executor.h"
 #include "llm/backend_factory.h"
 #include "llm/retry.h"
@@ -13,6 +17,8 @@
 #include "openpiton/define_search.h"
 #include "openpiton/workload.h"
 #include "service/clock.h"
+#include "tools/command_tool.h"
+#include "tools/diagnostic_tools.h"
 
 namespace mace {
 namespace {
@@ -40,6 +46,8 @@ class RecordingObserver final : public loop::LoopObserver {
   }
 
   int current_iteration() const { return iteration_; }
+  // Runs that passed in this run so far: references for comparing a failed transcript.
+  std::vector<std::filesystem::path> passing_run_dirs() const { return passing_run_dirs_; }
 
   void iteration_started(int iteration) override {
     iteration_ = iteration;
@@ -98,8 +106,10 @@ class RecordingObserver final : public loop::LoopObserver {
     t.passed = outcome.passed;
     t.finished_at_ms = system_now_ms();
     int64_t ordinal = 0;
-    for (const auto& v : outcome.verdicts)
+    for (const auto& v : outcome.verdicts) {
       t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s});
+      if (v.verdict == "pass" && !v.run_dir.empty()) passing_run_dirs_.push_back(v.run_dir);
+    }
     loop_.executeSync([&] { service_.store().upsert_task(t); });
     for (const auto& v : outcome.verdicts)
       event("verdict", iteration, job.task.id, "", "", v.workload, v.verdict);
@@ -119,6 +129,39 @@ class RecordingObserver final : public loop::LoopObserver {
 
   void note(const std::string& message) override { event("message", 0, "", "", message); }
 
+  void narrowing_finished(int iteration, const loop::TaskJob& job,
+                          const loop::TaskOutcome& outcome) override {
+    store::NarrowingBuildRecord b{run_id_, iteration, job.task.id, job.narrowing,
+                                  outcome.build_id, outcome.checkout, outcome.passed,
+                                  outcome.failure_reason, system_now_ms()};
+    loop_.executeSync([&] { service_.store().record_narrowing_build(b); });
+    event("message", iteration, job.task.id, "",
+          "narrowing " + job.task.id + ": " + job.narrowing + ": " +
+              (outcome.passed ? "passed" : "failed (" + outcome.failure_reason + ")"));
+  }
+
+  void diagnosed(int iteration, const std::string& task_id, const Diagnosis& d) override {
+    loop_.executeSync([&] {
+      service_.store().record_diagnosis(run_id_, iteration, task_id, d.label, d.fix, d.source,
+                                        d.evidence, system_now_ms());
+    });
+    event("message", iteration, task_id, "",
+          "diagnosis of " + task_id + " (" + d.source + "): " + d.label +
+              (d.fix.empty() ? "" : "; fix: " + d.fix));
+  }
+
+  void failures_recovered() override {
+    loop_.executeSync([&] { service_.store().mark_failures_recovered(run_id_); });
+  }
+
+  void post_mortem_made(const PostMortem& pm) override {
+    loop_.executeSync([&] {
+      service_.store().record_post_mortem(
+          run_id_, {pm.assessment, pm.explanation, pm.next_steps, system_now_ms()});
+    });
+    event("message", 0, "", "", "post-mortem: " + pm.assessment + ": " + pm.explanation);
+  }
+
  private:
   service::RunService& service_;
   const kj::Executor& loop_;
@@ -127,22 +170,57 @@ class RecordingObserver final : public loop::LoopObserver {
   int64_t started_ms_ = 0;
   int iteration_ = 0;
   Plan plan_;
+  std::vector<std::filesystem::path> passing_run_dirs_;
 };
 
-// The planner of an LLM backend: one call with the vendor's retries (REQ-BUD-14), each
-// attempt recorded in llm_calls (REQ-BUD-12).
+// The planner of an LLM backend, which also answers the diagnosis and post-mortem calls
+// and makes the tasks' prompt calls: each call with the vendor's retries (REQ-BUD-14),
+// each attempt recorded in llm_calls (REQ-BUD-12), each offered the run's tools
+// (REQ-EXEC-7) plus its own.
 class LlmPlanner final : public loop::Planner {
  public:
+  using DiagnosticToolFor = std::function<std::optional<llm::Tool>(const loop::TaskOutcome*)>;
+
   LlmPlanner(std::unique_ptr<llm::Backend> backend, service::RunService& service,
              const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel,
-             std::function<int()> iteration)
+             std::function<int()> iteration, std::vector<llm::Tool> run_tools,
+             DiagnosticToolFor diagnostic_tool)
       : backend_(std::move(backend)), service_(service), loop_(loop), run_id_(std::move(run_id)),
-        cancel_(cancel), iteration_(std::move(iteration)) {}
+        cancel_(cancel), iteration_(std::move(iteration)), run_tools_(std::move(run_tools)),
+        diagnostic_tool_(std::move(diagnostic_tool)) {}
 
   loop::PlannerReply plan(const std::string& prompt) override {
+    return ask("planning", prompt, "", iteration_(), run_tools_);
+  }
+
+  bool can_triage() const override { return true; }
+
+  loop::PlannerReply triage(loop::TriagePhase phase,
+                            const std::function<std::string(bool)>& prompt,
+                            const loop::TaskOutcome* failed) override {
+    std::vector<llm::Tool> tools = run_tools_;
+    // REQ-FAIL-5, REQ-FAIL-7: the diagnostic tools when they can start, else none.
+    std::optional<llm::Tool> diagnostics = diagnostic_tool_(failed);
+    if (diagnostics) tools.push_back(std::move(*diagnostics));
+    return ask(phase == loop::TriagePhase::diagnosis ? "diagnosis" : "post_mortem",
+               prompt(diagnostics.has_value()), failed ? failed->task_id : "", iteration_(),
+               tools);
+  }
+
+  // REQ-EXEC-10, 11: a config or workload task's prompt call; a failure is logged and the
+  // task builds anyway. Called from the executor's threads, so it takes the iteration.
+  loop::PlannerReply task(int iteration, const std::string& task_id, const std::string& prompt) {
+    return ask("task", prompt, task_id, iteration, run_tools_);
+  }
+
+ private:
+  loop::PlannerReply ask(const std::string& phase, const std::string& prompt,
+                         const std::string& task_id, int iteration,
+                         const std::vector<llm::Tool>& tools) {
     llm::Request request;
-    request.phase = "planning";
+    request.phase = phase;
     request.prompt = prompt;
+    request.tools = tools;
     auto policy = llm::RetryPolicy::from_environment(llm::process_environment());
     llm::Reply reply = llm::call_with_retries(
         *backend_, request, policy,
@@ -152,16 +230,17 @@ class LlmPlanner final : public loop::Planner {
           while (std::chrono::steady_clock::now() < until && !cancel_.cancelled())
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
         },
-        [this](const llm::Reply& attempt, int) { record(attempt); });
+        [&](const llm::Reply& attempt, int) { record(phase, task_id, iteration, attempt); });
     return {reply.ok, reply.text, reply.usage.cost_usd, reply.error};
   }
 
- private:
-  void record(const llm::Reply& reply) {
+  void record(const std::string& phase, const std::string& task_id, int iteration,
+              const llm::Reply& reply) {
     store::LlmCallRecord call;
     call.run_id = run_id_;
-    call.iteration = iteration_();
-    call.phase = "planning";
+    call.iteration = iteration;
+    call.phase = phase;
+    call.task_id = task_id;
     call.backend = backend_->name();
     call.model = backend_->model();
     call.input_tokens = reply.usage.input_tokens;
@@ -182,7 +261,37 @@ class LlmPlanner final : public loop::Planner {
   std::string run_id_;
   const openpiton::CancelToken& cancel_;
   std::function<int()> iteration_;
+  std::vector<llm::Tool> run_tools_;
+  DiagnosticToolFor diagnostic_tool_;
 };
+
+// What the diagnostic tools of a call about `failed` may read (REQ-FAIL-5): its runs and
+// build log, passing runs of the same workloads from earlier tasks, the workloads.
+tools::DiagnosticScope diagnostic_scope(const loop::TaskOutcome& failed,
+                                        const std::vector<std::filesystem::path>& references,
+                                        const std::filesystem::path& workloads_dir) {
+  tools::DiagnosticScope scope;
+  scope.checkout_root = failed.checkout;
+  for (const auto& v : failed.verdicts)
+    if (!v.run_dir.empty()) scope.run_dirs.emplace_back(v.run_dir);
+  if (!failed.build_log.empty()) scope.build_log = failed.build_log;
+  scope.reference_run_dirs = references;
+  scope.workloads_dir = workloads_dir;
+  return scope;
+}
+
+// The backend's prices and, for the CLI agents, how their tools reach maced.
+llm::BackendOptions backend_options(const MacedConfig& config, const LlmWiring& wiring) {
+  llm::BackendOptions options;
+  if (!config.llm_prices_json.empty()) {
+    std::string error;  // checked when the config was read
+    options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}", error);
+  }
+  options.cli.mace_binary = wiring.mace_binary;
+  options.cli.maced_socket = wiring.maced_socket;
+  options.cli.sessions = wiring.sessions;
+  return options;
+}
 
 std::vector<service::PooledCheckout> pooled(const MacedConfig& config) {
   std::vector<service::PooledCheckout> out;
@@ -192,11 +301,25 @@ std::vector<service::PooledCheckout> pooled(const MacedConfig& config) {
 
 }  // namespace
 
+std::string find_mace_client() {
+  if (const char* override_path = std::getenv("MACE_CLIENT"); override_path && *override_path)
+    return override_path;
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto dir = self.parent_path();
+    for (auto candidate : {dir / "mace", dir / ".." / "bin" / "mace", dir / ".." / ".." / "client" / "mace"})
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate.lexically_normal().string();
+  }
+  return "mace";
+}
+
 RunSupervisor::RunSupervisor(service::RunService& service, const MacedConfig& config,
-                             std::filesystem::path workloads_dir)
+                             std::filesystem::path workloads_dir, LlmWiring wiring)
     : service_(service),
       config_(config),
       workloads_dir_(std::move(workloads_dir)),
+      wiring_(std::move(wiring)),
       pool_(pooled(config)),
       loop_(kj::getCurrentThreadExecutor()) {}
 
@@ -294,16 +417,45 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
       observer.event("task_stage", iteration, task, stage, stage);
     };
 
+    // REQ-EXEC-7: the tools of maced's configuration the spec names, on every LLM call.
+    tools::CommandToolContext tool_context;
+    tool_context.run_id = run_id;
+    tool_context.cancel = &cancel;
+    std::string tool_error;
+    std::vector<llm::Tool> run_tools =
+        tools::select_command_tools(config_.tools, spec.tools, tool_context, tool_error);
+    if (!tool_error.empty()) throw std::runtime_error(tool_error);
+
     std::unique_ptr<loop::Planner> planner;
+    LlmPlanner* llm_planner = nullptr;
     if (record.backend == "direct") {
       planner = std::make_unique<loop::DirectPlanner>(spec);
     } else {
       std::string error;
       auto backend = llm::make_backend({record.backend, record.model}, llm::process_environment(),
-                                       error);
+                                       error, backend_options(config_, wiring_));
       if (!backend) throw std::runtime_error(error);
-      planner = std::make_unique<LlmPlanner>(std::move(backend), service_, loop_, run_id, cancel,
-                                             [&observer] { return observer.current_iteration(); });
+      auto diagnostic_tool = [&](const loop::TaskOutcome* failed) -> std::optional<llm::Tool> {
+        if (!failed) return std::nullopt;
+        std::string why;
+        auto tool = tools::make_diagnostic_tool(
+            diagnostic_scope(*failed, observer.passing_run_dirs(), workloads_dir_), why);
+        if (!tool) observer.note("diagnostic tools not offered: " + why);  // REQ-FAIL-7
+        return tool;
+      };
+      auto owned = std::make_unique<LlmPlanner>(
+          std::move(backend), service_, loop_, run_id, cancel,
+          [&observer] { return observer.current_iteration(); }, run_tools, diagnostic_tool);
+      llm_planner = owned.get();
+      planner = std::move(owned);
+      executor.task_prompt = [&](int iteration, const loop::TaskJob& job) {
+        auto reply = llm_planner->task(iteration, job.task.id, task_prompt(spec, job.task));
+        if (!reply.ok)  // REQ-EXEC-11
+          observer.event("message", iteration, job.task.id, "",
+                         "the prompt call of " + job.task.id + " failed (" + reply.error +
+                             "); building it anyway");
+        return reply.cost_usd;
+      };
     }
     loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
     auto core = openpiton::core_from_string(to_string(spec.core));

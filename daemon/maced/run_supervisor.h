@@ -14,6 +14,7 @@
 
 #include <kj/async.h>
 
+#include "llm/tool_sessions.h"
 #include "maced/config.h"
 #include "openpiton/process_group.h"
 #include "service/checkout_pool.h"
@@ -21,10 +22,24 @@
 
 namespace mace {
 
+// What the LLM calls of a run need from the daemon around them.
+struct LlmWiring {
+  // For the CLI agents: their MCP configuration starts `mace_binary --socket
+  // maced_socket mcp --session TOKEN`, which finds the call's tools in `sessions`.
+  std::string mace_binary = "mace";
+  std::string maced_socket;
+  llm::ToolSessions* sessions = nullptr;
+};
+
+// The `mace` client next to this maced (an install puts maced in sbin or bin and mace in
+// bin; a build tree in daemon/maced and client), overridden by MACE_CLIENT; else "mace"
+// from PATH.
+std::string find_mace_client();
+
 class RunSupervisor {
  public:
   RunSupervisor(service::RunService& service, const MacedConfig& config,
-                std::filesystem::path workloads_dir);
+                std::filesystem::path workloads_dir, LlmWiring wiring = {});
   ~RunSupervisor();
 
   // Event-loop thread only. Starts queued runs while checkouts are free.
@@ -47,6 +62,7 @@ class RunSupervisor {
   service::RunService& service_;
   const MacedConfig& config_;
   std::filesystem::path workloads_dir_;
+  LlmWiring wiring_;
   service::CheckoutPool pool_;
   const kj::Executor& loop_;
   std::map<std::string, ActiveRun> active_;

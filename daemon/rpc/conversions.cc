@@ -106,6 +106,30 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
   out.setCheckout(t.checkout);
 }
 
+void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
+  out.setIteration(static_cast<uint32_t>(d.iteration));
+  out.setTaskId(d.task_id);
+  out.setLabel(d.label);
+  out.setFix(d.fix);
+  out.setSource(d.source);
+  out.setRecovered(d.recovered);
+}
+
+void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& b) {
+  out.setIteration(static_cast<uint32_t>(b.iteration));
+  out.setTaskId(b.task_id);
+  out.setUndone(b.undone);
+  out.setBuildId(b.build_id);
+  out.setPassed(b.passed);
+  out.setFailureReason(b.failure_reason);
+}
+
+void fill(api::PostMortem::Builder out, const store::PostMortemRecord& pm) {
+  out.setAssessment(pm.assessment);
+  out.setExplanation(pm.explanation);
+  out.setNextSteps(pm.next_steps);
+}
+
 void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
   out.setSuccessfulTasks(static_cast<uint32_t>(m.successful_tasks));
   out.setIterations(static_cast<uint32_t>(m.iterations));
@@ -164,6 +188,11 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   if (in.getBackend().size() > 0) w.field("backend", text(in.getBackend()));
   if (in.getModel().size() > 0) w.field("model", text(in.getModel()));
   if (in.getCheckouts() != 0) w.field("checkouts", in.getCheckouts());
+  if (in.getTools().size() > 0) {
+    w.key("tools").begin_array();
+    for (auto name : in.getTools()) w.value(text(name));
+    w.end_array();
+  }
   w.end_object();
   return parse_run_spec_json(w.str());
 }

@@ -15,6 +15,9 @@ void fill(api::RunSummary::Builder out, const store::RunRecord& run);
 void fill(api::Event::Builder out, const store::EventRecord& event);
 void fill(api::Metrics::Builder out, const store::RunMetrics& metrics);
 void fill(api::TaskState::Builder out, const store::TaskRecord& task);
+void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
+void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
+void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

@@ -88,6 +88,13 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
     auto tasks = service_.store().tasks(run.id);
     auto out = detail.initTasks(tasks.size());
     for (size_t i = 0; i < tasks.size(); ++i) fill(out[i], tasks[i]);
+    auto diagnoses = service_.store().diagnoses(run.id);
+    auto d_out = detail.initDiagnoses(static_cast<unsigned>(diagnoses.size()));
+    for (size_t i = 0; i < diagnoses.size(); ++i) fill(d_out[static_cast<unsigned>(i)], diagnoses[i]);
+    auto narrowing = service_.store().narrowing_builds(run.id);
+    auto n_out = detail.initNarrowingBuilds(static_cast<unsigned>(narrowing.size()));
+    for (size_t i = 0; i < narrowing.size(); ++i) fill(n_out[static_cast<unsigned>(i)], narrowing[i]);
+    if (auto pm = service_.store().post_mortem(run.id)) fill(detail.initPostMortem(), *pm);
   });
 }
 

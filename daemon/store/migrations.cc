@@ -182,6 +182,24 @@ CREATE TABLE events (
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 )sql",
+
+    // 2: the rebuilds narrowing makes before a diagnosis (REQ-FAIL-12), kept apart from
+    // tasks so they never count as a plan's tasks in the metrics.
+    R"sql(
+CREATE TABLE narrowing_builds (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  undone TEXT NOT NULL,                   -- which changes it undid, for people
+  build_id TEXT NOT NULL DEFAULT '',
+  checkout TEXT NOT NULL DEFAULT '',
+  passed INTEGER NOT NULL CHECK (passed IN (0, 1)),
+  failure_reason TEXT NOT NULL DEFAULT '',
+  created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX narrowing_builds_run ON narrowing_builds(run_id, iteration);
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

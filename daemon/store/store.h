@@ -170,6 +170,39 @@ struct RunMetrics {
   double compute_cost_usd = 0;
 };
 
+// A diagnosis as recorded (REQ-FAIL-8).
+struct DiagnosisRecord {
+  int64_t iteration = 0;
+  std::string task_id;
+  std::string label;
+  std::string fix;
+  std::string source;  // narrowing, llm, rule, fallback
+  std::string evidence;
+  bool recovered = false;
+  int64_t created_at_ms = 0;
+};
+
+// A rebuild narrowing made (REQ-FAIL-12).
+struct NarrowingBuildRecord {
+  std::string run_id;
+  int64_t iteration = 0;
+  std::string task_id;
+  std::string undone;
+  std::string build_id;
+  std::string checkout;
+  bool passed = false;
+  std::string failure_reason;
+  int64_t created_at_ms = 0;
+};
+
+// REQ-FAIL-10: the run's post-mortem, when one came back with an assessment.
+struct PostMortemRecord {
+  std::string assessment;  // fixable_config, likely_hardware_limitation, inconclusive
+  std::string explanation;
+  std::string next_steps;
+  int64_t created_at_ms = 0;
+};
+
 class Store {
  public:
   // Opens (creating when absent) and migrates the database at `path`. Throws
@@ -236,6 +269,17 @@ class Store {
   // recovered; they then count as RunMetrics::failures_recovered. Returns how many were
   // newly marked, so calling it again returns 0.
   int64_t mark_failures_recovered(const std::string& run_id);
+  // Oldest first.
+  std::vector<DiagnosisRecord> diagnoses(const std::string& run_id) const;
+
+  void record_narrowing_build(const NarrowingBuildRecord& build);
+  // Oldest first.
+  std::vector<NarrowingBuildRecord> narrowing_builds(const std::string& run_id) const;
+
+  // At most one per run: a second throws (the schema's primary key), as does an
+  // assessment outside the three.
+  void record_post_mortem(const std::string& run_id, const PostMortemRecord& post_mortem);
+  std::optional<PostMortemRecord> post_mortem(const std::string& run_id) const;
 
   RunMetrics metrics(const std::string& run_id) const;
   // The same, with `now_ms` as the end of a run still unfinished.

@@ -1,6 +1,10 @@
 // Runs planned by the vertex backend: a real maced whose Vertex endpoint is a fake server
 // on 127.0.0.1 speaking Vertex's wire format, with the fixture checkout in its pool.
 
+#include <sys/stat.h>
+
+#include <thread>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -66,8 +70,15 @@ TEST_F(LlmRunTest, AFailedPlanIsReplannedWithTheBuildErrorAndThenPasses) {
   EXPECT_THAT(requests[0].body, HasSubstr("add.S"));
   // The second prompt carries the failed build's error line.
   EXPECT_THAT(requests[1].body, HasSubstr("syntax error"));
+  // REQ-FAIL-12: narrowing undid the define, the build passed: that is the diagnosis, with
+  // no LLM call, and it reaches the next plan's prompt (REQ-PLAN-14).
+  EXPECT_THAT(status, HasSubstr(R"("undone":"undo define FAKE_BREAK_BUILD","build_id")"));
+  EXPECT_THAT(status, HasSubstr(R"("label":"define_breaks_design")"));
+  EXPECT_THAT(status, HasSubstr(R"("source":"narrowing","recovered":true)"));  // REQ-FAIL-9
+  EXPECT_THAT(requests[1].body, HasSubstr("define_breaks_design"));
   auto metrics = maced_->mace({"metrics", id, "--json"}).out;
   EXPECT_THAT(metrics, HasSubstr("\"iterations\":2"));
+  EXPECT_THAT(metrics, HasSubstr("\"failures_recovered\":1"));
   // gemini-2.5-flash: 2200 input tokens at $0.30/M, 300 output and 50 thinking at $2.50/M.
   EXPECT_THAT(metrics, HasSubstr("\"compute_cost_usd\":0.001535"));
 }
@@ -99,6 +110,135 @@ TEST_F(LlmRunTest, ADefineNoFileMentionsIsDroppedBeforeTheBuild) {  // REQ-PLAN-
   }
   EXPECT_TRUE(saw_build);
   EXPECT_THAT(maced_->mace({"logs", id}).out, HasSubstr("NO_FILE_MENTIONS_THIS"));
+}
+
+// REQ-FAIL-1, REQ-FAIL-2, REQ-FAIL-8, REQ-FAIL-9, REQ-PLAN-14: a failure narrowing cannot
+// explain (the default configuration) goes to one diagnosis call; its diagnosis is in the
+// next plan's prompt, and once a plan passes the failure counts as recovered.
+TEST_F(LlmRunTest, AFailureIsDiagnosedByTheLlmReplannedWithTheDiagnosisAndPasses) {
+  checkout_.set_control("run", "fail");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  auto diagnosis = FakeVertexServer::text("DIAGNOSIS: l1d_too_small\nFIX: double the l1d");
+  // Held back until the test has let the next run pass.
+  diagnosis.delay = std::chrono::milliseconds(2500);
+  vertex_.push(diagnosis);
+  vertex_.push(FakeVertexServer::text(
+      "TASK: bigger | deps= | kind=config | double l1d\nCACHES: bigger | l1d=16384,4\n"));
+  auto r = maced_->mace({"submit", dir_.file("spec.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string id = r.out.substr(0, r.out.find('\n'));
+  for (int i = 0; i < 400 && vertex_.requests().size() < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_EQ(vertex_.requests().size(), 2u);
+  checkout_.set_control("run", "pass");
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  EXPECT_EQ(maced_->mace({"watch", id}, options).exit_code, 0);
+
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  // The diagnosis prompt: task id, kind, instruction, build outcome, verdict, reason, logs.
+  for (const char* s : {"id: plain", "kind: config", "defaults", "build outcome: succeeded",
+                        "verdict: fail", "failure reason: workload_failed", "status.log",
+                        "DIAGNOSIS:"})
+    EXPECT_THAT(requests[1].body, HasSubstr(s));
+  EXPECT_THAT(requests[2].body, HasSubstr("l1d_too_small"));
+  EXPECT_THAT(requests[2].body, HasSubstr("double the l1d"));
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("label":"l1d_too_small","fix":"double the l1d","source":"llm","recovered":true)"));
+  EXPECT_THAT(status, HasSubstr(R"("narrowing_builds":[])")) << "nothing to undo";
+  EXPECT_THAT(status, HasSubstr(R"("post_mortem":null)"));
+  std::string human = maced_->mace({"status", id}).out;
+  EXPECT_THAT(human, HasSubstr("l1d_too_small [llm, recovered]"));
+  EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, HasSubstr("\"failures_recovered\":1"));
+}
+
+// REQ-FAIL-10: a run that ends budget_exceeded gets a post-mortem, recorded and shown; the
+// status stays budget_exceeded.
+TEST_F(LlmRunTest, ABudgetExceededRunGetsAPostMortem) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Boot", "budget": {"max_iterations": 1}})");
+  checkout_.set_control("build", "fail");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  vertex_.push(FakeVertexServer::text("no label here, sorry"));
+  vertex_.push(FakeVertexServer::text(
+      "ASSESSMENT: likely_hardware_limitation\nEXPLANATION: the build always fails\n"
+      "NEXT_STEPS: check the toolchain", {100, 10, 0}));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 1);
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr("\"state\":\"budget_exceeded\""));
+  // REQ-FAIL-4: the reply without a DIAGNOSIS line is recorded as unknown.
+  EXPECT_THAT(status, HasSubstr(R"("label":"unknown","fix":"retry with more context","source":"fallback")"));
+  EXPECT_THAT(status, HasSubstr(R"("post_mortem":{"assessment":"likely_hardware_limitation","explanation":"the build always fails","next_steps":"check the toolchain"})"));
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_THAT(requests[2].body, HasSubstr("fixable_config"));
+  EXPECT_THAT(requests[2].body, HasSubstr("budget_exceeded"));
+  EXPECT_THAT(maced_->mace({"status", id}).out, HasSubstr("post-mortem likely_hardware_limitation"));
+  // The post-mortem's cost counts toward the run's compute cost.
+  EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, ::testing::Not(HasSubstr("\"compute_cost_usd\":0,")));
+}
+
+// REQ-EXEC-7: a tool of maced's configuration that the spec names is offered to the
+// planning call; the model calls it, the program runs with the arguments on its standard
+// input, and its output goes back to the model in the same call.
+TEST_F(LlmRunTest, TheRunsConfiguredToolsReachThePlannerAndTheirOutputReturns) {
+  std::string script = dir_.file("echo_tool.sh");
+  dir_.write("echo_tool.sh", "#!/bin/sh\necho \"tool $MACE_TOOL_METHOD for $MACE_RUN_ID got $(cat)\"\n");
+  ASSERT_EQ(::chmod(script.c_str(), 0755), 0);
+  dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + R"("}],
+    "tools": [{"name": "lab", "description": "The lab's notes",
+               "methods": [{"name": "notes", "description": "Read the notes on a core",
+                            "parameters": {"type": "object", "properties": {"core": {"type": "string"}}},
+                            "command": [")" + script + R"("]}]}]})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir_.file("maced.json"), "--workloads", source_root() + "/workloads"};
+  options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
+  maced_.reset();
+  maced_ = std::make_unique<MacedInstance>(dir_, options);
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Use the notes", "tools": ["lab"]})");
+  vertex_.push(FakeVertexServer::function_calls({{"lab__lab_notes", R"({"core":"pico"})"}}));
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 0);
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_THAT(requests[0].body, HasSubstr("\"name\":\"lab__lab_notes\""));
+  EXPECT_THAT(requests[1].body, HasSubstr("tool notes for " + id + R"( got {\"core\":\"pico\"})"));
+
+  // A spec naming a tool maced does not have is refused at submit, naming the field.
+  dir_.write("bad.json", R"({"core": "pico", "workloads": ["add.S"], "objective": "x",
+    "tools": ["lab", "nope"]})");
+  auto refused = maced_->mace({"submit", dir_.file("bad.json")});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("tools[1]"));
+}
+
+// REQ-FAIL-5: the diagnosis call is offered the read-only diagnostic tools over the failed
+// task's runs; a model calling one gets the failed run's files back.
+TEST_F(LlmRunTest, TheDiagnosisCallGetsTheDiagnosticToolsOverTheFailedRun) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Boot", "budget": {"max_iterations": 1}})");
+  checkout_.set_control("run", "fail");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  vertex_.push(FakeVertexServer::function_calls({{"diagnostics__diagnostics_list_files", "{}"}}));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: bad_trap\nFIX: none"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: inconclusive\nEXPLANATION: x\nNEXT_STEPS: y"));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 1);
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_THAT(requests[0].body, ::testing::Not(HasSubstr("diagnostics__")));
+  EXPECT_THAT(requests[1].body, HasSubstr("diagnostics__diagnostics_search_logs"));
+  EXPECT_THAT(requests[1].body, HasSubstr("diagnostic tools"));
+  // The tool's answer, in the same call: the failed run's transcript is listed.
+  EXPECT_THAT(requests[2].body, HasSubstr("sim.log"));
+  EXPECT_THAT(maced_->mace({"status", id, "--json"}).out, HasSubstr(R"("label":"bad_trap")"));
 }
 
 }  // namespace

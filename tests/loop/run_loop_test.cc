@@ -28,6 +28,27 @@ class ScriptedPlanner : public Planner {
     if (replies.size() > 1) replies.pop_front();  // the last reply repeats
     return r;
   }
+
+  // Triage: replies in order; none scripted is a call that failed.
+  bool triages = true;
+  std::deque<PlannerReply> triage_replies;
+  std::vector<std::pair<TriagePhase, std::string>> triage_prompts;
+  std::vector<std::string> triage_subjects;  // task ids; "" for none
+  bool can_triage() const override { return triages; }
+  PlannerReply triage(TriagePhase phase, const std::function<std::string(bool)>& prompt,
+                      const TaskOutcome* failed) override {
+    triage_prompts.emplace_back(phase, prompt(false));
+    triage_subjects.push_back(failed ? failed->task_id : "");
+    if (triage_replies.empty()) return {false, "", 0, "no triage scripted"};
+    PlannerReply r = triage_replies.front();
+    triage_replies.pop_front();
+    return r;
+  }
+  std::size_t triage_calls(TriagePhase phase) const {
+    std::size_t n = 0;
+    for (const auto& [p, text] : triage_prompts) n += p == phase;
+    return n;
+  }
 };
 
 PlannerReply reply(const std::string& text, double cost = 0.01) { return {true, text, cost, ""}; }
@@ -38,6 +59,9 @@ class ScriptedRunner : public TaskRunner {
   std::map<std::string, TaskOutcome> outcomes;
   std::vector<std::vector<std::string>> batches;  // "task@slot" per batch
   std::vector<TaskJob> jobs;
+  // Narrowing rebuilds, apart: by default they fail as their task did. An outcome for
+  // one is scripted as "iteration/task/<what it undoes>".
+  std::vector<TaskJob> narrowing_jobs;
   std::function<void()> during_batch;
   bool return_nothing = false;
 
@@ -46,16 +70,25 @@ class ScriptedRunner : public TaskRunner {
     std::vector<std::string> names;
     std::vector<TaskOutcome> out;
     for (const auto& job : batch) {
+      std::string key = std::to_string(iteration) + "/" + job.task.id;
+      if (!job.narrowing.empty()) {
+        narrowing_jobs.push_back(job);
+        auto it = outcomes.find(key + "/" + job.narrowing);
+        if (it == outcomes.end()) it = outcomes.find(key);
+        out.push_back(it != outcomes.end() ? it->second
+                                           : TaskOutcome{job.task.id, true, true, "", {{"hello", "pass"}}, {}});
+        continue;
+      }
       names.push_back(job.task.id + "@" + std::to_string(job.slot));
       jobs.push_back(job);
-      auto it = outcomes.find(std::to_string(iteration) + "/" + job.task.id);
+      auto it = outcomes.find(key);
       if (it != outcomes.end()) {
         out.push_back(it->second);
       } else {
         out.push_back({job.task.id, true, true, "", {{"hello", "pass"}}, {}});
       }
     }
-    batches.push_back(names);
+    if (!names.empty()) batches.push_back(names);
     if (return_nothing) return {};
     return out;
   }
@@ -68,6 +101,18 @@ TaskOutcome failed(const std::string& id, const std::string& evidence) {
 class RecordingObserver : public LoopObserver {
  public:
   std::vector<std::string> log;
+  std::vector<Diagnosis> diagnoses;
+  std::vector<std::string> notes;
+  std::vector<PostMortem> post_mortems;
+  std::vector<std::string> narrowed;  // "<task>: <undone> -> passed|failed"
+  bool recovered = false;
+  void diagnosed(int, const std::string&, const Diagnosis& d) override { diagnoses.push_back(d); }
+  void note(const std::string& m) override { notes.push_back(m); }
+  void post_mortem_made(const PostMortem& pm) override { post_mortems.push_back(pm); }
+  void failures_recovered() override { recovered = true; }
+  void narrowing_finished(int, const TaskJob& job, const TaskOutcome& o) override {
+    narrowed.push_back(job.task.id + ": " + job.narrowing + " -> " + (o.passed ? "passed" : "failed"));
+  }
   void iteration_finished(int n, bool passed, double cost, double) override {
     log.push_back("iter" + std::to_string(n) + (passed ? " passed" : " failed") +
                   " $" + std::to_string(cost).substr(0, 4));
@@ -304,6 +349,180 @@ TEST_F(RunLoopTest, EveryBuildingTaskGetsTheDefinesTheObjectiveNeeds) {  // REQ-
   run_loop(in, planner, runner, observer);
   ASSERT_EQ(runner.jobs.size(), 1u);
   EXPECT_THAT(runner.jobs[0].defines, ::testing::Contains("PITON_EXTRA_MEMS"));
+}
+
+
+// --- Failure analysis -------------------------------------------------------------------
+
+// REQ-FAIL-12: undoing one change at a time finds the one that breaks the design, with no
+// LLM call; REQ-PLAN-15: a later plan making that change again is sent back.
+TEST_F(RunLoopTest, NarrowingFindsTheBreakingChangeWithoutAnLlmCall) {
+  planner.replies = {
+      reply("TASK: t1 | deps= | kind=config | x\nCACHES: t1 | l1d=16384,4\nCONFIG_RTL: t1 | PITON_A\n"),
+      reply("TASK: t1 | deps= | kind=config | y\nCACHES: t1 | l1d=32768,4\nCONFIG_RTL: t1 | PITON_A\n"),
+      reply("TASK: t1 | deps= | kind=config | z\nCACHES: t1 | l1d=32768,4\n")};
+  runner.outcomes["1/t1"] = failed("t1", "FAIL(HIT BAD TRAP)");
+  runner.outcomes["1/t1/undo define PITON_A"] = {"t1", true, true, "", {{"hello", "pass"}}, {}};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::passed);
+  EXPECT_THAT(observer.narrowed,
+              ElementsAre("t1: undo l1d 16384 B 4-way (default 8192 B 4-way) -> failed",
+                          "t1: undo define PITON_A -> passed"))
+      << "the all-together rebuild is not needed once one change explains the failure";
+  ASSERT_EQ(observer.diagnoses.size(), 1u);
+  EXPECT_EQ(observer.diagnoses[0].source, "narrowing");
+  EXPECT_EQ(observer.diagnoses[0].label, "define_breaks_design");
+  EXPECT_THAT(observer.diagnoses[0].fix, HasSubstr("PITON_A"));
+  EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
+  ASSERT_EQ(planner.prompts.size(), 3u) << "the plan with PITON_A again was sent back";
+  EXPECT_THAT(planner.prompts[2], HasSubstr("narrowing showed breaks the design"));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("define_breaks_design"));  // REQ-PLAN-14
+  EXPECT_TRUE(observer.recovered);  // REQ-FAIL-9
+}
+
+// REQ-FAIL-12: one change at a time, then all together; when nothing passes, the LLM is
+// told what narrowing tried.
+TEST_F(RunLoopTest, NarrowingThatExplainsNothingTriesAllTogetherThenAsksTheLlm) {
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\nCACHES: t1 | l2=131072,4\n"
+                           "CONFIG_RTL: t1 | PITON_A\n")};
+  runner.outcomes["1/t1"] = failed("t1", "FAIL");
+  planner.triage_replies = {reply("DIAGNOSIS: core_bug\nFIX: report it")};
+  run(2);
+  EXPECT_EQ(observer.narrowed.size(), 3u);
+  ASSERT_EQ(runner.narrowing_jobs.size(), 3u);
+  EXPECT_EQ(runner.narrowing_jobs[0].slot, 0u) << "rebuilds use every checkout of the run";
+  EXPECT_EQ(runner.narrowing_jobs[1].slot, 1u);
+  EXPECT_TRUE(runner.narrowing_jobs[2].defines.empty());
+  EXPECT_EQ(runner.narrowing_jobs[2].caches, defaults);
+  ASSERT_EQ(planner.triage_calls(TriagePhase::diagnosis), 1u);
+  EXPECT_THAT(planner.triage_prompts[0].second, HasSubstr("undo define PITON_A: failed"));
+  ASSERT_EQ(observer.diagnoses.size(), 1u);
+  EXPECT_EQ(observer.diagnoses[0].label, "core_bug");
+  EXPECT_EQ(observer.diagnoses[0].source, "llm");
+}
+
+TEST_F(RunLoopTest, NarrowingDoesNotStartWhenTheRunsTimeIsUp) {  // REQ-FAIL-12, REQ-BUD-11
+  spec.budget.max_wall_s = 100;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\nCACHES: t1 | l2=131072,4\n")};
+  runner.outcomes["1/t1"] = failed("t1", "FAIL");
+  runner.during_batch = [this] { now += std::chrono::seconds(200); };
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_TRUE(runner.narrowing_jobs.empty());
+}
+
+// REQ-FAIL-1, REQ-FAIL-2, REQ-FAIL-8, REQ-PLAN-14: one diagnosis call about the first failed
+// task; its label and fix reach every later planning prompt.
+TEST_F(RunLoopTest, TheFirstFailedTaskIsDiagnosedAndTheDiagnosisReachesLaterPrompts) {
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                           "CACHES: b | l2=131072,4\n"),
+                     reply("TASK: c | deps= | kind=config | z\nCACHES: c | l1d=16384,4\n")};
+  runner.outcomes["1/a"] = failed("a", "4498250 : Simulation -> FAIL(HIT BAD TRAP)");
+  runner.outcomes["1/b"] = failed("b", "other");
+  planner.triage_replies = {reply("DIAGNOSIS: bad_trap_in_hello\nFIX: use a bigger l1d", 0.5)};
+  auto result = run(2);
+  EXPECT_EQ(result.state, RunState::passed);
+  ASSERT_EQ(planner.triage_calls(TriagePhase::diagnosis), 1u);
+  const std::string& prompt = planner.triage_prompts[0].second;
+  EXPECT_THAT(prompt, HasSubstr("id: a"));
+  EXPECT_THAT(prompt, HasSubstr("FAIL(HIT BAD TRAP)"));
+  EXPECT_EQ(planner.triage_subjects[0], "a");
+  EXPECT_THAT(planner.prompts[1], HasSubstr("bad_trap_in_hello"));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("use a bigger l1d"));
+  EXPECT_NEAR(result.cost_usd, 0.52, 1e-9) << "triage cost counts (REQ-BUD-5)";
+}
+
+TEST_F(RunLoopTest, AReplyWithoutADiagnosisLineIsRecordedUnknownAndTheRunGoesOn) {  // REQ-FAIL-4
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n"),
+                     reply("TASK: a | deps= | kind=config | x\nCACHES: a | l2=131072,4\n")};
+  runner.outcomes["1/a"] = failed("a", "FAIL");
+  planner.triage_replies = {reply("The L2 is probably too small.")};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::passed);
+  ASSERT_EQ(observer.diagnoses.size(), 1u);
+  EXPECT_EQ(observer.diagnoses[0].label, "unknown");
+  EXPECT_EQ(observer.diagnoses[0].fix, "retry with more context");
+}
+
+TEST_F(RunLoopTest, AUnitTestPinMismatchIsDiagnosedWithoutACall) {  // REQ-FAIL-3
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: ut | deps= | kind=unit_test | piton/design/a.v\n")};
+  TaskOutcome o{"ut", false, false, "build_failed", {}, {"%Error-PINNOTFOUND: tb.v:4: Pin not found"}};
+  o.build_id = "ut";
+  runner.outcomes["1/ut"] = o;
+  run();
+  ASSERT_EQ(observer.diagnoses.size(), 1u);
+  EXPECT_EQ(observer.diagnoses[0].label, "testbench_mismatch");
+  EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
+}
+
+// REQ-FAIL-10: a run that ends budget_exceeded after an iteration gets a post-mortem; its
+// cost counts but the status stays.
+TEST_F(RunLoopTest, ABudgetExceededRunGetsAPostMortemThatDoesNotChangeItsStatus) {
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  runner.outcomes["1/a"] = failed("a", "FAIL");
+  planner.triage_replies = {reply("DIAGNOSIS: x\nFIX: y"),
+                            reply("ASSESSMENT: inconclusive\nEXPLANATION: e\nNEXT_STEPS: n", 0.25)};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  ASSERT_EQ(planner.triage_calls(TriagePhase::post_mortem), 1u);
+  ASSERT_EQ(observer.post_mortems.size(), 1u);
+  EXPECT_EQ(observer.post_mortems[0], (PostMortem{"inconclusive", "e", "n"}));
+  EXPECT_NEAR(result.cost_usd, 0.01 + 0.01 + 0.25, 1e-9);
+  EXPECT_FALSE(observer.recovered);
+}
+
+TEST_F(RunLoopTest, APostMortemWithoutAssessmentIsDiscarded) {  // REQ-FAIL-11
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  runner.outcomes["1/a"] = failed("a", "FAIL");
+  planner.triage_replies = {reply("DIAGNOSIS: x"), reply("It went badly.")};
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_TRUE(observer.post_mortems.empty());
+  EXPECT_THAT(observer.notes, ::testing::Contains(HasSubstr("no assessment")));
+}
+
+TEST_F(RunLoopTest, NoPostMortemForPassedOrPlanningFailedRuns) {  // REQ-FAIL-10
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  run();
+  EXPECT_EQ(planner.triage_calls(TriagePhase::post_mortem), 0u);
+  planner.replies = {reply("nothing useful")};
+  planner.prompts.clear();
+  EXPECT_EQ(run().state, RunState::planning_failed);
+  EXPECT_EQ(planner.triage_calls(TriagePhase::post_mortem), 0u);
+}
+
+// The direct planner has no LLM: narrowing alone, then `unknown`, and no post-mortem.
+TEST_F(RunLoopTest, WithoutAnLlmAFailureIsRecordedUnknownAndNoPostMortemIsAsked) {
+  spec.budget.max_iterations = 1;
+  planner.triages = false;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  runner.outcomes["1/a"] = failed("a", "FAIL");
+  EXPECT_EQ(run().state, RunState::budget_exceeded);
+  EXPECT_TRUE(planner.triage_prompts.empty());
+  ASSERT_EQ(observer.diagnoses.size(), 1u);
+  EXPECT_EQ(observer.diagnoses[0].source, "fallback");
+}
+
+// REQ-EXEC-18: no prompt call for config or workload tasks unless task prompts are on and
+// the fast path is off; REQ-BUD-5: a task's own LLM cost counts.
+TEST_F(RunLoopTest, TaskPromptsAreAskedForOnlyWithTheFastPathOff) {
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
+  spec.options.task_prompts = true;
+  run();
+  ASSERT_EQ(runner.jobs.size(), 1u);
+  EXPECT_FALSE(runner.jobs[0].prompt);
+  spec.options.fast_path = false;
+  TaskOutcome passed_with_cost{"a", true, true, "", {{"hello", "pass"}}, {}};
+  passed_with_cost.llm_cost_usd = 0.5;
+  runner.outcomes["1/a"] = passed_with_cost;
+  auto result = run();
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_TRUE(runner.jobs[1].prompt);
+  EXPECT_NEAR(result.cost_usd, 0.51, 1e-9);
 }
 
 }  // namespace

@@ -955,6 +955,48 @@ TEST_F(RecordStoreTest, DiagnosesAreRecordedAndMarkedRecoveredForTheirRunOnly) {
   EXPECT_EQ(count("SELECT count(*) FROM diagnoses WHERE run_id = 'r2' AND recovered = 0"), 1);
 }
 
+TEST_F(RecordStoreTest, DiagnosesReadBackOldestFirstWithRecovery) {  // REQ-FAIL-8, REQ-FAIL-9
+  store->insert_run(make_run("r1"));
+  store->record_diagnosis("r1", 1, "t1", "a", "fa", "narrowing", "ev", 1);
+  store->record_diagnosis("r1", 2, "t2", "b", "fb", "llm", "", 2);
+  store->mark_failures_recovered("r1");
+  auto d = store->diagnoses("r1");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].label, "a");
+  EXPECT_EQ(d[0].source, "narrowing");
+  EXPECT_EQ(d[0].evidence, "ev");
+  EXPECT_TRUE(d[1].recovered);
+  EXPECT_EQ(d[1].iteration, 2);
+  EXPECT_TRUE(store->diagnoses("r2").empty());
+}
+
+TEST_F(RecordStoreTest, NarrowingBuildsAreKeptApartFromTasks) {  // REQ-FAIL-12
+  store->insert_run(make_run("r1"));
+  store->record_narrowing_build({"r1", 1, "t1", "undo define PITON_A", "mace_x", "/co", true, "", 7});
+  store->record_narrowing_build({"r1", 1, "t1", "undo l2", "mace_y", "/co", false, "workload_failed", 8});
+  auto b = store->narrowing_builds("r1");
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(b[0].undone, "undo define PITON_A");
+  EXPECT_TRUE(b[0].passed);
+  EXPECT_EQ(b[1].failure_reason, "workload_failed");
+  EXPECT_EQ(store->metrics("r1").successful_tasks, 0) << "narrowing builds are not plan tasks";
+  EXPECT_THROW(store->record_narrowing_build({"nope", 1, "t", "u", "", "", false, "", 0}),
+               std::runtime_error);
+}
+
+TEST_F(RecordStoreTest, OnePostMortemPerRunWithAValidAssessment) {  // REQ-FAIL-10, REQ-FAIL-11
+  store->insert_run(make_run("r1"));
+  EXPECT_FALSE(store->post_mortem("r1"));
+  store->record_post_mortem("r1", {"fixable_config", "l2 too small", "double it", 5});
+  auto pm = store->post_mortem("r1");
+  ASSERT_TRUE(pm);
+  EXPECT_EQ(pm->assessment, "fixable_config");
+  EXPECT_EQ(pm->next_steps, "double it");
+  EXPECT_THROW(store->record_post_mortem("r1", {"inconclusive", "", "", 6}), std::runtime_error);
+  store->insert_run(make_run("r2"));
+  EXPECT_THROW(store->record_post_mortem("r2", {"hopeless", "", "", 6}), std::runtime_error);
+}
+
 // REQ-VER-15: the metrics count what the recording methods wrote.
 TEST_F(RecordStoreTest, MetricsCountRecordedTasksIterationsAndRecoveredFailures) {
   store->insert_run(make_run("r1"));
