@@ -37,8 +37,10 @@ class Claude final : public Vendor {
   Invocation prepare(const Request& request, const CallContext& ctx) const override {
     Invocation inv;
     inv.args = {"--print", "--output-format", "json",
-                // Nobody is there to approve a tool use.
-                "--dangerously-skip-permissions"};
+                // Nobody is there to approve a tool use, so none of Claude Code's own tools
+                // (Bash, Edit, Write, ...) is mounted: it acts on the checkout only through
+                // the MCP tools MACE serves, which enforce MACE's rules.
+                "--tools", "", "--dangerously-skip-permissions"};
     if (!ctx.model.empty()) inv.args.insert(inv.args.end(), {"--model", ctx.model});
     if (!request.system.empty())
       inv.args.insert(inv.args.end(), {"--system-prompt", request.system});

@@ -225,6 +225,8 @@ TEST_F(CliBackendTest, ClaudeSuccessAndWhatItWasGiven) {
   EXPECT_GT(r.wall_s, 0);
   std::string rec = slurp(record());
   EXPECT_THAT(rec, HasSubstr("---argv---\n--print\n--output-format\njson\n"));
+  // None of Claude Code's own tools: the agent acts only through MACE's (REQ-EXEC-14).
+  EXPECT_THAT(rec, HasSubstr("\n--tools\n\n--dangerously-skip-permissions\n"));
   EXPECT_THAT(rec, HasSubstr("--model\nclaude-sonnet-4-6\n"));
   EXPECT_THAT(rec, HasSubstr("--system-prompt\nYou plan OpenPiton work.\n"));
   EXPECT_THAT(rec, HasSubstr("---stdin---\nReply with PONG\n"));
