@@ -5,28 +5,45 @@
 #
 #   scripts/quickstart.sh [SPEC.json]     # default: docs/examples/pico-1x1-hello.json
 #
-# MACE_PITON_ROOT a patched OpenPiton checkout for maced to build in (scripts/patch_openpiton.sh);
-#                 without one the run is recorded and stays queued
+# MACE_PITON_ROOT an OpenPiton checkout for maced to build in (patched here with
+#                 scripts/patch_openpiton.sh). Unset: $MACE_STATE_DIR/openpiton, cloned at
+#                 the pinned commit when github.com answers; without network and without
+#                 one the run is recorded and stays queued
+# MACE_PITON_COMMIT the commit to clone (default the one MACE was verified on)
 # MACE_STATE_DIR  where maced keeps mace.db and its log (default ~/.local/state/mace)
 # MACE_SOCKET     maced's socket (default $MACE_STATE_DIR/maced.sock)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+scripts/install-deps.sh
+state=${MACE_STATE_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/mace}
+mkdir -p "$state"
+pinned=${MACE_PITON_COMMIT:-41a14a05}
+url=https://github.com/PrincetonUniversity/openpiton
+if [ -z "${MACE_PITON_ROOT:-}" ]; then
+  if [ -d "$state/openpiton/.git" ]; then
+    MACE_PITON_ROOT=$state/openpiton
+  elif timeout 20 git ls-remote "$url" HEAD >/dev/null 2>&1; then
+    echo "cloning OpenPiton $pinned into $state/openpiton (blobs fetched as checked out)"
+    rm -rf "$state/openpiton.partial"
+    git clone --quiet --filter=blob:none --no-checkout "$url" "$state/openpiton.partial"
+    git -C "$state/openpiton.partial" checkout --quiet "$pinned"
+    mv "$state/openpiton.partial" "$state/openpiton"
+    MACE_PITON_ROOT=$state/openpiton
+  fi
+fi
+
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
   # What OpenPiton's sims, Verilator and the pico workloads need.
   scripts/install-deps.sh verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
     device-tree-compiler tcsh bison flex gawk libbit-vector-perl libelf-dev xxd make perl
-else
-  scripts/install-deps.sh
 fi
 
 scripts/build.sh maced mace >/dev/null
 build=${MACE_BUILD_DIR:-build}
 
-state=${MACE_STATE_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/mace}
 export MACE_SOCKET=${MACE_SOCKET:-$state/maced.sock}
 mace=("$build/client/mace")
-mkdir -p "$state"
 
 config=$state/maced.json
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
@@ -35,7 +52,8 @@ if [ -n "${MACE_PITON_ROOT:-}" ]; then
   printf '{"checkouts": [{"path": "%s"}]}\n' "$root" > "$config"
 else
   echo '{}' > "$config"
-  echo "MACE_PITON_ROOT is not set: maced gets no OpenPiton checkout and the run will stay queued."
+  echo "No OpenPiton checkout: MACE_PITON_ROOT is not set and $url could not be reached;"
+  echo "maced gets no checkout and the run will stay queued."
 fi
 
 if "${mace[@]}" version >/dev/null 2>&1; then
