@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <thread>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -152,6 +154,31 @@ TEST(Lifecycle, PingsTheWatchdogAtHalfItsInterval) {
   // start-up, or one sent at the full interval, gives far fewer.
   EXPECT_GE(watchdog_pings_within(notify, std::chrono::milliseconds(1500)), 8);
   EXPECT_TRUE(maced.running());
+}
+
+// A service manager that does not read its notify socket (a full datagram queue) must not
+// stop maced answering: the pings and status lines are sent without blocking.
+TEST(Lifecycle, AnUnreadNotifySocketDoesNotStopMacedAnswering) {
+  TempDir dir;
+  MacedOptions options;
+  options.read_notify = false;
+  options.wait_ready = false;
+  options.process.set_env["WATCHDOG_USEC"] = "20000";  // a ping every 10 ms
+  options.process.unset_env = {"WATCHDOG_PID"};
+  MacedInstance maced(dir, options);
+  ProcessOptions quick;
+  quick.timeout = std::chrono::seconds(5);
+  bool up = false;
+  for (int i = 0; i < 100 && !up; ++i) {
+    up = maced.mace({"version"}, quick).exit_code == 0;
+    if (!up) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(up);
+  // By now far more pings were sent than an unread socket holds (10 by default).
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  auto answer = maced.mace({"version"}, quick);
+  EXPECT_EQ(answer.exit_code, 0) << answer.err;
+  EXPECT_TRUE(maced.process().running());
 }
 
 TEST(Lifecycle, SendsNoWatchdogPingsUnlessAsked) {

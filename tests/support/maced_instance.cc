@@ -13,7 +13,7 @@ namespace mace::testing {
 std::string maced_binary() { return build_root() + "/daemon/maced/maced"; }
 std::string mace_binary() { return build_root() + "/client/mace"; }
 
-NotifySocket::NotifySocket(std::string path) : path_(std::move(path)) {
+NotifySocket::NotifySocket(std::string path, bool drain) : path_(std::move(path)) {
   fd_ = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -21,32 +21,48 @@ NotifySocket::NotifySocket(std::string path) : path_(std::move(path)) {
   ::unlink(path_.c_str());
   if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
     throw std::runtime_error("cannot bind notify socket " + path_);
+  if (drain) reader_ = std::thread([this] { read_loop(); });
 }
 
 NotifySocket::~NotifySocket() {
+  stop_ = true;
+  if (reader_.joinable()) reader_.join();
   if (fd_ >= 0) ::close(fd_);
   ::unlink(path_.c_str());
 }
 
-bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds timeout) {
-  for (const auto& m : seen_)
-    if (m.find(needle) != std::string::npos) return true;
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
+void NotifySocket::read_loop() {
+  while (!stop_) {
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, 50) <= 0) continue;
     char buf[4096];
     ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
     if (n <= 0) continue;
-    seen_.emplace_back(buf, static_cast<size_t>(n));
-    if (seen_.back().find(needle) != std::string::npos) return true;
+    {
+      std::lock_guard lock(mutex_);
+      seen_.emplace_back(buf, static_cast<size_t>(n));
+    }
+    arrived_.notify_all();
   }
-  return false;
+}
+
+std::vector<std::string> NotifySocket::seen() const {
+  std::lock_guard lock(mutex_);
+  return seen_;
+}
+
+bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return arrived_.wait_for(lock, timeout, [&] {
+    for (const auto& m : seen_)
+      if (m.find(needle) != std::string::npos) return true;
+    return false;
+  });
 }
 
 MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
     : socket_(dir.file("maced.sock")), state_(dir.file("state")) {
-  notify_ = std::make_unique<NotifySocket>(dir.file("notify.sock"));
+  notify_ = std::make_unique<NotifySocket>(dir.file("notify.sock"), options.read_notify);
   std::vector<std::string> argv = {maced_binary(), "--socket", socket_, "--state-dir", state_};
   argv.insert(argv.end(), options.extra_args.begin(), options.extra_args.end());
   options.process.set_env["NOTIFY_SOCKET"] = notify_->path();

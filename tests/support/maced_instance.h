@@ -3,6 +3,10 @@
 // binary pointed at it.
 
 #include <memory>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -11,26 +15,37 @@
 namespace mace::testing {
 
 // A datagram socket standing in for systemd's NOTIFY_SOCKET.
+// The socket maced's sd_notify messages go to. Read continuously by a thread of its own,
+// as systemd reads it: a datagram socket nobody reads fills after a few messages.
+// `drain = false` leaves it unread (a stuck service manager) for tests of just that.
 class NotifySocket {
  public:
-  explicit NotifySocket(std::string path);
+  explicit NotifySocket(std::string path, bool drain = true);
   ~NotifySocket();
   const std::string& path() const { return path_; }
-  // Waits for a message containing `needle`; every message seen is kept in `seen()`.
+  // Waits for a message containing `needle`, also one that came before the call.
   bool wait_for(const std::string& needle,
                 std::chrono::milliseconds timeout = std::chrono::milliseconds(10000));
-  const std::vector<std::string>& seen() const { return seen_; }
+  // Every message received so far, oldest first.
+  std::vector<std::string> seen() const;
 
  private:
+  void read_loop();
+
   std::string path_;
   int fd_ = -1;
+  mutable std::mutex mutex_;
+  std::condition_variable arrived_;
   std::vector<std::string> seen_;
+  std::atomic<bool> stop_{false};
+  std::thread reader_;
 };
 
 struct MacedOptions {
   std::vector<std::string> extra_args;
   ProcessOptions process;
-  bool wait_ready = true;
+  bool wait_ready = true;   // needs read_notify
+  bool read_notify = true;  // false: nobody reads maced's notify socket
 };
 
 class MacedInstance {
