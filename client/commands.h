@@ -20,6 +20,8 @@ int cmd_list(const GlobalOptions& global, const Arguments& args);
 int cmd_logs(const GlobalOptions& global, const Arguments& args);
 int cmd_metrics(const GlobalOptions& global, const Arguments& args);
 int cmd_cancel(const GlobalOptions& global, const Arguments& args);
+// Queues a replay of a recorded run (replay_command.cc).
+int cmd_replay(const GlobalOptions& global, const Arguments& args);
 int cmd_version(const GlobalOptions& global, const Arguments& args);
 int cmd_verdict(const GlobalOptions& global, const Arguments& args);
 // Parses a planner reply locally and prints the plan as JSON (plan_command.cc).

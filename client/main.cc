@@ -27,6 +27,10 @@ Commands:
   logs RUN                the run's recorded log
   metrics RUN             successful tasks, iterations, failures recovered, time, cost
   cancel RUN              stop the run's builds and simulations
+  replay RUN [--until N] [--watch]
+                          re-execute a finished run from its record under a new run ID:
+                          builds and runs from its cache, LLM replies from its calls;
+                          stops at the first decision that differs, saying what differed
   spec check FILE         validate a run spec locally and print it with defaults filled
   plan parse FILE         parse a planner reply ("-" reads standard input) and print the
                           plan as JSON; exit 2 with the reasons when it cannot run
@@ -57,6 +61,7 @@ const std::vector<Command>& commands() {
       {"logs", cmd_logs, {{}, {}}},
       {"metrics", cmd_metrics, {{}, {}}},
       {"cancel", cmd_cancel, {{}, {}}},
+      {"replay", cmd_replay, {{"--watch"}, {"--until"}}},
       {"spec check", cmd_spec_check, {{}, {}}},
       {"plan parse", cmd_plan_parse, {{}, {}}},
       {"version", cmd_version, {{}, {}}},

@@ -36,7 +36,8 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       states.set(0, api::RunState::QUEUED);
       states.set(1, api::RunState::RUNNING);
       filter.setLimit(0);
-      auto runs = request.send().wait(io.waitScope).getRuns();
+      auto response = request.send().wait(io.waitScope);  // outlives its readers
+      auto runs = response.getRuns();
       if (global.json) {
         JsonWriter w;
         w.begin_object();
@@ -138,7 +139,8 @@ int cmd_list(const GlobalOptions& global, const Arguments& args) {
       filter.setSubmittedByUid(static_cast<uint32_t>(::getuid()));
     }
     filter.setLimit(limit);
-    auto runs = request.send().wait(io.waitScope).getRuns();
+    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    auto runs = response.getRuns();
     if (global.json) {
       JsonWriter w;
       w.begin_array();
@@ -160,7 +162,8 @@ int cmd_logs(const GlobalOptions& global, const Arguments& args) {
     request.setRunId(args.positional[0]);
     request.setAfterSeq(0);
     request.setLimit(0);
-    auto entries = request.send().wait(io.waitScope).getEntries();
+    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    auto entries = response.getEntries();
     for (auto entry : entries) {
       if (global.json) {
         JsonWriter w;
@@ -180,7 +183,8 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.metricsRequest();
     request.setRunId(args.positional[0]);
-    auto metrics = request.send().wait(io.waitScope).getMetrics();
+    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    auto metrics = response.getMetrics();
     if (global.json) {
       JsonWriter w;
       write_json(w, metrics);

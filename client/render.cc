@@ -58,6 +58,10 @@ void write_json(JsonWriter& w, api::RunSummary::Reader run) {
   run.getFinishedAtMs() ? w.value(run.getFinishedAtMs()) : w.null();
   w.field("iterations", run.getIterations());
   w.field("cost_usd", run.getCostUsd());
+  w.key("replay_of");
+  run.getReplayOf().size() ? w.value(text(run.getReplayOf())) : w.null();
+  w.key("replay_until");
+  run.getReplayUntil() ? w.value(run.getReplayUntil()) : w.null();
   w.end_object();
 }
 
@@ -110,6 +114,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.field("build_outcome", text(t.getBuildOutcome()));
   w.field("failure_reason", text(t.getFailureReason()));
   w.field("checkout", text(t.getCheckout()));
+  w.field("rtl_edits", text(t.getRtlEdits()));
   w.key("results").begin_array();
   for (auto r : t.getResults()) {
     w.begin_object().field("workload", text(r.getWorkload()));
@@ -208,6 +213,11 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   out << "llm        " << text(run.getBackend());
   if (run.getModel().size()) out << " / " << text(run.getModel());
   out << "\n";
+  if (run.getReplayOf().size()) {
+    out << "replay of  " << text(run.getReplayOf());
+    if (run.getReplayUntil()) out << " until iteration " << run.getReplayUntil();
+    out << "\n";
+  }
   out << "submitted  " << format_time(run.getSubmittedAtMs()) << " by uid "
       << run.getSubmittedByUid() << "\n";
   out << "started    " << format_time(run.getStartedAtMs()) << "\n";

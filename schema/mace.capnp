@@ -49,6 +49,14 @@ struct RunOptions {
   taskPrompts @2 :Bool = false;  # send each config/workload task's instruction to the LLM
 }
 
+struct ReplaySettings {
+  # Deterministic replay (run spec field `replay`; README "Replay"). Functions: prompt,
+  # build, run.
+  cache @0 :List(Text);    # functions whose tagged calls are stored; null: maced's default
+  bypass @1 :List(Text);   # functions whose tagged calls are served from the cache
+  from @2 :Text;           # the run whose entries serve bypassed calls; needed with bypass
+}
+
 struct RunSpec {
   # The structured form of a run specification. The JSON form accepted by
   # `mace submit FILE` has the same fields in snake_case; see README "Run specs".
@@ -69,6 +77,7 @@ struct RunSpec {
   model @13 :Text;               # empty: the backend's default
   checkouts @14 :UInt32;         # 0: as many as maced grants
   tools @15 :List(Text);         # tools of maced's configuration every LLM call of the run gets
+  replay @16 :ReplaySettings;
 }
 
 struct SpecSource {
@@ -137,6 +146,7 @@ struct TaskState {
   failureReason @8 :Text;        # e.g. way_rule, build_failed, budget_exhausted
   results @9 :List(WorkloadResult);
   checkout @10 :Text;
+  rtlEdits @11 :Text;            # unified diff of the RTL edits the build carried; "" if none
 }
 
 struct RunSummary {
@@ -154,8 +164,10 @@ struct RunSummary {
   finishedAtMs @11 :Int64;       # 0 when not finished
   iterations @12 :UInt32;
   costUsd @13 :Float64;
-  backend @14 :Text;
+  backend @14 :Text;             # "replay" for a replay
   model @15 :Text;
+  replayOf @16 :Text;            # the run a replay re-executes; "" for any other run
+  replayUntil @17 :UInt32;       # a replay's last iteration (--until); 0: the whole run
 }
 
 struct Diagnosis {
@@ -319,6 +331,15 @@ interface Maced {
 
   callTool @9 (session :Text, tool :Text, method :Text, argumentsJson :Text)
       -> (ok :Bool, content :Text);
+
+  replay @10 (runId :Text, untilIteration :UInt32) -> (runId :Text, errors :List(FieldError));
+  # Queues a replay of a finished run under a new run ID that points back at it
+  # (RunSummary.replayOf): its builds and runs served from the original's cache entries,
+  # its LLM replies from the original's recorded calls, every decision compared with the
+  # original's; the first difference ends it `error`, naming what differed. A replay of a
+  # replay replays the original. untilIteration > 0 stops after that iteration (the
+  # replay then ends `cancelled`). A run still queued or running, or an untilIteration
+  # beyond the original's iterations, is refused in `errors`.
   # Runs one tool method for the agent of that session. A tool that fails answers
   # ok = false with its error in `content`; it is not an exception.
 }

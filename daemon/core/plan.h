@@ -64,6 +64,10 @@ struct Plan {
 
 Plan parse_plan(std::string_view reply);
 
+// The module path a unit_test task names: the first word of its instruction, without a
+// trailing ',', ':' or ';' ("piton/design/common/rtl/synchronizer.v: check the reset").
+std::string unit_test_module(const PlannedTask& task);
+
 // {"tasks":[{"id","deps","kind","instruction","caches":{"l1d":{"size","associativity"}},
 //  "config_rtl"}],"skipped":[...],"errors":[...]} on one line: what `mace plan parse` prints.
 std::string plan_to_json(const Plan& plan);

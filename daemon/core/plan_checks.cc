@@ -106,8 +106,8 @@ PlanCheckResult check_plan(const Plan& plan, const PlanContext& ctx) {
   for (const auto& t : adjusted.tasks) {
     if (t.kind == "rtl" && !ctx.rtl_edits) reject(t.id, "edits source in a run without RTL edits");
 
-    if (t.kind == "unit_test" && ctx.module_exists && !ctx.module_exists(t.instruction))
-      reject(t.id, "names unit_test module " + t.instruction + ", which does not exist");
+    if (t.kind == "unit_test" && ctx.module_exists && !ctx.module_exists(unit_test_module(t)))
+      reject(t.id, "names unit_test module " + unit_test_module(t) + ", which does not exist");
 
     if (!builds_design(t)) continue;
     CacheGeometry caches = effective_caches(t, ctx.default_caches);

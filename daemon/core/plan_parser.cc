@@ -330,6 +330,17 @@ Plan parse_plan(std::string_view reply) {
   return plan;
 }
 
+std::string unit_test_module(const PlannedTask& task) {
+  const std::string& text = task.instruction;
+  std::size_t start = text.find_first_not_of(" \t");
+  if (start == std::string::npos) return "";
+  std::size_t end = text.find_first_of(" \t\r\n", start);
+  std::string word = text.substr(start, end == std::string::npos ? end : end - start);
+  while (!word.empty() && (word.back() == ',' || word.back() == ':' || word.back() == ';'))
+    word.pop_back();
+  return word;
+}
+
 std::string plan_to_json(const Plan& plan) {
   JsonWriter w;
   w.begin_object().key("tasks").begin_array();

@@ -231,6 +231,37 @@ void check_tools(const RunSpec& spec, FieldErrors& errors) {
   }
 }
 
+void check_function_names(const std::vector<std::string>& names, const std::string& field,
+                          FieldErrors& errors) {
+  std::unordered_map<std::string_view, size_t> first_index;
+  for (size_t i = 0; i < names.size(); ++i) {
+    std::string path = field + "[" + std::to_string(i) + "]";
+    const std::string& name = names[i];
+    bool known = false;
+    for (std::string_view f : kReplayFunctions) known = known || f == name;
+    if (!known) {
+      errors.push_back({path, got("must be one of " + joined(kReplayFunctions), echo_string(name))});
+      continue;
+    }
+    auto [first, inserted] = first_index.emplace(name, i);
+    if (!inserted)
+      errors.push_back({path, "duplicate of " + field + "[" + std::to_string(first->second) + "]"});
+  }
+}
+
+// REQ-REPLAY-2, 3.
+void check_replay(const RunSpec& spec, FieldErrors& errors) {
+  const ReplaySettings& r = spec.replay;
+  if (r.cache) check_function_names(*r.cache, "replay.cache", errors);
+  check_function_names(r.bypass, "replay.bypass", errors);
+  if (r.from && (r.from->empty() || r.from->find_first_of("/ \t\n") != std::string::npos))
+    errors.push_back({"replay.from", got("must be a run ID", echo_string(*r.from))});
+  if (!r.bypass.empty() && !r.from)
+    errors.push_back({"replay.bypass",
+                      "needs replay.from, the run whose cache entries serve the bypassed calls "
+                      "(a new run's own tags have none)"});
+}
+
 void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
   if (spec.core == Core::generic) {
     if (!spec.core_descriptor_json) {
@@ -303,6 +334,7 @@ FieldErrors validate_run_spec(const RunSpec& spec) {
     errors.push_back({"checkouts", got("must be an integer from 1 to " + std::to_string(kMaxCheckouts),
                                        *spec.checkouts)});
   check_tools(spec, errors);
+  check_replay(spec, errors);
   return errors;
 }
 
@@ -353,6 +385,21 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   w.key("tools").begin_array();
   for (const std::string& name : spec.tools) w.value(name);
   w.end_array();
+  w.key("replay").begin_object();
+  w.key("cache");
+  if (spec.replay.cache) {
+    w.begin_array();
+    for (const std::string& f : *spec.replay.cache) w.value(f);
+    w.end_array();
+  } else {
+    w.null();
+  }
+  w.key("bypass").begin_array();
+  for (const std::string& f : spec.replay.bypass) w.value(f);
+  w.end_array();
+  w.key("from");
+  spec.replay.from ? w.value(*spec.replay.from) : w.null();
+  w.end_object();
   w.end_object();
   return w.take();
 }

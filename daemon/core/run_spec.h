@@ -43,6 +43,20 @@ struct RunOptions {
   bool operator==(const RunOptions&) const = default;
 };
 
+// Deterministic replay (REQ-REPLAY-2, 3): which functions' tagged calls the run stores in
+// the cache, and which it serves from the cache instead of executing. The functions are
+// kReplayFunctions. Bypassed calls are looked up under the tags of run `from`, whose
+// entries they reuse; a new run's own tags have none, so bypass needs `from`.
+struct ReplaySettings {
+  std::optional<std::vector<std::string>> cache;  // unset: maced's default
+  std::vector<std::string> bypass;
+  std::optional<std::string> from;
+  bool operator==(const ReplaySettings&) const = default;
+};
+
+// prompt: a task's prompt call; build: a task's build; run: one gate workload's simulation.
+inline constexpr std::string_view kReplayFunctions[] = {"prompt", "build", "run"};
+
 inline constexpr int kMaxMeshAxis = 256;
 // More parallel checkouts than this is a typo, not a machine MACE runs on.
 inline constexpr int64_t kMaxCheckouts = 1024;
@@ -68,6 +82,7 @@ struct RunSpec {
   // is offered them. Whether each exists is checked at submit time, not here: `mace spec
   // check` has no daemon to ask.
   std::vector<std::string> tools;
+  ReplaySettings replay;
 
   int64_t effective_rtl_timeout() const { return rtl_timeout.value_or(kDefaultRtlTimeout); }
   bool operator==(const RunSpec&) const = default;

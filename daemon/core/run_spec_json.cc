@@ -30,10 +30,12 @@ using FieldNames = std::span<const std::string_view>;
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "rtl_timeout", "max_cycle",
-    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "tools"};
+    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "tools",
+    "replay"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "options"};
 constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts"};
+constexpr std::string_view kReplayFields[] = {"cache", "bypass", "from"};
 
 constexpr std::string_view kPositiveInteger = "must be a positive integer";
 constexpr std::string_view kPositiveNumber = "must be a positive number";
@@ -110,6 +112,7 @@ FieldNames listed_names(const std::vector<PathStep>& parents) {
   const std::string& top = parents.front().name;
   if (parents.size() == 1 && top == "budget") return kBudgetFields;
   if (parents.size() == 1 && top == "options") return kOptionsFields;
+  if (parents.size() == 1 && top == "replay") return kReplayFields;
   if (parents.size() == 2 && top == "workload_args") return kWorkloadArgsFields;
   return {};
 }
@@ -190,6 +193,8 @@ class SpecReader {
   void read_workload_entry(element e, const std::string& path, WorkloadArgs& args);
   void read_options(element e);
   void read_tools(element e);
+  void read_replay(element e);
+  std::vector<std::string> read_function_names(element e, const std::string& path);
   void add_value_errors();
 
   RunSpec spec_;
@@ -361,6 +366,8 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
           read_integer(value, path, "must be an integer from 1 to " + std::to_string(kMaxCheckouts));
   } else if (key == "tools") {
     read_tools(value);
+  } else if (key == "replay") {
+    read_replay(value);
   }
 }
 
@@ -489,6 +496,37 @@ void SpecReader::read_tools(element e) {
     std::string path = element_path("tools", index++);
     spec_.tools.push_back(read_string(name, path, "must be a tool name (a string)").value_or(""));
   }
+}
+
+std::vector<std::string> SpecReader::read_function_names(element e, const std::string& path) {
+  std::vector<std::string> names;
+  if (!e.is_array()) {
+    reject(path, "must be an array of function names (" + joined(kReplayFunctions) + ")", e);
+    return names;
+  }
+  size_t index = 0;
+  for (element name : array_of(e)) {
+    std::string at = element_path(path, index++);
+    names.push_back(read_string(name, at, "must be one of " + joined(kReplayFunctions)).value_or(""));
+  }
+  return names;
+}
+
+void SpecReader::read_replay(element e) {
+  if (!e.is_object()) {
+    reject("replay", "must be an object with " + joined(kReplayFields), e);
+    return;
+  }
+  for_each_field(object_of(e), "replay", kReplayFields,
+                 [&](std::string_view key, element value, const std::string& path) {
+                   if (key == "cache") {
+                     if (!value.is_null()) spec_.replay.cache = read_function_names(value, path);
+                   } else if (key == "bypass") {
+                     spec_.replay.bypass = read_function_names(value, path);
+                   } else if (!value.is_null()) {
+                     spec_.replay.from = read_string(value, path, "must be a run ID");
+                   }
+                 });
 }
 
 }  // namespace

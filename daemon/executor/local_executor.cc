@@ -3,6 +3,9 @@
 #include <fstream>
 #include <thread>
 
+#include "executor/rtl_task.h"
+#include "executor/task_calls.h"
+#include "executor/unit_test_task.h"
 #include "openpiton/build_config.h"
 #include "openpiton/builder.h"
 #include "openpiton/simulator.h"
@@ -45,19 +48,6 @@ std::string last_bytes(const std::string& text, std::size_t n) {
   return text.size() <= n ? text : text.substr(text.size() - n);
 }
 
-std::string read_tail(const std::filesystem::path& path, std::size_t n) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  std::streamoff start = size > static_cast<std::streamoff>(n) ? size - static_cast<std::streamoff>(n) : 0;
-  in.seekg(start);
-  std::string out(static_cast<std::size_t>(size - start), '\0');
-  in.read(out.data(), static_cast<std::streamsize>(out.size()));
-  out.resize(static_cast<std::size_t>(in.gcount()));
-  return out;
-}
-
 }  // namespace
 
 LocalExecutor::LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
@@ -98,18 +88,63 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   const openpiton::Checkout& checkout = checkouts_[job.slot];
   outcome.checkout = checkout.root().string();
 
+  if (job.task.kind == "unit_test") {
+    if (on_stage) on_stage(iteration, job.task.id, "building");  // REQ-EXEC-10
+    return run_unit_test_task(iteration, job, spec_, checkout, agent, cancel_);
+  }
+
   // REQ-EXEC-10, 11: the prompt call comes first; whatever it answers, the task builds.
   if (job.prompt && task_prompt) {
     if (on_stage) on_stage(iteration, job.task.id, "prompting");
     outcome.llm_cost_usd += task_prompt(iteration, job);
   }
+
+  // REQ-EXEC-14..17: the edits the build carries go in before it and come out after its
+  // runs, however the task ends (the guard restores on every way out).
+  openpiton::EditSet edits = to_edit_set(job.edits);
+  openpiton::AppliedEdits applied;
+  try {
+    if (job.task.kind == "rtl") {
+      if (on_stage) on_stage(iteration, job.task.id, "prompting");
+      AgentEdits agent_edits = rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent);
+      edits = std::move(agent_edits.edits);
+      outcome.llm_cost_usd += agent_edits.cost_usd;
+      outcome.agent_reply = agent_edits.agent_reply;
+      outcome.agent_recorded_no_edit = agent_edits.agent_recorded_no_edit;
+    }
+    if (!edits.empty()) {
+      outcome.applied_edits = to_rtl_edits(edits);
+      outcome.edits_diff = openpiton::unified_diff(edits, checkout.root());
+      outcome.edits_hash = openpiton::edits_hash(edits);
+      applied = openpiton::apply_edits(checkout.root(), edits);
+    }
+  } catch (const openpiton::EditError& e) {
+    outcome.failure_reason = "rtl_edits_failed";
+    outcome.evidence = {e.what()};
+    return outcome;
+  }
+  build_and_simulate(iteration, job, checkout, outcome.edits_hash, outcome);
+  if (auto report = applied.restore(); !report.ok())
+    for (const auto& error : report.errors) outcome.evidence.push_back("restoring RTL edits: " + error);
+  return outcome;
+}
+
+void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
+                                       const openpiton::Checkout& checkout,
+                                       const std::string& edits_hash, loop::TaskOutcome& outcome) {
   if (on_stage) on_stage(iteration, job.task.id, "building");
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
   options.cancel = cancel_;
   // A cancelled run's build must stop at once; nothing of a half-built model is kept.
   options.kill_grace = std::chrono::seconds(3);
-  openpiton::BuildResult build = openpiton::build(checkout, build_config_for(spec_, job), options);
+  openpiton::BuildConfig config = build_config_for(spec_, job);
+  config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
+  // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
+  static DirectTaskCalls direct_calls;
+  TaskCalls& calls = task_calls ? *task_calls : direct_calls;
+  const TaskCallSite site{iteration, job.task.id, job.narrowing};
+  openpiton::BuildResult build = calls.build(site, checkout, config, options);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
   outcome.build_log = build.log_path;
@@ -118,7 +153,7 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
     outcome.failure_reason = build.failure_reason;
     outcome.evidence = build.error_lines;
     if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
-    return outcome;
+    return;
   }
   outcome.built = true;
 
@@ -137,7 +172,8 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   request.time_limit = job.run_limit;
   request.cancel = cancel_;
   request.kill_grace = std::chrono::seconds(3);
-  openpiton::SimulationResult simulated = openpiton::simulate_workloads(request);
+  WorkloadCall gate = run_gate_workloads(calls, site, request);
+  const openpiton::SimulationResult& simulated = gate.result;
   for (const auto& run : simulated.runs) {
     outcome.verdicts.push_back({run.workload, std::string(openpiton::to_string(run.verdict)),
                                 run.run_dir, run.wall_seconds, run.returncode});
@@ -145,10 +181,12 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   outcome.passed = simulated.passed;
   if (!simulated.passed) {
     outcome.failure_reason = simulated.failure_reason;
-    if (!simulated.runs.empty()) {
+    // A failure after the last run passed (no time left for the next workload, a cache
+    // miss) is its own evidence, not that run's transcript.
+    if (!simulated.runs.empty() && !simulated.runs.back().passed) {
       const auto& last = simulated.runs.back();
       outcome.sim_log_tail = last.sim_log_tail;
-      outcome.status_log = read_tail(last.run_dir / "status.log", kTriageTailBytes);
+      outcome.status_log = gate.status_log;
       if (!last.error.empty()) outcome.evidence.push_back(last.error);
       if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
       if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);
@@ -157,7 +195,6 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
       outcome.evidence.push_back(simulated.failure_detail);
     }
   }
-  return outcome;
 }
 
 }  // namespace mace::executor

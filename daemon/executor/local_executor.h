@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "core/run_spec.h"
+#include "executor/agent.h"
+#include "executor/task_calls.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
 #include "openpiton/process_group.h"
@@ -28,6 +30,13 @@ class LocalExecutor final : public loop::TaskRunner {
   // (REQ-EXEC-11).
   std::function<double(int iteration, const loop::TaskJob& job)> task_prompt;
 
+  // The agent call of rtl and unit_test tasks (REQ-EXEC-8, 14); unset: none.
+  Agent agent;
+
+  // Makes the tasks' builds and workload runs (REQ-REPLAY-1..4: the replay cache wraps
+  // them); null: the adapter directly.
+  TaskCalls* task_calls = nullptr;
+
   // Told when a task enters a stage: "prompting", "building", "running" (REQ-EXEC-10).
   std::function<void(int iteration, const std::string& task_id, const std::string& stage)>
       on_stage;
@@ -37,6 +46,11 @@ class LocalExecutor final : public loop::TaskRunner {
 
  private:
   loop::TaskOutcome run_task(int iteration, const loop::TaskJob& job);
+  // Builds the task's configuration (the edits already applied) and simulates the gate
+  // workloads on it, filling `outcome` (REQ-VER-1..5).
+  void build_and_simulate(int iteration, const loop::TaskJob& job,
+                          const openpiton::Checkout& checkout, const std::string& edits_hash,
+                          loop::TaskOutcome& outcome);
 
   const RunSpec& spec_;
   std::vector<openpiton::Checkout> checkouts_;

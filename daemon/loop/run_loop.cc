@@ -1,6 +1,8 @@
 #include "loop/run_loop.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "core/budget_tracker.h"
@@ -81,13 +83,34 @@ class RunLoop {
   void post_mortem(const LoopResult& result);
 
   TaskJob job_for(const PlannedTask& task, std::size_t slot, const Plan& plan) {
+    // REQ-EXEC-15, 19: the carried edits, then those of every rtl task it depends on.
+    RtlEdits edits = carried_edits_;
+    for (const auto& dep : dependency_order(plan, task))
+      if (auto it = edits_by_task_.find(dep); it != edits_by_task_.end()) edits.append(it->second);
     return TaskJob{.task = task,
                    .defines = inherited_defines(plan, task),
                    .caches = effective_caches(task, in_.default_caches),
                    .slot = slot,
                    .build_limit = budget_.cap(kBuildTimeLimit, in_.now()),
                    .run_limit = budget_.cap(kRunTimeLimit, in_.now()),
-                   .prompt = task_prompts_on() && (task.kind == "config" || task.kind == "workload")};
+                   .prompt = task_prompts_on() && (task.kind == "config" || task.kind == "workload"),
+                   .edits = std::move(edits)};
+  }
+
+  // Every task `task` depends on, directly or not, each after its own dependencies.
+  static std::vector<std::string> dependency_order(const Plan& plan, const PlannedTask& task) {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    std::function<void(const PlannedTask&)> visit = [&](const PlannedTask& t) {
+      for (const auto& dep : t.deps) {
+        if (!seen.insert(dep).second) continue;
+        for (const auto& candidate : plan.tasks)
+          if (candidate.id == dep) visit(candidate);
+        out.push_back(dep);
+      }
+    };
+    visit(task);
+    return out;
   }
 
   // The fast path turns task prompts off (REQ-EXEC-18): they are on only when the spec
@@ -106,6 +129,8 @@ class RunLoop {
   std::vector<PriorDiagnosis> diagnoses_;
   std::string failure_digest_;
   std::optional<TaskOutcome> last_failure_;
+  RtlEdits carried_edits_;                       // REQ-EXEC-19
+  std::map<std::string, RtlEdits> edits_by_task_;  // this iteration's tasks' applied edits
 };
 
 std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std::string>& reasons) {
@@ -114,6 +139,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
     PromptInputs prompt{.spec = in_.spec,
                         .diagnoses = diagnoses_,
                         .failure_digest = failure_digest_,
+                        .edited_files = carried_edits_.paths(),
                         .rejection_reasons = reasons,
                         .rtl_edits = in_.spec.options.rtl_edits,
                         .default_caches = caches_text(in_.default_caches)};
@@ -131,6 +157,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
     context.default_caches = in_.default_caches;
     context.failed_signatures = failed_signatures_;
     context.define_mentioned = in_.define_mentioned;
+    context.module_exists = in_.module_exists;
     context.objective_defines = in_.objective_defines;
     if (!breaking_.empty()) {
       context.narrowing_breaks = [this](const CacheGeometry& caches,
@@ -180,6 +207,8 @@ LoopResult RunLoop::iterate() {
     observer_.plan_made(iteration, *plan, reply_text);
 
     // Execute level by level, in batches of one task per checkout (REQ-EXEC-1, 2).
+    edits_by_task_.clear();
+    std::optional<RtlEdits> last_built_edits;
     std::vector<TaskJob> jobs_run;
     std::vector<TaskOutcome> outcomes;
     std::optional<std::size_t> first_failure;
@@ -196,6 +225,8 @@ LoopResult RunLoop::iterate() {
         std::vector<TaskOutcome> done = runner_.run_batch(iteration, jobs);
         for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
           budget_.add_cost(done[i].llm_cost_usd);
+          if (!done[i].applied_edits.empty()) edits_by_task_[jobs[i].task.id] = done[i].applied_edits;
+          if (done[i].built) last_built_edits = done[i].applied_edits;
           observer_.task_finished(iteration, jobs[i], done[i]);
           jobs_run.push_back(jobs[i]);
           outcomes.push_back(done[i]);
@@ -223,6 +254,8 @@ LoopResult RunLoop::iterate() {
                     "iteration " + std::to_string(iteration) + " produced no task results");
     if (passed) return finish(RunState::passed, "");  // REQ-VER-10
 
+    // REQ-EXEC-19: the next iteration starts from the edits of the last task that built.
+    if (last_built_edits) carried_edits_ = *last_built_edits;
     const TaskOutcome& failure = outcomes[*first_failure];
     // REQ-FAIL-13: the next prompt carries what the failed task left behind.
     failure_digest_ = "task " + failure.task_id + " failed (" + failure.failure_reason + ")\n" +
@@ -253,14 +286,20 @@ FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOu
   r.status_log = outcome.status_log;
   if (r.sim_log_tail.empty() && outcome.built && !outcome.evidence.empty())
     r.sim_log_tail = joined(outcome.evidence, "\n");
+  r.rtl_diff = outcome.edits_diff;
+  // REQ-EXEC-16: triage hears that the agent changed nothing, in its own words.
+  if (outcome.agent_recorded_no_edit)
+    r.agent_without_edit = outcome.agent_reply.empty() ? "(the agent said nothing)" : outcome.agent_reply;
   return r;
 }
 
 // Failures narrowing cannot explain: nothing was built or run because of the budget, a
 // cancel or MACE itself, not because of the configuration.
 bool configuration_could_be_the_cause(const TaskOutcome& outcome) {
+  // cache_miss: a bypassed call had no cache entry (REQ-REPLAY-4); a rebuild would miss too.
   static const std::set<std::string> kNotTheDesign = {"budget_exhausted", "cancelled",
-                                                      "executor_error", "no_checkout"};
+                                                      "executor_error", "no_checkout",
+                                                      "cache_miss"};
   return kNotTheDesign.count(outcome.failure_reason) == 0;
 }
 
@@ -357,6 +396,14 @@ void RunLoop::post_mortem(const LoopResult& result) {
 }
 
 }  // namespace
+
+std::vector<std::string> RtlEdits::paths() const {
+  std::vector<std::string> out;
+  for (const auto& f : files) out.push_back(f.path);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 LoopResult run_loop(const LoopInputs& in, Planner& planner, TaskRunner& runner,
                     LoopObserver& observer) {

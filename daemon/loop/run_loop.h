@@ -37,6 +37,23 @@ struct PlannerReply {
   std::string error;    // when !ok, after the backend's own retries (REQ-BUD-14)
 };
 
+// RTL edits as the full new content of each file, in the order they apply: a later entry
+// for a path replaces an earlier one (REQ-EXEC-15). The loop only carries them from task to
+// task and iteration to iteration (REQ-EXEC-19); the executor applies and restores them.
+struct RtlEdits {
+  struct File {
+    std::string path;  // relative to the checkout root, under piton/design/
+    std::string content;
+    bool operator==(const File&) const = default;
+  };
+  std::vector<File> files;
+
+  bool empty() const { return files.empty(); }
+  void append(const RtlEdits& later) { files.insert(files.end(), later.files.begin(), later.files.end()); }
+  std::vector<std::string> paths() const;  // sorted, unique
+  bool operator==(const RtlEdits&) const = default;
+};
+
 // One task of a batch, ready to execute on the run's checkout `slot` (REQ-EXEC-2).
 struct TaskJob {
   PlannedTask task;
@@ -49,6 +66,9 @@ struct TaskJob {
   std::string narrowing = {};
   // Make the task's prompt call first (REQ-EXEC-10, 11, 18): only with task prompts on.
   bool prompt = false;
+  // The edits the task's build starts from: those carried from the last iteration and
+  // those of the rtl tasks it depends on (REQ-EXEC-15, 19). An rtl task adds its own.
+  RtlEdits edits = {};
 };
 
 struct WorkloadVerdict {
@@ -75,6 +95,13 @@ struct TaskOutcome {
   std::string sim_log_tail = {};
   std::string status_log = {};
   std::string build_log = {};  // the build's transcript file, for the diagnostic tools
+  // The edits the build carried (the job's and, for an rtl task, its agent's), their
+  // unified diff, and for an rtl or unit_test task the agent's closing words.
+  RtlEdits applied_edits = {};
+  std::string edits_diff = {};
+  std::string edits_hash = {};
+  std::string agent_reply = {};
+  bool agent_recorded_no_edit = false;  // an rtl task whose agent changed nothing (REQ-EXEC-16)
   // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
   double llm_cost_usd = 0;
 };
@@ -140,6 +167,9 @@ struct LoopInputs {
   std::function<std::vector<std::string>()> checksum_problems = [] {
     return std::vector<std::string>{};
   };
+  // Whether a unit_test task's module path names a module of the checkout (REQ-PLAN-15);
+  // unset: the rule is skipped.
+  std::function<bool(const std::string&)> module_exists = {};
   // Whether any file of the checkout mentions a define (REQ-PLAN-15); unset: all do.
   std::function<bool(const std::string&)> define_mentioned = {};
   // Defines the objective names as needed, already known to the checkout (REQ-PLAN-15):

@@ -1,5 +1,6 @@
 #include "maced/config.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -221,6 +222,44 @@ void read_tools(element value, MacedConfig& config, FieldErrors& errors) {
   }
 }
 
+// `replay`: the functions runs cache by default; the same names and rules as a spec's
+// `replay.cache`. Bypass is a run's own setting: a daemon-wide one would serve every run
+// from one other run.
+void read_replay(element replay, MacedConfig& config, FieldErrors& errors) {
+  object obj;
+  if (replay.get(obj)) {
+    errors.push_back({"replay", "must be an object with \"cache\""});
+    return;
+  }
+  check_keys(obj, "replay", {"cache"}, errors);
+  element cache;
+  if (obj.at_key("cache").get(cache)) return;
+  simdjson::dom::array list;
+  if (cache.get(list)) {
+    errors.push_back({"replay.cache", "must be a list of " + joined(kReplayFunctions)});
+    return;
+  }
+  config.replay_cache.clear();
+  size_t i = 0;
+  for (element entry : list) {
+    std::string at = "replay.cache[" + std::to_string(i++) + "]";
+    std::string_view name;
+    bool known = false;
+    if (!entry.get(name))
+      for (std::string_view f : kReplayFunctions) known = known || f == name;
+    if (!known) {
+      errors.push_back({at, "must be one of " + joined(kReplayFunctions)});
+      continue;
+    }
+    if (std::find(config.replay_cache.begin(), config.replay_cache.end(), name) !=
+        config.replay_cache.end()) {
+      errors.push_back({at, "lists \"" + std::string(name) + "\" a second time"});
+      continue;
+    }
+    config.replay_cache.emplace_back(name);
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> tool_names(const MacedConfig& config) {
@@ -238,7 +277,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm", "tools"}, errors);
+  check_keys(top, "", {"checkouts", "llm", "tools", "replay"}, errors);
 
   MacedConfig config;
   element checkouts;
@@ -313,6 +352,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   element tools;
   if (!top.at_key("tools").get(tools)) read_tools(tools, config, errors);
+  element replay;
+  if (!top.at_key("replay").get(replay)) read_replay(replay, config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};
 }

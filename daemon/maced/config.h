@@ -9,7 +9,8 @@
 //                 "methods": [ {"name": "grep", "description": "...",
 //                               "parameters": {"type": "object", "properties": {...}},
 //                               "command": ["/usr/local/bin/grep-logs", "--json"],
-//                               "timeout_s": 60, "max_output_bytes": 65536} ]} ]
+//                               "timeout_s": 60, "max_output_bytes": 65536} ]} ],
+//     "replay": { "cache": ["build", "run"] }
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -42,6 +43,10 @@ struct MacedConfig {
   // `tools`: programs a run spec may name in its `tools` for its LLM calls (REQ-EXEC-7),
   // already checked (see daemon/tools/command_tool.h for how they run).
   std::vector<mace::tools::CommandToolConfig> tools;
+  // `replay.cache`: the functions whose tagged calls a run caches when its spec's
+  // `replay.cache` is unset (REQ-REPLAY-2). Builds and runs by default, so any run can be
+  // replayed from the database (`mace replay`).
+  std::vector<std::string> replay_cache = {"build", "run"};
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

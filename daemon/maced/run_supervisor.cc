@@ -1,5 +1,6 @@
 #include "maced/run_supervisor.h"
 
+
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -13,8 +14,12 @@
 #include "llm/retry.h"
 #include "loop/direct_planner.h"
 #include "loop/run_loop.h"
+#include "maced/llm_planner.h"
+#include "maced/recording_observer.h"
+#include "maced/run_replay.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/define_search.h"
+#include "openpiton/unit_test_env.h"
 #include "openpiton/workload.h"
 #include "service/clock.h"
 #include "tools/command_tool.h"
@@ -22,276 +27,6 @@
 
 namespace mace {
 namespace {
-
-// Everything the loop reports, carried to the event-loop thread and recorded there.
-class RecordingObserver final : public loop::LoopObserver {
- public:
-  RecordingObserver(service::RunService& service, const kj::Executor& loop, std::string run_id,
-                    const RunSpec& spec)
-      : service_(service), loop_(loop), run_id_(std::move(run_id)), spec_(spec) {}
-
-  void event(const std::string& kind, int iteration, const std::string& task_id,
-             const std::string& stage, const std::string& message,
-             const std::string& workload = "", const std::string& verdict = "") {
-    store::EventRecord e;
-    e.run_id = run_id_;
-    e.kind = kind;
-    e.iteration = iteration;
-    e.task_id = task_id;
-    e.stage = stage;
-    e.message = message;
-    e.workload = workload;
-    e.verdict = verdict;
-    loop_.executeSync([&] { service_.record_event(e); });
-  }
-
-  int current_iteration() const { return iteration_; }
-  // Runs that passed in this run so far: references for comparing a failed transcript.
-  std::vector<std::filesystem::path> passing_run_dirs() const { return passing_run_dirs_; }
-
-  void iteration_started(int iteration) override {
-    iteration_ = iteration;
-    started_ms_ = system_now_ms();
-    event("iteration_started", iteration, "", "", "iteration " + std::to_string(iteration));
-  }
-
-  void plan_made(int iteration, const Plan& plan, const std::string& reply) override {
-    plan_ = plan;
-    loop_.executeSync([&] {
-      service_.store().record_iteration_start(run_id_, iteration, started_ms_, reply);
-    });
-    std::string ids;
-    for (const auto& t : plan.tasks) ids += (ids.empty() ? "" : ", ") + t.id;
-    event("message", iteration, "", "", "plan: " + ids);
-  }
-
-  void level_started(int iteration, std::size_t level,
-                     const std::vector<std::string>& task_ids) override {
-    std::string ids;
-    for (const auto& id : task_ids) ids += (ids.empty() ? "" : ", ") + id;
-    event("level_started", iteration, "", "", "level " + std::to_string(level) + ": " + ids);
-  }
-
-  void task_finished(int iteration, const loop::TaskJob& job,
-                     const loop::TaskOutcome& outcome) override {
-    store::TaskRecord t;
-    t.run_id = run_id_;
-    t.iteration = iteration;
-    t.task_id = job.task.id;
-    t.kind = job.task.kind;
-    t.instruction = job.task.instruction;
-    t.deps = job.task.deps;
-    t.checkout = outcome.checkout;
-    t.core = std::string(to_string(spec_.core));
-    t.mesh_x = spec_.mesh_x;
-    t.mesh_y = spec_.mesh_y;
-    auto cache = [&](const char* name, int64_t& size, int64_t& assoc) {
-      if (auto it = job.caches.find(name); it != job.caches.end()) {
-        size = it->second.size;
-        assoc = it->second.associativity;
-      }
-    };
-    cache("l1i", t.l1i_size, t.l1i_assoc);
-    cache("l1d", t.l1d_size, t.l1d_assoc);
-    cache("l15", t.l15_size, t.l15_assoc);
-    cache("l2", t.l2_size, t.l2_assoc);
-    t.rtl_defines = job.defines;
-    if (spec_.coverage) t.extra_flags = {"-vlt_build_args=--coverage-line"};
-    t.build_id = outcome.build_id;
-    t.build_outcome = !outcome.built ? (outcome.build_id.empty() ? "" : "failed")
-                      : outcome.reused ? "reused" : "succeeded";
-    t.build_reused = outcome.reused;
-    t.failure_reason = outcome.failure_reason;
-    t.stage = outcome.passed ? "passed" : "failed";
-    t.passed = outcome.passed;
-    t.finished_at_ms = system_now_ms();
-    int64_t ordinal = 0;
-    for (const auto& v : outcome.verdicts) {
-      t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s});
-      if (v.verdict == "pass" && !v.run_dir.empty()) passing_run_dirs_.push_back(v.run_dir);
-    }
-    loop_.executeSync([&] { service_.store().upsert_task(t); });
-    for (const auto& v : outcome.verdicts)
-      event("verdict", iteration, job.task.id, "", "", v.workload, v.verdict);
-    std::string message = outcome.passed ? "passed" : "failed: " + outcome.failure_reason;
-    if (!outcome.passed && !outcome.evidence.empty()) message += ": " + outcome.evidence.front();
-    event("task_stage", iteration, job.task.id, outcome.passed ? "passed" : "failed", message);
-  }
-
-  void iteration_finished(int iteration, bool passed, double cost_usd, double wall_s) override {
-    loop_.executeSync([&] {
-      service_.store().record_iteration_end(run_id_, iteration, system_now_ms(), cost_usd, wall_s,
-                                            passed);
-    });
-    event("iteration_finished", iteration, "", "",
-          std::string(passed ? "passed" : "failed") + " in " + std::to_string(wall_s) + " s");
-  }
-
-  void note(const std::string& message) override { event("message", 0, "", "", message); }
-
-  void narrowing_finished(int iteration, const loop::TaskJob& job,
-                          const loop::TaskOutcome& outcome) override {
-    store::NarrowingBuildRecord b{run_id_, iteration, job.task.id, job.narrowing,
-                                  outcome.build_id, outcome.checkout, outcome.passed,
-                                  outcome.failure_reason, system_now_ms()};
-    loop_.executeSync([&] { service_.store().record_narrowing_build(b); });
-    event("message", iteration, job.task.id, "",
-          "narrowing " + job.task.id + ": " + job.narrowing + ": " +
-              (outcome.passed ? "passed" : "failed (" + outcome.failure_reason + ")"));
-  }
-
-  void diagnosed(int iteration, const std::string& task_id, const Diagnosis& d) override {
-    loop_.executeSync([&] {
-      service_.store().record_diagnosis(run_id_, iteration, task_id, d.label, d.fix, d.source,
-                                        d.evidence, system_now_ms());
-    });
-    event("message", iteration, task_id, "",
-          "diagnosis of " + task_id + " (" + d.source + "): " + d.label +
-              (d.fix.empty() ? "" : "; fix: " + d.fix));
-  }
-
-  void failures_recovered() override {
-    loop_.executeSync([&] { service_.store().mark_failures_recovered(run_id_); });
-  }
-
-  void post_mortem_made(const PostMortem& pm) override {
-    loop_.executeSync([&] {
-      service_.store().record_post_mortem(
-          run_id_, {pm.assessment, pm.explanation, pm.next_steps, system_now_ms()});
-    });
-    event("message", 0, "", "", "post-mortem: " + pm.assessment + ": " + pm.explanation);
-  }
-
- private:
-  service::RunService& service_;
-  const kj::Executor& loop_;
-  std::string run_id_;
-  const RunSpec& spec_;
-  int64_t started_ms_ = 0;
-  int iteration_ = 0;
-  Plan plan_;
-  std::vector<std::filesystem::path> passing_run_dirs_;
-};
-
-// The planner of an LLM backend, which also answers the diagnosis and post-mortem calls
-// and makes the tasks' prompt calls: each call with the vendor's retries (REQ-BUD-14),
-// each attempt recorded in llm_calls (REQ-BUD-12), each offered the run's tools
-// (REQ-EXEC-7) plus its own.
-class LlmPlanner final : public loop::Planner {
- public:
-  using DiagnosticToolFor = std::function<std::optional<llm::Tool>(const loop::TaskOutcome*)>;
-
-  LlmPlanner(std::unique_ptr<llm::Backend> backend, service::RunService& service,
-             const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel,
-             std::function<int()> iteration, std::vector<llm::Tool> run_tools,
-             DiagnosticToolFor diagnostic_tool)
-      : backend_(std::move(backend)), service_(service), loop_(loop), run_id_(std::move(run_id)),
-        cancel_(cancel), iteration_(std::move(iteration)), run_tools_(std::move(run_tools)),
-        diagnostic_tool_(std::move(diagnostic_tool)) {}
-
-  loop::PlannerReply plan(const std::string& prompt) override {
-    return ask("planning", prompt, "", iteration_(), run_tools_);
-  }
-
-  bool can_triage() const override { return true; }
-
-  loop::PlannerReply triage(loop::TriagePhase phase,
-                            const std::function<std::string(bool)>& prompt,
-                            const loop::TaskOutcome* failed) override {
-    std::vector<llm::Tool> tools = run_tools_;
-    // REQ-FAIL-5, REQ-FAIL-7: the diagnostic tools when they can start, else none.
-    std::optional<llm::Tool> diagnostics = diagnostic_tool_(failed);
-    if (diagnostics) tools.push_back(std::move(*diagnostics));
-    return ask(phase == loop::TriagePhase::diagnosis ? "diagnosis" : "post_mortem",
-               prompt(diagnostics.has_value()), failed ? failed->task_id : "", iteration_(),
-               tools);
-  }
-
-  // REQ-EXEC-10, 11: a config or workload task's prompt call; a failure is logged and the
-  // task builds anyway. Called from the executor's threads, so it takes the iteration.
-  loop::PlannerReply task(int iteration, const std::string& task_id, const std::string& prompt) {
-    return ask("task", prompt, task_id, iteration, run_tools_);
-  }
-
- private:
-  loop::PlannerReply ask(const std::string& phase, const std::string& prompt,
-                         const std::string& task_id, int iteration,
-                         const std::vector<llm::Tool>& tools) {
-    llm::Request request;
-    request.phase = phase;
-    request.prompt = prompt;
-    request.tools = tools;
-    auto policy = llm::RetryPolicy::from_environment(llm::process_environment());
-    llm::Reply reply = llm::call_with_retries(
-        *backend_, request, policy,
-        [this](std::chrono::seconds wait) {
-          // A cancel must not wait out a rate limit.
-          auto until = std::chrono::steady_clock::now() + wait;
-          while (std::chrono::steady_clock::now() < until && !cancel_.cancelled())
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        },
-        [&](const llm::Reply& attempt, int) { record(phase, task_id, iteration, attempt); });
-    return {reply.ok, reply.text, reply.usage.cost_usd, reply.error};
-  }
-
-  void record(const std::string& phase, const std::string& task_id, int iteration,
-              const llm::Reply& reply) {
-    store::LlmCallRecord call;
-    call.run_id = run_id_;
-    call.iteration = iteration;
-    call.phase = phase;
-    call.task_id = task_id;
-    call.backend = backend_->name();
-    call.model = backend_->model();
-    call.input_tokens = reply.usage.input_tokens;
-    call.output_tokens = reply.usage.output_tokens;
-    call.thinking_tokens = reply.usage.thinking_tokens;
-    call.cost_usd = reply.usage.cost_usd;
-    call.wall_s = reply.wall_s;
-    call.success = reply.ok;
-    call.error_class = reply.ok ? "" : std::string(llm::to_string(reply.error_class));
-    call.reply_text = reply.text;
-    call.created_at_ms = system_now_ms();
-    loop_.executeSync([&] { service_.store().record_llm_call(call); });
-  }
-
-  std::unique_ptr<llm::Backend> backend_;
-  service::RunService& service_;
-  const kj::Executor& loop_;
-  std::string run_id_;
-  const openpiton::CancelToken& cancel_;
-  std::function<int()> iteration_;
-  std::vector<llm::Tool> run_tools_;
-  DiagnosticToolFor diagnostic_tool_;
-};
-
-// What the diagnostic tools of a call about `failed` may read (REQ-FAIL-5): its runs and
-// build log, passing runs of the same workloads from earlier tasks, the workloads.
-tools::DiagnosticScope diagnostic_scope(const loop::TaskOutcome& failed,
-                                        const std::vector<std::filesystem::path>& references,
-                                        const std::filesystem::path& workloads_dir) {
-  tools::DiagnosticScope scope;
-  scope.checkout_root = failed.checkout;
-  for (const auto& v : failed.verdicts)
-    if (!v.run_dir.empty()) scope.run_dirs.emplace_back(v.run_dir);
-  if (!failed.build_log.empty()) scope.build_log = failed.build_log;
-  scope.reference_run_dirs = references;
-  scope.workloads_dir = workloads_dir;
-  return scope;
-}
-
-// The backend's prices and, for the CLI agents, how their tools reach maced.
-llm::BackendOptions backend_options(const MacedConfig& config, const LlmWiring& wiring) {
-  llm::BackendOptions options;
-  if (!config.llm_prices_json.empty()) {
-    std::string error;  // checked when the config was read
-    options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}", error);
-  }
-  options.cli.mace_binary = wiring.mace_binary;
-  options.cli.maced_socket = wiring.maced_socket;
-  options.cli.sessions = wiring.sessions;
-  return options;
-}
 
 std::vector<service::PooledCheckout> pooled(const MacedConfig& config) {
   std::vector<service::PooledCheckout> out;
@@ -413,6 +148,10 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
 
     RecordingObserver observer(service_, loop_, run_id, spec);
     executor::LocalExecutor executor(spec, checkouts, workloads_dir_, &cancel);
+    // REQ-REPLAY-1..4: tagged calls through the cache; a replay's own planner and checks.
+    RunReplay replay(service_, loop_, record, spec, config_.replay_cache,
+                     [&](const std::string& m) { observer.note(m); });
+    executor.task_calls = &replay.task_calls();
     executor.on_stage = [&](int iteration, const std::string& task, const std::string& stage) {
       observer.event("task_stage", iteration, task, stage, stage);
     };
@@ -428,13 +167,22 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
 
     std::unique_ptr<loop::Planner> planner;
     LlmPlanner* llm_planner = nullptr;
-    if (record.backend == "direct") {
+    if (replay.is_replay()) {
+      planner = replay.replay_planner(spec, [&observer] { return observer.current_iteration(); }, executor);
+    } else if (record.backend == "direct") {
       planner = std::make_unique<loop::DirectPlanner>(spec);
     } else {
       std::string error;
+      llm::BackendOptions options = backend_options(config_, wiring_);
       auto backend = llm::make_backend({record.backend, record.model}, llm::process_environment(),
-                                       error, backend_options(config_, wiring_));
+                                       error, options);
       if (!backend) throw std::runtime_error(error);
+      // Vertex replies carry tokens, not prices: an unpriced model would make max_usd
+      // meaningless without anyone noticing.
+      if (record.backend == "vertex" && !options.prices.find(backend->model()))
+        observer.note("no price is known for model " + backend->model() +
+                      ": its calls count as $0 toward budget.max_usd; add it to llm.prices "
+                      "in maced's configuration");
       auto diagnostic_tool = [&](const loop::TaskOutcome* failed) -> std::optional<llm::Tool> {
         if (!failed) return std::nullopt;
         std::string why;
@@ -449,12 +197,18 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
       llm_planner = owned.get();
       planner = std::move(owned);
       executor.task_prompt = [&](int iteration, const loop::TaskJob& job) {
-        auto reply = llm_planner->task(iteration, job.task.id, task_prompt(spec, job.task));
+        auto reply = replay.prompt(iteration, job.task.id, [&] {
+          return llm_planner->task(iteration, job.task.id, task_prompt(spec, job.task));
+        });
         if (!reply.ok)  // REQ-EXEC-11
           observer.event("message", iteration, job.task.id, "",
                          "the prompt call of " + job.task.id + " failed (" + reply.error +
                              "); building it anyway");
         return reply.cost_usd;
+      };
+      executor.agent = [&](int iteration, const loop::TaskJob& job, const std::string& prompt,
+                           std::vector<llm::Tool> task_tools) {
+        return llm_planner->agent(iteration, job.task.id, prompt, std::move(task_tools));
       };
     }
     loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
@@ -466,18 +220,20 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
       const auto& g = (*defaults.caches)[c];
       in.default_caches[std::string(openpiton::to_string(c))] = {g.size_bytes, g.associativity};
     }
-    in.cancelled = [&] { return cancel.cancelled(); };
+    in.cancelled = [&] { return cancel.cancelled() || replay.stopping(); };
     // REQ-PLAN-15: defines no file of the checkout mentions are dropped from plans.
     in.define_mentioned = [&](const std::string& define) {
       return openpiton::checkout_mentions_define(checkouts.front(), define);
+    };
+    in.module_exists = [&](const std::string& module) {
+      return openpiton::validate_unit_test_module(checkouts.front().root(), module).ok;
     };
     for (const auto& define : loop::define_candidates(spec.objective))
       if (openpiton::checkout_mentions_define(checkouts.front(), define))
         in.objective_defines.push_back(define);
     in.checksum_problems = [&] { return openpiton::verify_workload_checksums(workloads_dir_); };
-    auto result = loop::run_loop(in, *planner, executor, observer);
-    state = result.state;
-    reason = result.reason;
+    auto result = loop::run_loop(in, *planner, executor, replay.observer(observer));
+    std::tie(state, reason) = replay.conclude(result);
   } catch (const std::exception& e) {
     state = RunState::error;  // REQ-BUD-10: this run ends; maced goes on
     reason = e.what();

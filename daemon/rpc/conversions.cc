@@ -71,6 +71,8 @@ void fill(api::RunSummary::Builder out, const store::RunRecord& run) {
   out.setCostUsd(run.cost_usd);
   out.setBackend(run.backend);
   out.setModel(run.model);
+  out.setReplayOf(run.replay_of);
+  out.setReplayUntil(static_cast<uint32_t>(run.replay_until));
 }
 
 void fill(api::Event::Builder out, const store::EventRecord& event) {
@@ -104,6 +106,7 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
     results[i].setWallS(t.results[i].wall_s);
   }
   out.setCheckout(t.checkout);
+  out.setRtlEdits(t.rtl_edits);
 }
 
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
@@ -192,6 +195,20 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
     w.key("tools").begin_array();
     for (auto name : in.getTools()) w.value(text(name));
     w.end_array();
+  }
+  if (in.hasReplay()) {
+    auto replay = in.getReplay();
+    w.key("replay").begin_object();
+    if (replay.hasCache()) {
+      w.key("cache").begin_array();
+      for (auto f : replay.getCache()) w.value(text(f));
+      w.end_array();
+    }
+    w.key("bypass").begin_array();
+    for (auto f : replay.getBypass()) w.value(text(f));
+    w.end_array();
+    if (replay.getFrom().size() > 0) w.field("from", text(replay.getFrom()));
+    w.end_object();
   }
   w.end_object();
   return parse_run_spec_json(w.str());

@@ -147,4 +147,18 @@ kj::Promise<void> MacedServer::cancel(CancelContext context) {
   });
 }
 
+kj::Promise<void> MacedServer::replay(ReplayContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto outcome = service_.replay(text(params.getRunId()), params.getUntilIteration(), peer_uid_);
+    auto results = context.getResults();
+    results.setRunId(outcome.run_id);
+    auto errors = results.initErrors(outcome.errors.size());
+    for (size_t i = 0; i < outcome.errors.size(); ++i) {
+      errors[i].setPath(outcome.errors[i].path);
+      errors[i].setMessage(outcome.errors[i].message);
+    }
+  });
+}
+
 }  // namespace mace::rpc

@@ -50,6 +50,9 @@ SubmitOutcome RunService::submit(const RunSpec& spec, uint32_t uid) {
 SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty())
     return {"", std::move(errors)};
+  // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist.
+  if (spec.replay.from && !store_.find_run(*spec.replay.from))
+    return {"", {{"replay.from", "no run named '" + *spec.replay.from + "'"}}};
   int64_t now = clock_();
   store::RunRecord run;
   run.id = ids_.next(now);
@@ -85,6 +88,49 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   record_event(std::move(submitted));
   if (settings_.on_queued) settings_.on_queued(run.id);
   return {run.id, {}};
+}
+
+SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iteration,
+                                 uint32_t uid) {
+  store::RunRecord original = run(run_id);
+  // A replay records no cache entries of its own: its original's serve it too.
+  while (!original.replay_of.empty()) {
+    auto earlier = store_.find_run(original.replay_of);
+    if (!earlier) break;
+    original = *earlier;
+  }
+  if (!is_final(original.state))
+    return {"", {{"runId", "run " + original.id + " is still " +
+                               std::string(to_string(original.state)) +
+                               "; only a finished run can be replayed"}}};
+  if (until_iteration < 0 || until_iteration > original.iterations)
+    return {"", {{"untilIteration", "run " + original.id + " has " +
+                                        std::to_string(original.iterations) +
+                                        " iterations, got " + std::to_string(until_iteration)}}};
+  int64_t now = clock_();
+  store::RunRecord replay = original;
+  replay.id = ids_.next(now);
+  replay.state = RunState::queued;
+  replay.reason.clear();
+  replay.backend = "replay";
+  replay.submitted_by_uid = uid;
+  replay.submitted_at_ms = now;
+  replay.started_at_ms = 0;
+  replay.finished_at_ms = 0;
+  replay.replay_of = original.id;
+  replay.replay_until = until_iteration;
+  store_.insert_run(replay);
+
+  store::EventRecord submitted;
+  submitted.run_id = replay.id;
+  submitted.kind = "submitted";
+  submitted.state = RunState::queued;
+  submitted.message = "replay of " + original.id + " submitted by uid " + std::to_string(uid) +
+                      (until_iteration > 0 ? ", until iteration " + std::to_string(until_iteration)
+                                           : std::string());
+  record_event(std::move(submitted));
+  if (settings_.on_queued) settings_.on_queued(replay.id);
+  return {replay.id, {}};
 }
 
 store::RunRecord RunService::run(const std::string& run_id) const {

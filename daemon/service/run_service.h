@@ -69,6 +69,13 @@ class RunService {
   SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
   SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
 
+  // Queues a replay of a finished run (`mace replay RUN [--until N]`): a new run with the
+  // original's spec, backend "replay" and replay_of pointing at the original, or at the
+  // original's own original when it is itself a replay. Refused in `errors`: a run still
+  // queued or running, and an until_iteration beyond the original's iterations. Throws
+  // RequestError when no run has that id.
+  SubmitOutcome replay(const std::string& run_id, int64_t until_iteration, uint32_t uid);
+
   // Throw RequestError when no run has that id.
   store::RunRecord run(const std::string& run_id) const;
   store::RunMetrics metrics(const std::string& run_id) const;

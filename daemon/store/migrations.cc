@@ -200,6 +200,26 @@ CREATE TABLE narrowing_builds (
 );
 CREATE INDEX narrowing_builds_run ON narrowing_builds(run_id, iteration);
 )sql",
+
+    // 3: deterministic replay (REQ-REPLAY-1..4). call_cache holds the return value of each
+    // tagged call a run cached, by tag, with what produced it, so a replay on another
+    // checkout or MACE can say so. run_id is the run whose tag it is (the tag's first
+    // part), kept as a column so the entries go with the run. replay_until: how far a
+    // replay was asked to go (`mace replay RUN --until N`), NULL for the whole run.
+    R"sql(
+CREATE TABLE call_cache (
+  tag TEXT PRIMARY KEY NOT NULL,          -- <run ID>/iter<i>/<task id>/<phase>
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  function TEXT NOT NULL,                 -- prompt | build | run
+  value_json TEXT NOT NULL,
+  mace_version TEXT NOT NULL DEFAULT '',
+  checkout_fingerprint TEXT NOT NULL DEFAULT '',  -- '' where no checkout decides it
+  verilator_version TEXT NOT NULL DEFAULT '',
+  created_at_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX call_cache_run ON call_cache(run_id);
+ALTER TABLE runs ADD COLUMN replay_until INTEGER;
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

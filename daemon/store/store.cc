@@ -22,7 +22,7 @@ constexpr int kBusyTimeoutMs = 5000;
 constexpr const char* kSelectRun = R"sql(
 SELECT id, state, reason, spec_json, core, mesh_x, mesh_y, objective, workloads_json,
        backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
-       submitted_at_ms, started_at_ms, finished_at_ms, replay_of,
+       submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
 FROM runs
@@ -134,8 +134,9 @@ RunRecord read_run(const Database& db, const Statement& s) {
   r.started_at_ms = s.int64(16);
   r.finished_at_ms = s.int64(17);
   r.replay_of = s.text(18);
-  r.iterations = s.int64(19);
-  r.cost_usd = s.real(20);
+  r.replay_until = s.int64(19);
+  r.iterations = s.int64(20);
+  r.cost_usd = s.real(21);
   return r;
 }
 
@@ -246,8 +247,9 @@ void Store::insert_run(const RunRecord& run) {
   auto stmt = db_->prepare(R"sql(
 INSERT INTO runs (id, state, reason, spec_json, core, mesh_x, mesh_y, objective,
                   workloads_json, backend, model, max_iterations, max_usd, max_wall_s,
-                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
+                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+        ?20)
 )sql");
   stmt.bind(1, run.id)
       .bind(2, to_string(run.state))
@@ -267,7 +269,8 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?
       .bind(16, run.submitted_at_ms)
       .bind(17, unless_zero(run.started_at_ms))
       .bind(18, unless_zero(run.finished_at_ms))
-      .bind(19, unless_empty(run.replay_of));
+      .bind(19, unless_empty(run.replay_of))
+      .bind(20, unless_zero(run.replay_until));
   stmt.run();
 }
 
@@ -749,6 +752,53 @@ std::optional<PostMortemRecord> Store::post_mortem(const std::string& run_id) co
   stmt.bind(1, run_id);
   if (!stmt.step()) return std::nullopt;
   return PostMortemRecord{stmt.text(0), stmt.text(1), stmt.text(2), stmt.int64(3)};
+}
+
+namespace {
+
+constexpr const char* kSelectCacheEntry = R"sql(
+SELECT tag, run_id, function, value_json, mace_version, checkout_fingerprint,
+       verilator_version, created_at_ms
+FROM call_cache
+)sql";
+
+CacheEntryRecord read_cache_entry(const Statement& s) {
+  return {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
+          s.int64(7)};
+}
+
+}  // namespace
+
+void Store::put_cache_entry(const CacheEntryRecord& e) {
+  auto stmt = db_->prepare(R"sql(
+INSERT OR REPLACE INTO call_cache (tag, run_id, function, value_json, mace_version,
+                                   checkout_fingerprint, verilator_version, created_at_ms)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+)sql");
+  stmt.bind(1, e.tag)
+      .bind(2, e.run_id)
+      .bind(3, e.function)
+      .bind(4, e.value_json)
+      .bind(5, e.mace_version)
+      .bind(6, e.checkout_fingerprint)
+      .bind(7, e.verilator_version)
+      .bind(8, e.created_at_ms);
+  stmt.run();
+}
+
+std::optional<CacheEntryRecord> Store::find_cache_entry(const std::string& tag) const {
+  auto stmt = db_->prepare(std::string(kSelectCacheEntry) + "WHERE tag = ?1");
+  stmt.bind(1, tag);
+  if (!stmt.step()) return std::nullopt;
+  return read_cache_entry(stmt);
+}
+
+std::vector<CacheEntryRecord> Store::cache_entries(const std::string& run_id) const {
+  auto stmt = db_->prepare(std::string(kSelectCacheEntry) + "WHERE run_id = ?1 ORDER BY tag");
+  stmt.bind(1, run_id);
+  std::vector<CacheEntryRecord> out;
+  while (stmt.step()) out.push_back(read_cache_entry(stmt));
+  return out;
 }
 
 }  // namespace mace::store

@@ -40,6 +40,7 @@ struct RunRecord {
   int64_t started_at_ms = 0;   // 0: not started
   int64_t finished_at_ms = 0;  // 0: not finished
   std::string replay_of;       // the original run when this run is a replay
+  int64_t replay_until = 0;    // a replay's last iteration (`--until`); 0: the whole run
   // Derived from other tables when read:
   int64_t iterations = 0;
   double cost_usd = 0;
@@ -203,6 +204,20 @@ struct PostMortemRecord {
   int64_t created_at_ms = 0;
 };
 
+// One entry of the replay cache (REQ-REPLAY-2): the return value of a tagged call, and
+// what produced it, so a replay elsewhere can say what differs.
+struct CacheEntryRecord {
+  std::string tag;       // <run ID>/iter<i>/<task id>/<phase>
+  std::string run_id;    // the run the tag belongs to
+  std::string function;  // prompt, build, run
+  std::string value_json;
+  std::string mace_version;
+  std::string checkout_fingerprint;  // "" for a prompt
+  std::string verilator_version;     // "" for a prompt
+  int64_t created_at_ms = 0;
+  bool operator==(const CacheEntryRecord&) const = default;
+};
+
 class Store {
  public:
   // Opens (creating when absent) and migrates the database at `path`. Throws
@@ -280,6 +295,13 @@ class Store {
   // assessment outside the three.
   void record_post_mortem(const std::string& run_id, const PostMortemRecord& post_mortem);
   std::optional<PostMortemRecord> post_mortem(const std::string& run_id) const;
+
+  // REQ-REPLAY-2: stores (or replaces) the entry of its tag. Throws for an unknown run.
+  void put_cache_entry(const CacheEntryRecord& entry);
+  // REQ-REPLAY-3/4: the entry of a tag, if any.
+  std::optional<CacheEntryRecord> find_cache_entry(const std::string& tag) const;
+  // The run's entries, by tag.
+  std::vector<CacheEntryRecord> cache_entries(const std::string& run_id) const;
 
   RunMetrics metrics(const std::string& run_id) const;
   // The same, with `now_ms` as the end of a run still unfinished.

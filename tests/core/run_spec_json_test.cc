@@ -23,7 +23,7 @@ using testing::StartsWith;
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
     "core, mesh, workloads, objective, budget, coverage, rtl_timeout, max_cycle, "
-    "workload_args, core_descriptor, options, backend, model, checkouts, tools";
+    "workload_args, core_descriptor, options, backend, model, checkouts, tools, replay";
 
 std::string with_budget(std::string_view budget_members) {
   return spec_json(R"("budget":{)" + std::string(budget_members) + "}");
@@ -646,7 +646,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
             "rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
-            "tools");
+            "tools, replay");
 }
 
 TEST(ParseRunSpec, RejectsUnknownNestedFields) {

@@ -291,7 +291,8 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
             R"("budget":{"max_iterations":10,"max_usd":20.0,"max_wall_s":3600},"coverage":false,)"
             R"("rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
             R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false},)"
-            R"("backend":null,"model":null,"checkouts":null,"tools":[]})");
+            R"("backend":null,"model":null,"checkouts":null,"tools":[],)"
+            R"("replay":{"cache":null,"bypass":[],"from":null}})");
 }
 
 TEST(RunSpecToJson, WritesSetFields) {
@@ -312,13 +313,15 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.model = "big";
   spec.checkouts = 8;
   spec.tools = {"search_logs", "waveforms"};
+  spec.replay = {std::vector<std::string>{"build"}, {"run"}, "R1"};
   EXPECT_EQ(run_spec_to_json(spec),
             R"({"core":"generic","mesh":[2,3],"workloads":["hello","mul"],"objective":"boot linux",)"
             R"("budget":{"max_iterations":4,"max_usd":0.5,"max_wall_s":60},"coverage":true,)"
             R"("rtl_timeout":77,"max_cycle":88,)"
             R"("workload_args":{"hello":{"finish_mask":null,"options":[]},"mul":{"finish_mask":"f0","options":["-a"]}},)"
             R"("core_descriptor":{"isa":"rv32i"},"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
-            R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"]})");
+            R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
+            R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
 }
 
 TEST(RunSpecToJson, PrettyFormIsIndentedAndReadsBackTheSame) {

@@ -241,5 +241,99 @@ TEST_F(LlmRunTest, TheDiagnosisCallGetsTheDiagnosticToolsOverTheFailedRun) {
   EXPECT_THAT(maced_->mace({"status", id, "--json"}).out, HasSubstr(R"("label":"bad_trap")"));
 }
 
+// REQ-BUD-5: a model the price table does not know would make max_usd meaningless; the
+// run says so in its log instead of silently counting $0.
+TEST_F(LlmRunTest, AnUnpricedModelIsNamedInTheRunsLog) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "x", "model": "gemini-9-unreleased"})");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n", {1000, 100, 0}));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 0);
+  EXPECT_THAT(maced_->mace({"logs", id}).out,
+              HasSubstr("no price is known for model gemini-9-unreleased"));
+  EXPECT_THAT(vertex_.requests().at(0).path, HasSubstr("gemini-9-unreleased:generateContent"));
+}
+
+// REQ-BUD-3, REQ-BUD-5: the planner's reported usage spends the dollar budget; the check
+// before the next iteration ends the run budget_exceeded, naming the limit.
+TEST_F(LlmRunTest, SpendingTheDollarBudgetEndsTheRunOverBudget) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "x", "budget": {"max_usd": 0.01, "max_iterations": 5}})");
+  checkout_.set_control("run", "fail");
+  // 1M input tokens of gemini-2.5-flash: $0.30, thirty times the budget.
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n", {1000000, 10, 0}));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: x\nFIX: y"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: inconclusive\nEXPLANATION: e\nNEXT_STEPS: n"));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 1);
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("state":"budget_exceeded")"));
+  EXPECT_THAT(status, HasSubstr("cost limit reached"));
+  EXPECT_THAT(status, HasSubstr(R"("iterations":1)"));
+  EXPECT_EQ(vertex_.requests().size(), 3u) << "no second plan was asked for";
+}
+
+// REQ-BUD-3, REQ-BUD-11: a build is capped by the time left; the run ends over budget.
+TEST_F(LlmRunTest, RunningOutOfWallClockEndsTheRunOverBudget) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "x", "budget": {"max_wall_s": 2, "max_iterations": 5}})");
+  checkout_.set_control("build_sleep", "30");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: slow\nFIX: y"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: inconclusive\nEXPLANATION: e\nNEXT_STEPS: n"));
+  auto started = std::chrono::steady_clock::now();
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 1);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(20))
+      << "the 30 s build was stopped at the run's limit";
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("state":"budget_exceeded")"));
+  EXPECT_THAT(status, HasSubstr("wall-clock limit reached"));
+}
+
+// REQ-BUD-10, REQ-BUD-14: a planner call that gets no reply (credentials refused) ends that
+// run with status error and its message; maced goes on serving the next run.
+TEST_F(LlmRunTest, APlannerWithoutAReplyEndsTheRunInErrorAndMacedGoesOn) {
+  vertex_.push(FakeVertexServer::error(401, "UNAUTHENTICATED", "Request had invalid authentication credentials."));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_NE(exit_code, 0);
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("state":"error")"));
+  EXPECT_THAT(status, HasSubstr("the planner gave no reply"));
+  EXPECT_THAT(status, HasSubstr("invalid authentication credentials"));
+  EXPECT_EQ(checkout_.invocations(), 0);
+
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  std::string next = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 0);
+  EXPECT_THAT(maced_->mace({"status", next, "--json"}).out, HasSubstr(R"("state":"passed")"));
+}
+
+// REQ-EXEC-10, REQ-EXEC-11: with task prompts on and the fast path off, a config task
+// makes its prompt call first (stage `prompting`); a prompt call cut off at the output
+// limit is logged and the task still builds and runs.
+TEST_F(LlmRunTest, ATaskPromptCallPrecedesTheBuildAndItsFailureDoesNotStopIt) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "x", "options": {"task_prompts": true, "fast_path": false}})");
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n"));
+  vertex_.push(FakeVertexServer::max_tokens("I expect the build to"));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 0);
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_THAT(requests[1].body, HasSubstr("Task plain (kind config)"));
+  std::string logs = maced_->mace({"logs", id}).out;
+  EXPECT_THAT(logs, HasSubstr("iter1/plain/prompting"));
+  EXPECT_THAT(logs, HasSubstr("the prompt call of plain failed"));
+  EXPECT_LT(logs.find("iter1/plain/prompting"), logs.find("iter1/plain/building"));
+  EXPECT_THAT(maced_->mace({"status", id, "--json"}).out, HasSubstr(R"("state":"passed")"));
+  EXPECT_EQ(checkout_.invocations("build"), 1);
+}
+
 }  // namespace
 }  // namespace mace::testing

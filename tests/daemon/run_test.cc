@@ -123,7 +123,9 @@ TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
   EXPECT_EQ(wait_for(submit(spec_json())).exit_code, 0);
 }
 
-TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {  // REQ-EXEC-2
+// REQ-EXEC-2; REQ-EXEC-4: each run's builds and simulations happen in the checkout it
+// leased (the local executor: this machine holds both), and the task row names it.
+TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {
   TempDir dir;
   FixtureCheckout a, b;
   for (auto* c : {&a, &b}) c->set_control("build_sleep", "2");
@@ -150,6 +152,11 @@ TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {  // REQ-EXEC-2
   for (const auto& id : ids) EXPECT_EQ(maced.mace({"watch", id}, wait).exit_code, 0);
   EXPECT_EQ(a.invocations("build"), 1);
   EXPECT_EQ(b.invocations("build"), 1);
+  EXPECT_EQ(a.invocations("run"), 1);
+  EXPECT_EQ(b.invocations("run"), 1);
+  std::string both = maced.mace({"status", ids[0], "--json"}).out + maced.mace({"status", ids[1], "--json"}).out;
+  EXPECT_THAT(both, HasSubstr(R"("checkout":")" + a.root() + "\""));
+  EXPECT_THAT(both, HasSubstr(R"("checkout":")" + b.root() + "\""));
 }
 
 TEST_F(RunTest, SigtermStopsRunningBuildsAndRecordsTheirRuns) {  // REQ-BUD-13

@@ -246,6 +246,7 @@ ScriptedResponse FakeVertexServer::answer(const RecordedRequest& request) {
   if (script_.empty()) return error(500, "INTERNAL", "fake server: no scripted response left");
   ScriptedResponse next = std::move(script_.front());
   script_.pop_front();
+  if (next.compute) return next.compute(request);
   return next;
 }
 

@@ -18,11 +18,16 @@
 
 namespace mace::llm::testing {
 
+struct RecordedRequest;
+
 struct ScriptedResponse {
   int status = 200;
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
   std::chrono::milliseconds delay{0};
+  // When set, the answer is computed from the request it answers (a scripted model that
+  // reads what a tool returned); the fields above are then ignored.
+  std::function<ScriptedResponse(const RecordedRequest&)> compute = {};
 };
 
 struct RecordedRequest {

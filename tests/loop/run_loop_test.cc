@@ -525,5 +525,74 @@ TEST_F(RunLoopTest, TaskPromptsAreAskedForOnlyWithTheFastPathOff) {
   EXPECT_NEAR(result.cost_usd, 0.51, 1e-9);
 }
 
+// --- RTL edits --------------------------------------------------------------------------
+
+RtlEdits edit_of(const std::string& path, const std::string& content) {
+  RtlEdits e;
+  e.files.push_back({path, content});
+  return e;
+}
+
+// REQ-EXEC-15: a task builds on the edits of every rtl task it depends on.
+TEST_F(RunLoopTest, ATaskBuildsOnTheEditsOfTheRtlTasksItDependsOn) {
+  spec.options.rtl_edits = true;
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | widen the bus\n"
+                           "TASK: t | deps=r | kind=workload | run it\nCACHES: t | l1d=16384,4\n")};
+  TaskOutcome r{"r", true, true, "", {{"hello", "pass"}}, {}};
+  r.applied_edits = edit_of("piton/design/a.v", "new a");
+  runner.outcomes["1/r"] = r;
+  EXPECT_EQ(run().state, RunState::passed);
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_TRUE(runner.jobs[0].edits.empty());
+  EXPECT_EQ(runner.jobs[1].edits, edit_of("piton/design/a.v", "new a"));
+}
+
+// REQ-EXEC-19: after a failed iteration the next starts from the edits of the last task
+// whose build succeeded, and its prompt names the edited files.
+TEST_F(RunLoopTest, TheNextIterationStartsFromTheEditsOfTheLastTaskThatBuilt) {
+  spec.options.rtl_edits = true;
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | edit\n"),
+                     reply("TASK: t | deps= | kind=config | again\nCACHES: t | l2=131072,4\n")};
+  TaskOutcome r = failed("r", "FAIL");
+  r.applied_edits = edit_of("piton/design/chip/tile/rtl/tile.v", "edited");
+  runner.outcomes["1/r"] = r;
+  EXPECT_EQ(run().state, RunState::passed);
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_EQ(runner.jobs[1].edits, edit_of("piton/design/chip/tile/rtl/tile.v", "edited"));
+  ASSERT_EQ(planner.prompts.size(), 2u);
+  EXPECT_THAT(planner.prompts[0], Not(HasSubstr("Files edited so far")));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("piton/design/chip/tile/rtl/tile.v"));
+}
+
+// REQ-EXEC-16: an rtl task whose agent recorded no edit still builds and runs; triage is
+// told so, with the agent's closing words.
+TEST_F(RunLoopTest, AnRtlTaskWithoutAnEditIsReportedToTriageWithTheAgentsWords) {
+  spec.options.rtl_edits = true;
+  spec.budget.max_iterations = 1;
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | edit\n")};
+  TaskOutcome r = failed("r", "FAIL");
+  r.agent_recorded_no_edit = true;
+  r.agent_reply = "The design already does this; no change needed.";
+  runner.outcomes["1/r"] = r;
+  planner.triage_replies = {reply("DIAGNOSIS: no_change\nFIX: x")};
+  run();
+  ASSERT_EQ(planner.triage_calls(TriagePhase::diagnosis), 1u);
+  EXPECT_THAT(planner.triage_prompts[0].second, HasSubstr("recorded no edit"));
+  EXPECT_THAT(planner.triage_prompts[0].second, HasSubstr("already does this"));
+}
+
+// REQ-PLAN-15: a unit_test task naming a module the checkout lacks is sent back.
+TEST_F(RunLoopTest, AUnitTestOfAMissingModuleIsSentBack) {
+  planner.replies = {reply("TASK: u | deps= | kind=unit_test | piton/design/nope.v: test it\n"),
+                     reply("TASK: u | deps= | kind=unit_test | piton/design/a.v\n")};
+  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+                .now = [this] { return now; }, .cancelled = [this] { return cancel; },
+                .checksum_problems = [this] { return checksum_problems; },
+                .module_exists = [](const std::string& m) { return m == "piton/design/a.v"; }};
+  run_loop(in, planner, runner, observer);
+  ASSERT_GE(planner.prompts.size(), 2u);
+  EXPECT_THAT(planner.prompts[1], HasSubstr("piton/design/nope.v, which does not exist"));
+}
+
 }  // namespace
 }  // namespace mace::loop

@@ -43,7 +43,7 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
-              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools"));
+              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),
@@ -209,6 +209,25 @@ TEST(MacedConfig, EnvironmentOverridesTheLlmChoice) {  // REQ-PLAT-7, REQ-PLAT-8
   auto errors = apply_environment(config, lookup);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].path, "MACE_LLM");
+}
+
+// REQ-REPLAY-2: maced's default for runs whose spec leaves `replay.cache` out.
+TEST(MacedConfig, ReplayCacheDefaultsToBuildsAndRunsAndNamesEveryMistake) {
+  auto defaults = parse_maced_config("{}");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_THAT(defaults.config->replay_cache, ElementsAre("build", "run"));
+  auto all = parse_maced_config(R"({"replay": {"cache": ["prompt", "build", "run"]}})");
+  ASSERT_TRUE(all.config);
+  EXPECT_THAT(all.config->replay_cache, ElementsAre("prompt", "build", "run"));
+  auto none = parse_maced_config(R"({"replay": {"cache": []}})");
+  ASSERT_TRUE(none.config);
+  EXPECT_THAT(none.config->replay_cache, IsEmpty());
+  EXPECT_THAT(errors_of(R"({"replay": {"cache": ["build", "link", "build"], "bypass": ["run"]}})"),
+              ElementsAre("replay.bypass: unknown field; expected one of: cache",
+                          "replay.cache[1]: must be one of prompt, build, run",
+                          "replay.cache[2]: lists \"build\" a second time"));
+  EXPECT_THAT(errors_of(R"({"replay": {"cache": "build"}})"),
+              ElementsAre("replay.cache: must be a list of prompt, build, run"));
 }
 
 }  // namespace

@@ -1,0 +1,55 @@
+// mace replay RUN [--until N] [--watch]: re-executes a recorded run from its record.
+
+#include <charconv>
+#include <iostream>
+
+#include "commands.h"
+#include "core/json_writer.h"
+#include "exit_codes.h"
+#include "maced_connection.h"
+
+namespace mace::client {
+
+int cmd_replay(const GlobalOptions& global, const Arguments& args) {
+  constexpr const char* kUsageLine = "usage: mace replay RUN [--until ITERATION] [--watch]";
+  if (args.positional.size() != 1) {
+    std::cerr << kUsageLine << "\n";
+    return kExitBadInput;
+  }
+  uint32_t until = 0;
+  if (auto text = args.value("--until")) {
+    auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), until);
+    if (ec != std::errc() || end != text->data() + text->size() || until == 0) {
+      std::cerr << "mace replay: --until must be a positive iteration number, got \"" << *text
+                << "\"\n";
+      return kExitBadInput;
+    }
+  }
+  const std::string& original = args.positional[0];
+  std::string run_id;
+  int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.replayRequest();
+    request.setRunId(original);
+    request.setUntilIteration(until);
+    auto response = request.send().wait(io.waitScope);
+    if (response.getErrors().size() > 0) {
+      for (auto e : response.getErrors())
+        std::cerr << "mace replay: " << e.getPath().cStr() << ": " << e.getMessage().cStr() << "\n";
+      return kExitBadInput;
+    }
+    run_id = response.getRunId().cStr();
+    if (global.json) {
+      JsonWriter w;
+      w.begin_object().field("run_id", run_id).field("replay_of", original).end_object();
+      std::cout << w.str() << "\n";
+    } else {
+      std::cout << run_id << "\n";
+    }
+    std::cout.flush();
+    return kExitOk;
+  });
+  if (rc != kExitOk || !args.has("--watch")) return rc;
+  return watch_run(global, run_id);
+}
+
+}  // namespace mace::client

@@ -1,0 +1,60 @@
+#include "executor/task_calls.h"
+
+#include <fstream>
+
+namespace mace::executor {
+
+openpiton::BuildResult DirectTaskCalls::build(const TaskCallSite&, const openpiton::Checkout& checkout,
+                                              const openpiton::BuildConfig& config,
+                                              const openpiton::BuildOptions& options) {
+  return openpiton::build(checkout, config, options);
+}
+
+WorkloadCall DirectTaskCalls::run_workload(const TaskCallSite&, std::size_t,
+                                           const openpiton::SimulationRequest& request) {
+  WorkloadCall call;
+  call.result = openpiton::simulate_workloads(request);
+  if (!call.result.runs.empty())
+    call.status_log = read_file_tail(call.result.runs.back().run_dir / "status.log", kStatusLogTailBytes);
+  return call;
+}
+
+WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
+                                const openpiton::SimulationRequest& request) {
+  WorkloadCall all;
+  if (request.workloads.empty()) {
+    all.result.failure_reason = "no_workloads";
+    all.result.failure_detail = "the request names no workload";
+    return all;
+  }
+  for (std::size_t i = 0; i < request.workloads.size(); ++i) {
+    openpiton::SimulationRequest one = request;
+    one.workloads = {request.workloads[i]};
+    WorkloadCall call = calls.run_workload(site, i, one);
+    for (auto& run : call.result.runs) all.result.runs.push_back(std::move(run));
+    all.status_log = std::move(call.status_log);
+    if (!call.result.passed) {
+      all.result.passed = false;
+      all.result.failure_reason = call.result.failure_reason;
+      all.result.failure_detail = call.result.failure_detail;
+      return all;
+    }
+  }
+  all.result.passed = true;
+  return all;
+}
+
+std::string read_file_tail(const std::filesystem::path& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  std::streamoff start = size > static_cast<std::streamoff>(n) ? size - static_cast<std::streamoff>(n) : 0;
+  in.seekg(start);
+  std::string out(static_cast<std::size_t>(size - start), '\0');
+  in.read(out.data(), static_cast<std::streamsize>(out.size()));
+  out.resize(static_cast<std::size_t>(in.gcount()));
+  return out;
+}
+
+}  // namespace mace::executor
