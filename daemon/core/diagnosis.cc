@@ -13,18 +13,6 @@ constexpr size_t kTailBytes = 6000;
 constexpr size_t kErrorLineBytes = 6000;
 constexpr size_t kLabelChars = 80;
 
-std::vector<std::string> split_lines(std::string_view text) {
-  std::vector<std::string> out;
-  size_t begin = 0;
-  while (begin <= text.size()) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    out.emplace_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return out;
-}
-
 bool is_directive(std::string_view line) {
   for (std::string_view tag : {"DIAGNOSIS", "FIX"})
     if (directive_body(line, tag)) return true;
@@ -88,7 +76,7 @@ std::string diagnosis_prompt(const RunSpec& spec, const FailedTaskReport& r, boo
 }
 
 std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
-  std::vector<std::string> lines = split_lines(reply);
+  std::vector<std::string_view> lines = split_lines(reply);
   std::optional<Diagnosis> found;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (auto body = directive_body(lines[i], "DIAGNOSIS"); body && !found && !body->empty()) {
@@ -115,8 +103,8 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
     std::string fix(*body);
     // A fix may go on over the following lines, up to the next directive or blank line.
     for (size_t j = i + 1; j < lines.size() && !is_directive(lines[j]); ++j) {
-      if (lines[j].find_first_not_of(" \t\r") == std::string::npos) break;
-      fix += "\n" + lines[j];
+      if (lines[j].find_first_not_of(" \t\r") == std::string_view::npos) break;
+      fix += "\n" + std::string(lines[j]);
     }
     while (!fix.empty() && (fix.back() == '\r' || fix.back() == ' ')) fix.pop_back();
     found->fix = fix;

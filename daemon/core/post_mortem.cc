@@ -11,18 +11,6 @@ namespace {
 
 constexpr std::string_view kTags[] = {"ASSESSMENT", "EXPLANATION", "NEXT_STEPS"};
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> out;
-  size_t begin = 0;
-  while (begin <= text.size()) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    out.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return out;
-}
-
 std::string trimmed(std::string s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
   size_t start = s.find_first_not_of(" \t\r\n");

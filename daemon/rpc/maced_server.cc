@@ -37,6 +37,17 @@ class SubscriptionServer final : public api::Subscription::Server {
   kj::Own<RunListenerWatcher> watcher_;
 };
 
+// The answer of submit and replay: the new run's id, or the errors that refused it.
+template <typename Results>
+void set_outcome(Results& results, const service::SubmitOutcome& outcome) {
+  results.setRunId(outcome.run_id);
+  auto errors = results.initErrors(static_cast<unsigned>(outcome.errors.size()));
+  for (size_t i = 0; i < outcome.errors.size(); ++i) {
+    errors[static_cast<unsigned>(i)].setPath(outcome.errors[i].path);
+    errors[static_cast<unsigned>(i)].setMessage(outcome.errors[i].message);
+  }
+}
+
 }  // namespace
 
 kj::Promise<void> MacedServer::version(VersionContext context) {
@@ -61,12 +72,7 @@ kj::Promise<void> MacedServer::submit(SubmitContext context) {
       outcome.errors = std::move(parsed.errors);
     }
     auto results = context.getResults();
-    results.setRunId(outcome.run_id);
-    auto errors = results.initErrors(outcome.errors.size());
-    for (size_t i = 0; i < outcome.errors.size(); ++i) {
-      errors[i].setPath(outcome.errors[i].path);
-      errors[i].setMessage(outcome.errors[i].message);
-    }
+    set_outcome(results, outcome);
   });
 }
 
@@ -152,12 +158,7 @@ kj::Promise<void> MacedServer::replay(ReplayContext context) {
     auto params = context.getParams();
     auto outcome = service_.replay(text(params.getRunId()), params.getUntilIteration(), peer_uid_);
     auto results = context.getResults();
-    results.setRunId(outcome.run_id);
-    auto errors = results.initErrors(outcome.errors.size());
-    for (size_t i = 0; i < outcome.errors.size(); ++i) {
-      errors[i].setPath(outcome.errors[i].path);
-      errors[i].setMessage(outcome.errors[i].message);
-    }
+    set_outcome(results, outcome);
   });
 }
 
