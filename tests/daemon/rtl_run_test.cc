@@ -121,6 +121,32 @@ TEST_F(RtlRunTest, AnRtlTaskWithoutAnEditStillBuildsAndRuns) {
   EXPECT_THAT(status, HasSubstr(R"("rtl_edits":"")"));
 }
 
+// REQ-EXEC-15, REQ-BUD-11: a simulation of the edited design that hangs is stopped at the
+// run's wall-clock limit, and the edit still comes back out.
+TEST_F(RtlRunTest, EditsAreRestoredWhenTheEditedDesignsRunTimesOut) {
+  checkout_.set_control("run", "hang");
+  vertex_.push(FakeVertexServer::text("TASK: r | deps= | kind=rtl | comment the L1.5\n"));
+  vertex_.push(FakeVertexServer::function_calls(
+      {{"rtl_edit__rtl_edit_replace",
+        R"({"path":"piton/design/chip/tile/l15/rtl/l15.v","old_text":"wire  hit_s2 = val_s2;",)"
+        R"("new_text":"wire  hit_s2 = val_s2; // checked"})"}}));
+  vertex_.push(FakeVertexServer::text("Added a comment."));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: hang\nFIX: none"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: inconclusive\nEXPLANATION: e\nNEXT_STEPS: n"));
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Comment the L1.5", "options": {"rtl_edits": true},
+    "budget": {"max_iterations": 3, "max_wall_s": 4}})");
+  auto r = maced_->mace({"submit", dir_.file("spec.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string id = r.out.substr(0, r.out.find('\n'));
+  EXPECT_EQ(watch(id), 1);
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("state":"budget_exceeded")"));
+  EXPECT_THAT(status, HasSubstr(R"("verdict":"timeout")"));
+  EXPECT_EQ(l15(), original_l15_);
+  EXPECT_EQ(git_status(checkout_.root()), "");
+}
+
 // REQ-EXEC-17: maced killed while the edited design builds leaves the edit applied; the
 // next maced puts the file back before anything else uses the checkout.
 TEST_F(RtlRunTest, EditsOfATaskKilledMidBuildAreRestoredByTheNextMaced) {
