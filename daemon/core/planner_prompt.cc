@@ -8,6 +8,8 @@
 namespace mace {
 namespace {
 
+constexpr size_t kEditsDiffBytes = 8000;
+
 bool is_blank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
 }
@@ -63,6 +65,10 @@ std::string planner_prompt(const PromptInputs& in) {
     out += "\nEvery task starts from the RTL edits of the last task whose build succeeded. "
            "Files edited so far:\n";
     append_list(out, in.edited_files);
+    if (!in.edits_diff.empty()) {
+      out += "The edits, as a unified diff:\n";
+      append_indented(out, tail_text(in.edits_diff, kEditsDiffBytes), "  ");
+    }
   }
 
   if (!in.rejection_reasons.empty()) {

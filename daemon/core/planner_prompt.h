@@ -31,6 +31,8 @@ struct PromptInputs {
   std::string failure_digest = {};
   // Files the carried RTL edits touch (REQ-EXEC-19); empty when none are carried.
   std::vector<std::string> edited_files = {};
+  // Those edits as a unified diff, quoted so the planner sees what changed, not only where.
+  std::string edits_diff = {};
   // Why the previous reply in this iteration was rejected (REQ-PLAN-16); empty on the
   // first ask.
   std::vector<std::string> rejection_reasons = {};

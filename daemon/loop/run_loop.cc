@@ -130,6 +130,7 @@ class RunLoop {
   std::string failure_digest_;
   std::optional<TaskOutcome> last_failure_;
   RtlEdits carried_edits_;                       // REQ-EXEC-19
+  std::string carried_diff_;
   std::map<std::string, RtlEdits> edits_by_task_;  // this iteration's tasks' applied edits
 };
 
@@ -140,6 +141,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
                         .diagnoses = diagnoses_,
                         .failure_digest = failure_digest_,
                         .edited_files = carried_edits_.paths(),
+                        .edits_diff = carried_diff_,
                         .rejection_reasons = reasons,
                         .rtl_edits = in_.spec.options.rtl_edits,
                         .default_caches = caches_text(in_.default_caches)};
@@ -209,6 +211,7 @@ LoopResult RunLoop::iterate() {
     // Execute level by level, in batches of one task per checkout (REQ-EXEC-1, 2).
     edits_by_task_.clear();
     std::optional<RtlEdits> last_built_edits;
+    std::string last_built_diff;
     std::vector<TaskJob> jobs_run;
     std::vector<TaskOutcome> outcomes;
     std::optional<std::size_t> first_failure;
@@ -226,7 +229,10 @@ LoopResult RunLoop::iterate() {
         for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
           budget_.add_cost(done[i].llm_cost_usd);
           if (!done[i].applied_edits.empty()) edits_by_task_[jobs[i].task.id] = done[i].applied_edits;
-          if (done[i].built) last_built_edits = done[i].applied_edits;
+          if (done[i].built) {
+            last_built_edits = done[i].applied_edits;
+            last_built_diff = done[i].edits_diff;
+          }
           observer_.task_finished(iteration, jobs[i], done[i]);
           jobs_run.push_back(jobs[i]);
           outcomes.push_back(done[i]);
@@ -255,7 +261,10 @@ LoopResult RunLoop::iterate() {
     if (passed) return finish(RunState::passed, "");  // REQ-VER-10
 
     // REQ-EXEC-19: the next iteration starts from the edits of the last task that built.
-    if (last_built_edits) carried_edits_ = *last_built_edits;
+    if (last_built_edits) {
+      carried_edits_ = *last_built_edits;
+      carried_diff_ = last_built_diff;
+    }
     const TaskOutcome& failure = outcomes[*first_failure];
     // REQ-FAIL-13: the next prompt carries what the failed task left behind.
     failure_digest_ = "task " + failure.task_id + " failed (" + failure.failure_reason + ")\n" +

@@ -555,6 +555,7 @@ TEST_F(RunLoopTest, TheNextIterationStartsFromTheEditsOfTheLastTaskThatBuilt) {
                      reply("TASK: t | deps= | kind=config | again\nCACHES: t | l2=131072,4\n")};
   TaskOutcome r = failed("r", "FAIL");
   r.applied_edits = edit_of("piton/design/chip/tile/rtl/tile.v", "edited");
+  r.edits_diff = "--- a/piton/design/chip/tile/rtl/tile.v\n+++ b/piton/design/chip/tile/rtl/tile.v\n@@ -1 +1 @@\n-old\n+edited\n";
   runner.outcomes["1/r"] = r;
   EXPECT_EQ(run().state, RunState::passed);
   ASSERT_EQ(runner.jobs.size(), 2u);
@@ -562,6 +563,7 @@ TEST_F(RunLoopTest, TheNextIterationStartsFromTheEditsOfTheLastTaskThatBuilt) {
   ASSERT_EQ(planner.prompts.size(), 2u);
   EXPECT_THAT(planner.prompts[0], Not(HasSubstr("Files edited so far")));
   EXPECT_THAT(planner.prompts[1], HasSubstr("piton/design/chip/tile/rtl/tile.v"));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("  +edited")) << "the diff is quoted to re-planning";
 }
 
 // REQ-EXEC-16: an rtl task whose agent recorded no edit still builds and runs; triage is
