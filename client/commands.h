@@ -19,6 +19,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args);
 int cmd_list(const GlobalOptions& global, const Arguments& args);
 int cmd_logs(const GlobalOptions& global, const Arguments& args);
 int cmd_metrics(const GlobalOptions& global, const Arguments& args);
+int cmd_calls(const GlobalOptions& global, const Arguments& args);
 int cmd_cancel(const GlobalOptions& global, const Arguments& args);
 // Queues a replay of a recorded run (replay_command.cc).
 int cmd_replay(const GlobalOptions& global, const Arguments& args);

@@ -26,6 +26,8 @@ Commands:
                           runs, newest first
   logs RUN                the run's recorded log
   metrics RUN             successful tasks, iterations, failures recovered, time, cost
+  calls RUN [--full]      the run's LLM calls: phase, task, tokens, cost, outcome;
+                          --full adds each prompt and reply
   cancel RUN              stop the run's builds and simulations
   replay RUN [--until N] [--watch]
                           re-execute a finished run from its record under a new run ID:
@@ -60,6 +62,7 @@ const std::vector<Command>& commands() {
       {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},
       {"logs", cmd_logs, {{}, {}}},
       {"metrics", cmd_metrics, {{}, {}}},
+      {"calls", cmd_calls, {{"--full"}, {}}},
       {"cancel", cmd_cancel, {{}, {}}},
       {"replay", cmd_replay, {{"--watch"}, {"--until"}}},
       {"spec check", cmd_spec_check, {{}, {}}},

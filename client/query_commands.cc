@@ -196,6 +196,25 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args) {
   });
 }
 
+int cmd_calls(const GlobalOptions& global, const Arguments& args) {
+  if (!one_run_argument(args, "mace calls RUN [--full]")) return kExitBadInput;
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto request = maced.callsRequest();
+    request.setRunId(args.positional[0]);
+    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    if (global.json) {
+      JsonWriter w;
+      w.begin_array();
+      for (auto call : response.getCalls()) write_json(w, call);
+      w.end_array();
+      std::cout << w.str() << "\n";
+    } else {
+      for (auto call : response.getCalls()) std::cout << human_call(call, args.has("--full"));
+    }
+    return kExitOk;
+  });
+}
+
 int cmd_cancel(const GlobalOptions& global, const Arguments& args) {
   if (!one_run_argument(args, "mace cancel RUN")) return kExitBadInput;
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {

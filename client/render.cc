@@ -154,6 +154,48 @@ void write_json(JsonWriter& w, api::PostMortem::Reader pm) {
   w.end_object();
 }
 
+void write_json(JsonWriter& w, api::LlmCall::Reader c) {
+  w.begin_object();
+  w.field("iteration", c.getIteration());
+  w.field("phase", text(c.getPhase()));
+  w.field("task_id", text(c.getTaskId()));
+  w.field("backend", text(c.getBackend()));
+  w.field("model", text(c.getModel()));
+  w.field("input_tokens", static_cast<int64_t>(c.getInputTokens()));
+  w.field("output_tokens", static_cast<int64_t>(c.getOutputTokens()));
+  w.field("thinking_tokens", static_cast<int64_t>(c.getThinkingTokens()));
+  w.field("cost_usd", c.getCostUsd());
+  w.field("wall_s", c.getWallS());
+  w.field("success", c.getSuccess());
+  w.field("error_class", text(c.getErrorClass()));
+  w.field("at_ms", static_cast<int64_t>(c.getAtMs()));
+  w.field("prompt", text(c.getPrompt()));
+  w.field("reply", text(c.getReply()));
+  w.end_object();
+}
+
+std::string human_call(api::LlmCall::Reader c, bool full) {
+  std::ostringstream out;
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers, "in %lld out %lld think %lld  $%.4f  %.1f s",
+                static_cast<long long>(c.getInputTokens()), static_cast<long long>(c.getOutputTokens()),
+                static_cast<long long>(c.getThinkingTokens()), c.getCostUsd(), c.getWallS());
+  out << format_time(c.getAtMs()) << "  iter" << c.getIteration() << " " << text(c.getPhase());
+  if (c.getTaskId().size()) out << " " << text(c.getTaskId());
+  out << "  " << text(c.getBackend()) << "/" << text(c.getModel()) << "  " << numbers << "  "
+      << (c.getSuccess() ? std::string("ok") : text(c.getErrorClass())) << "\n";
+  if (full) {
+    auto indented = [&](const std::string& title, const std::string& body) {
+      out << "  " << title << ":\n";
+      std::istringstream lines(body);
+      for (std::string line; std::getline(lines, line);) out << "    " << line << "\n";
+    };
+    indented("prompt", text(c.getPrompt()));
+    indented("reply", text(c.getReply()));
+  }
+  return out.str();
+}
+
 std::string format_time(int64_t ms) {
   if (ms == 0) return "-";
   std::time_t secs = static_cast<std::time_t>(ms / 1000);

@@ -22,6 +22,9 @@ void write_json(JsonWriter& w, api::TaskState::Reader task);
 void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
 void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
 void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
+void write_json(JsonWriter& w, api::LlmCall::Reader call);
+// One line per call attempt; with `full`, its prompt and reply below it, indented.
+std::string human_call(api::LlmCall::Reader call, bool full);
 
 // "2026-11-30 12:15:30" in local time; "-" for 0.
 std::string format_time(int64_t ms);

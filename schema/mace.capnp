@@ -206,6 +206,25 @@ struct RunDetail {
   postMortem @5 :PostMortem;
 }
 
+struct LlmCall {
+  # One attempt of an LLM call a run made (REQ-BUD-12), in the order they were made.
+  iteration @0 :UInt32;          # 0: outside any iteration
+  phase @1 :Text;                # planning | task | diagnosis | post_mortem
+  taskId @2 :Text;
+  backend @3 :Text;
+  model @4 :Text;
+  inputTokens @5 :Int64;
+  outputTokens @6 :Int64;
+  thinkingTokens @7 :Int64;
+  costUsd @8 :Float64;
+  wallS @9 :Float64;
+  success @10 :Bool;
+  errorClass @11 :Text;          # "" on success: rate_limit, authentication, output_limit, ...
+  prompt @12 :Text;
+  reply @13 :Text;
+  atMs @14 :Int64;
+}
+
 struct Metrics {
   # The five metrics of REQ-VER-15.
   successfulTasks @0 :UInt32;
@@ -333,6 +352,9 @@ interface Maced {
       -> (ok :Bool, content :Text);
 
   replay @10 (runId :Text, untilIteration :UInt32) -> (runId :Text, errors :List(FieldError));
+
+  # Every LLM call attempt of a run with its prompt and reply, oldest first.
+  calls @11 (runId :Text) -> (calls :List(LlmCall));
   # Queues a replay of a finished run under a new run ID that points back at it
   # (RunSummary.replayOf): its builds and runs served from the original's cache entries,
   # its LLM replies from the original's recorded calls, every decision compared with the

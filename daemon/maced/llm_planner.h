@@ -91,12 +91,14 @@ class LlmPlanner final : public loop::Planner {
           while (std::chrono::steady_clock::now() < until && !cancel_.cancelled())
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
         },
-        [&](const llm::Reply& attempt, int) { record(phase, task_id, iteration, attempt); });
+        [&](const llm::Reply& attempt, int) {
+          record(phase, task_id, iteration, prompt, attempt);
+        });
     return {reply.ok, reply.text, reply.usage.cost_usd, reply.error};
   }
 
   void record(const std::string& phase, const std::string& task_id, int iteration,
-              const llm::Reply& reply) {
+              const std::string& prompt, const llm::Reply& reply) {
     store::LlmCallRecord call;
     call.run_id = run_id_;
     call.iteration = iteration;
@@ -112,6 +114,7 @@ class LlmPlanner final : public loop::Planner {
     call.success = reply.ok;
     call.error_class = reply.ok ? "" : std::string(llm::to_string(reply.error_class));
     call.reply_text = reply.text;
+    call.prompt_text = prompt;
     call.created_at_ms = system_now_ms();
     loop_.executeSync([&] { service_.store().record_llm_call(call); });
   }

@@ -133,6 +133,24 @@ void fill(api::PostMortem::Builder out, const store::PostMortemRecord& pm) {
   out.setNextSteps(pm.next_steps);
 }
 
+void fill(api::LlmCall::Builder out, const store::LlmCallRecord& c) {
+  out.setIteration(static_cast<uint32_t>(c.iteration));
+  out.setPhase(c.phase);
+  out.setTaskId(c.task_id);
+  out.setBackend(c.backend);
+  out.setModel(c.model);
+  out.setInputTokens(c.input_tokens);
+  out.setOutputTokens(c.output_tokens);
+  out.setThinkingTokens(c.thinking_tokens);
+  out.setCostUsd(c.cost_usd);
+  out.setWallS(c.wall_s);
+  out.setSuccess(c.success);
+  out.setErrorClass(c.error_class);
+  out.setPrompt(c.prompt_text);
+  out.setReply(c.reply_text);
+  out.setAtMs(c.created_at_ms);
+}
+
 void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
   out.setSuccessfulTasks(static_cast<uint32_t>(m.successful_tasks));
   out.setIterations(static_cast<uint32_t>(m.iterations));

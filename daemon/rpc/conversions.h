@@ -18,6 +18,7 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& task);
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);
+void fill(api::LlmCall::Builder out, const store::LlmCallRecord& call);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

@@ -145,6 +145,14 @@ kj::Promise<void> MacedServer::metrics(MetricsContext context) {
   });
 }
 
+kj::Promise<void> MacedServer::calls(CallsContext context) {
+  return answer([&] {
+    auto calls = service_.llm_calls(text(context.getParams().getRunId()));
+    auto out = context.getResults().initCalls(static_cast<unsigned>(calls.size()));
+    for (size_t i = 0; i < calls.size(); ++i) fill(out[static_cast<unsigned>(i)], calls[i]);
+  });
+}
+
 kj::Promise<void> MacedServer::cancel(CancelContext context) {
   return answer([&] {
     auto outcome = service_.cancel(text(context.getParams().getRunId()), peer_uid_);

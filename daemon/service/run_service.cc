@@ -144,6 +144,11 @@ store::RunMetrics RunService::metrics(const std::string& run_id) const {
   return store_.metrics(run_id, clock_());
 }
 
+std::vector<store::LlmCallRecord> RunService::llm_calls(const std::string& run_id) const {
+  run(run_id);
+  return store_.llm_calls(run_id);
+}
+
 std::vector<store::EventRecord> RunService::events_after(const std::string& run_id,
                                                          int64_t after_seq,
                                                          int64_t limit) const {

@@ -79,6 +79,8 @@ class RunService {
   // Throw RequestError when no run has that id.
   store::RunRecord run(const std::string& run_id) const;
   store::RunMetrics metrics(const std::string& run_id) const;
+  // The run's LLM call attempts, oldest first. Throws ServiceError for an unknown run.
+  std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id) const;
   std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
                                                int64_t limit) const;
   std::vector<store::RunRecord> list(const store::RunFilter& filter) const;

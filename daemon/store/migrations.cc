@@ -220,6 +220,12 @@ CREATE TABLE call_cache (
 CREATE INDEX call_cache_run ON call_cache(run_id);
 ALTER TABLE runs ADD COLUMN replay_until INTEGER;
 )sql",
+
+    // 4: the prompt of every LLM call, so a run's decisions can be read back with what
+    // the model was asked, not only what it answered.
+    R"sql(
+ALTER TABLE llm_calls ADD COLUMN prompt_text TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

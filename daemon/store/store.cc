@@ -369,8 +369,8 @@ int64_t Store::record_llm_call(const LlmCallRecord& call) {
   auto insert = db_->prepare(R"sql(
 INSERT INTO llm_calls (run_id, iteration, phase, task_id, backend, model, input_tokens,
                        output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-                       reply_text, created_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                       reply_text, created_at_ms, prompt_text)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
 )sql");
   insert.bind(1, call.run_id)
       .bind(2, call.iteration)
@@ -386,7 +386,8 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
       .bind(12, int64_t{call.success ? 1 : 0})
       .bind(13, call.error_class)
       .bind(14, call.reply_text)
-      .bind(15, call.created_at_ms);
+      .bind(15, call.created_at_ms)
+      .bind(16, call.prompt_text);
   insert.run();
   return db_->last_insert_rowid();
 }
@@ -395,7 +396,7 @@ std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id) const {
   auto stmt = db_->prepare(R"sql(
 SELECT id, run_id, coalesce(iteration, 0), phase, coalesce(task_id, ''), backend, model,
        input_tokens, output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-       reply_text, created_at_ms
+       reply_text, created_at_ms, prompt_text
 FROM llm_calls WHERE run_id = ?1 ORDER BY id
 )sql");
   stmt.bind(1, run_id);
@@ -418,6 +419,7 @@ FROM llm_calls WHERE run_id = ?1 ORDER BY id
     c.error_class = stmt.text(13);
     c.reply_text = stmt.text(14);
     c.created_at_ms = stmt.int64(15);
+    c.prompt_text = stmt.text(16);
     out.push_back(std::move(c));
   }
   return out;

@@ -87,6 +87,7 @@ struct LlmCallRecord {
   std::string error_class;  // "" on success
   std::string reply_text;
   int64_t created_at_ms = 0;
+  std::string prompt_text = {};  // what the call asked (the system instruction aside)
 };
 
 // One iteration of a run (REQ-VER-13), with its cost and wall time (REQ-BUD-6). A time of

@@ -151,6 +151,17 @@ TEST_F(LlmRunTest, AFailureIsDiagnosedByTheLlmReplannedWithTheDiagnosisAndPasses
   std::string human = maced_->mace({"status", id}).out;
   EXPECT_THAT(human, HasSubstr("l1d_too_small [llm, recovered]"));
   EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, HasSubstr("\"failures_recovered\":1"));
+
+  // REQ-BUD-12: every call with its phase, prompt and reply, for people and scripts.
+  std::string calls = maced_->mace({"calls", id, "--json"}).out;
+  EXPECT_THAT(calls, ::testing::ContainsRegex(
+      R"(^\[\{"iteration":1,"phase":"planning".*\{"iteration":1,"phase":"diagnosis","task_id":"plain".*\{"iteration":2,"phase":"planning")"));
+  EXPECT_THAT(calls, HasSubstr(R"("reply":"DIAGNOSIS: l1d_too_small\nFIX: double the l1d")"));
+  EXPECT_THAT(calls, HasSubstr("failure reason: workload_failed"));  // the diagnosis prompt
+  std::string listed = maced_->mace({"calls", id, "--full"}).out;
+  EXPECT_THAT(listed, HasSubstr("iter1 diagnosis plain  vertex/gemini-2.5-flash"));
+  EXPECT_THAT(listed, HasSubstr("    DIAGNOSIS: l1d_too_small"));
+  EXPECT_EQ(maced_->mace({"calls", "no-such-run"}).exit_code, 2);  // as for any unknown run
 }
 
 // REQ-FAIL-10: a run that ends budget_exceeded gets a post-mortem, recorded and shown; the

@@ -628,6 +628,7 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   call.wall_s = 3.5;
   call.success = true;
   call.reply_text = "TASK: t1 | deps= | kind=config | build it";
+  call.prompt_text = "You are planning the next iteration...";
   call.created_at_ms = 1000;
   int64_t id = store->record_llm_call(call);
   LlmCallRecord failed = call;
@@ -649,6 +650,7 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   EXPECT_DOUBLE_EQ(calls[0].wall_s, 3.5);
   EXPECT_TRUE(calls[0].success);
   EXPECT_EQ(calls[0].reply_text, call.reply_text);
+  EXPECT_EQ(calls[0].prompt_text, call.prompt_text);
   EXPECT_EQ(calls[1].task_id, "t1");
   EXPECT_FALSE(calls[1].success);
   EXPECT_EQ(calls[1].error_class, "rate_limit");
