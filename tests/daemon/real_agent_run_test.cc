@@ -59,10 +59,16 @@ std::string last_tool_result(const RecordedRequest& request) {
 std::string json_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else out += c;
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }
@@ -84,7 +90,9 @@ class RealAgentRunTest : public ::testing::Test {
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
   void TearDown() override {
-    if (!root_.empty()) EXPECT_EQ(git_status(root_), status_before_) << "the checkout changed";
+    if (!root_.empty()) {
+      EXPECT_EQ(git_status(root_), status_before_) << "the checkout changed";
+    }
   }
   std::string run(const std::string& spec) {
     dir_.write("spec.json", spec);

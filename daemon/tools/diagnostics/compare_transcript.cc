@@ -1,0 +1,258 @@
+// compare_transcript: the failed run's transcript against a reference one, as a unified
+// line diff (line_diff.h) with both verdicts.
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+#include <vector>
+
+#include "openpiton/verdict.h"
+#include "tools/diagnostic_tools.h"
+#include "tools/diagnostics/line_diff.h"
+#include "tools/diagnostics/methods.h"
+#include "tools/diagnostics/read_only_file.h"
+#include "tools/diagnostics/text.h"
+
+namespace mace::tools::diagnostics {
+
+namespace fs = std::filesystem;
+using llm::ToolCallResult;
+
+namespace {
+
+// The workload of a run directory name: "memstress-12" -> "memstress".
+std::string workload_of(std::string_view run_name) {
+  std::string name(run_name);
+  if (auto tilde = name.rfind('~'); tilde != std::string::npos) name.resize(tilde);
+  auto dash = name.rfind('-');
+  if (dash == std::string::npos || dash + 1 == name.size()) return name;
+  for (std::size_t i = dash + 1; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return name;
+  return name.substr(0, dash);
+}
+
+struct Transcript {
+  Resolved where;
+  std::vector<std::string> lines;
+  bool truncated = false;
+};
+
+Transcript load_transcript(const State& state, const Resolved& r) {
+  OpenedFile opened = open_regular(r);
+  if (is_binary(opened.file.fd()))
+    throw Refusal("path " + in_quotes(r.name) + " is a binary file (it holds NUL bytes), not a transcript");
+  Transcript t{r, {}, false};
+  std::size_t bytes = 0;
+  LineScan scan = scan_lines(opened.file.fd(), 4096, state.deadline(),
+                             [&](std::uint64_t, std::string_view line, bool) {
+                               bytes += line.size() + 1;
+                               if (bytes > kMaxDiffInputBytes) {
+                                 t.truncated = true;
+                                 return false;
+                               }
+                               t.lines.emplace_back(line);
+                               return true;
+                             });
+  if (scan.timed_out) t.truncated = true;
+  return t;
+}
+
+// A run directory names its transcript; a file is taken as it is.
+Resolved transcript_of(const State& state, const std::string& arg) {
+  Resolved r = state.resolve(arg);
+  std::error_code ec;
+  if (fs::is_directory(fs::symlink_status(r.path, ec))) {
+    r = state.resolve(r.name + "/sim.log");
+  }
+  return r;
+}
+
+// Cycle stamps ("7007250: ", "   250 : ") differ between runs that behave alike.
+std::string without_cycle_stamp(const std::string& line) {
+  std::size_t i = 0;
+  while (i < line.size() && line[i] == ' ') ++i;
+  const std::size_t digits = i;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+  if (i == digits) return line;
+  std::size_t j = i;
+  while (j < line.size() && line[j] == ' ') ++j;
+  if (j == line.size() || line[j] != ':') return line;
+  return "#" + line.substr(j);
+}
+
+}  // namespace
+
+ToolCallResult compare_transcript(const State& state, const ToolArguments& args) {
+  const int64_t context = args.optional_integer("context").value_or(3);
+  const int64_t max_lines = args.optional_integer("max_lines").value_or(kDefaultDiffLines);
+  const bool ignore_stamps = args.optional_bool("ignore_cycle_stamps").value_or(false);
+  if (context < 0 || context > 20) throw Refusal("argument \"context\" must be between 0 and 20");
+  if (max_lines < 1 || max_lines > kMaxDiffLines)
+    throw Refusal("argument \"max_lines\" must be between 1 and " + std::to_string(kMaxDiffLines));
+
+  Resolved failed;
+  if (auto arg = args.optional_string("transcript")) {
+    failed = transcript_of(state, *arg);
+  } else {
+    const Place* run = state.last_failed_run();
+    if (run == nullptr)
+      throw Refusal("this scope has no run directory (the task failed before simulating); "
+                    "search the build log instead");
+    failed = state.resolve(run->name + "/sim.log");
+  }
+
+  Resolved reference;
+  std::string reference_note;
+  if (auto arg = args.optional_string("reference")) {
+    reference = transcript_of(state, *arg);
+  } else {
+    std::vector<const Place*> refs;
+    for (const auto& p : state.places)
+      if (p.kind == PlaceKind::reference) refs.push_back(&p);
+    if (refs.empty())
+      throw Refusal("no reference transcript: this scope has no reference run; name a "
+                    "transcript to compare with in \"reference\" (any sim.log under " +
+                    state.place_names() + ")");
+    const std::string run_name = failed.name.substr(0, failed.name.rfind('/'));
+    const std::string workload = workload_of(run_name.substr(run_name.rfind('/') + 1));
+    const Place* chosen = nullptr;
+    for (const Place* p : refs)
+      if (workload_of(p->name.substr(p->name.rfind('/') + 1)) == workload) chosen = p;
+    if (chosen == nullptr) {
+      if (refs.size() != 1) {
+        std::string names;
+        for (const Place* p : refs) names += (names.empty() ? "" : ", ") + p->name;
+        throw Refusal("no reference run of workload " + in_quotes(workload) +
+                      "; name one in \"reference\": " + names);
+      }
+      chosen = refs.front();
+      reference_note = " (a run of another workload)";
+    }
+    reference = state.resolve(chosen->name + "/sim.log");
+  }
+
+  const Transcript a = load_transcript(state, reference);
+  const Transcript b = load_transcript(state, failed);
+
+  std::string head = "--- " + a.where.name + reference_note + "\n+++ " + b.where.name + "\n";
+  for (const Transcript* t : {&a, &b}) {
+    const auto v = openpiton::read_verdict(t->where.path);
+    head += "# " + t->where.name + ": " + std::to_string(t->lines.size()) + " lines, verdict " +
+            std::string(openpiton::to_string(v.verdict));
+    if (!v.marker_line.empty()) head += " (" + printable(v.marker_line) + ")";
+    if (t->truncated)
+      head += "; only its first " + std::to_string(t->lines.size()) + " lines are compared";
+    head += "\n";
+  }
+  if (ignore_stamps) head += "# cycle stamps at line starts are ignored\n";
+
+  // Lines become integers so the diff compares ints, not strings.
+  std::unordered_map<std::string, int> ids;
+  auto keys = [&](const std::vector<std::string>& lines) {
+    std::vector<int> out;
+    out.reserve(lines.size());
+    for (const auto& l : lines) {
+      auto [it, _] = ids.emplace(ignore_stamps ? without_cycle_stamp(l) : l, static_cast<int>(ids.size()));
+      out.push_back(it->second);
+    }
+    return out;
+  };
+  const std::vector<int> ka = keys(a.lines);
+  const std::vector<int> kb = keys(b.lines);
+  std::size_t prefix = 0;
+  while (prefix < ka.size() && prefix < kb.size() && ka[prefix] == kb[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < ka.size() - prefix && suffix < kb.size() - prefix &&
+         ka[ka.size() - 1 - suffix] == kb[kb.size() - 1 - suffix])
+    ++suffix;
+  if (prefix == ka.size() && prefix == kb.size())
+    return ToolCallResult{true, head + "the transcripts are identical\n"};
+
+  const std::vector<int> mid_a(ka.begin() + static_cast<long>(prefix), ka.end() - static_cast<long>(suffix));
+  const std::vector<int> mid_b(kb.begin() + static_cast<long>(prefix), kb.end() - static_cast<long>(suffix));
+  // One side only adds or drops lines: no search needed, however many.
+  auto changes = mid_a.empty() || mid_b.empty()
+                     ? std::optional<std::vector<Change>>(std::vector<Change>{
+                           Change{0, mid_a.size(), 0, mid_b.size()}})
+                     : myers(mid_a, mid_b);
+  const auto limit = static_cast<std::size_t>(max_lines);
+  std::string body;
+  std::size_t shown = 0;
+  auto emit = [&](char mark, const std::string& text) -> bool {
+    if (shown >= limit) return false;
+    body += mark;
+    append_shown_line(body, text, false, kMaxShownLineBytes);
+    body += '\n';
+    ++shown;
+    return true;
+  };
+
+  if (!changes) {
+    head += "# the transcripts differ in more than " + std::to_string(kMaxEditDistance) +
+            " lines after line " + std::to_string(prefix) +
+            "; here is what follows the first difference in each\n";
+    body += "@@ -" + std::to_string(prefix + 1) + " +" + std::to_string(prefix + 1) + " @@\n";
+    const std::size_t each = limit / 2;
+    for (std::size_t i = prefix; i < a.lines.size() && i < prefix + each; ++i) emit('-', a.lines[i]);
+    for (std::size_t i = prefix; i < b.lines.size() && i < prefix + each + (limit % 2); ++i)
+      emit('+', b.lines[i]);
+    return ToolCallResult{true, head + body};
+  }
+  for (auto& c : *changes) {
+    c.a_start += prefix;
+    c.b_start += prefix;
+  }
+
+  // Hunks: changes closer than 2*context lines share one.
+  const auto ctx = static_cast<std::size_t>(context);
+  std::size_t changed_lines = 0;
+  for (const auto& c : *changes) changed_lines += c.a_len + c.b_len;
+  std::size_t i = 0, hunks = 0, hunks_shown = 0;
+  bool cut = false;
+  while (i < changes->size()) {
+    std::size_t j = i;
+    while (j + 1 < changes->size() &&
+           (*changes)[j + 1].a_start - ((*changes)[j].a_start + (*changes)[j].a_len) <= 2 * ctx)
+      ++j;
+    ++hunks;
+    const Change& first = (*changes)[i];
+    const Change& last = (*changes)[j];
+    const std::size_t lead = std::min(ctx, first.a_start);
+    const std::size_t a_from = first.a_start - lead;
+    const std::size_t b_from = first.b_start - lead;
+    const std::size_t trail = std::min(ctx, a.lines.size() - (last.a_start + last.a_len));
+    const std::size_t a_to = last.a_start + last.a_len + trail;
+    const std::size_t b_to = last.b_start + last.b_len + trail;
+    if (!cut) {
+      body += "@@ -" + std::to_string(a_from + 1) + "," + std::to_string(a_to - a_from) + " +" +
+              std::to_string(b_from + 1) + "," + std::to_string(b_to - b_from) + " @@\n";
+      std::size_t ai = a_from;
+      for (std::size_t h = i; h <= j && !cut; ++h) {
+        const Change& c = (*changes)[h];
+        for (; ai < c.a_start && !cut; ++ai) cut = !emit(' ', a.lines[ai]);
+        for (std::size_t k = 0; k < c.a_len && !cut; ++k) cut = !emit('-', a.lines[c.a_start + k]);
+        for (std::size_t k = 0; k < c.b_len && !cut; ++k) cut = !emit('+', b.lines[c.b_start + k]);
+        ai = c.a_start + c.a_len;
+      }
+      for (; ai < a_to && !cut; ++ai) cut = !emit(' ', a.lines[ai]);
+      if (!cut) ++hunks_shown;
+    }
+    i = j + 1;
+  }
+  head += "# " + std::to_string(changed_lines) + " changed line(s) in " + std::to_string(hunks) +
+          " hunk(s)\n";
+  if (cut)
+    body += "(diff cut after " + std::to_string(limit) + " lines; " +
+            std::to_string(hunks - hunks_shown) +
+            " hunk(s) not shown in full: raise max_lines (at most " +
+            std::to_string(kMaxDiffLines) + ") or read the transcripts with read_file)\n";
+  return ToolCallResult{true, head + body};
+}
+
+}  // namespace mace::tools::diagnostics
