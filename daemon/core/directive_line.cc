@@ -7,11 +7,6 @@ namespace {
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
@@ -25,6 +20,12 @@ bool starts_with_nocase(std::string_view s, std::string_view prefix) {
 bool bold_at(std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 2) == "__"; }
 
 }  // namespace
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
 
 std::optional<std::string_view> directive_body(std::string_view line, std::string_view tag) {
   std::string_view s = trim(line);

@@ -1,6 +1,8 @@
 #include "executor/task_calls.h"
 
-#include <fstream>
+#include <limits>
+
+#include "openpiton/simulator.h"
 
 namespace mace::executor {
 
@@ -45,16 +47,7 @@ WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
 }
 
 std::string read_file_tail(const std::filesystem::path& path, std::size_t n) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  std::streamoff start = size > static_cast<std::streamoff>(n) ? size - static_cast<std::streamoff>(n) : 0;
-  in.seekg(start);
-  std::string out(static_cast<std::size_t>(size - start), '\0');
-  in.read(out.data(), static_cast<std::streamsize>(out.size()));
-  out.resize(static_cast<std::size_t>(in.gcount()));
-  return out;
+  return openpiton::read_tail_lines(path, std::numeric_limits<std::size_t>::max(), n);
 }
 
 }  // namespace mace::executor

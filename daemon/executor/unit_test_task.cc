@@ -1,9 +1,9 @@
 #include "executor/unit_test_task.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "core/agent_prompts.h"
+#include "executor/task_calls.h"
 #include "openpiton/unit_test_env.h"
 #include "tools/testbench_tool.h"
 
@@ -12,12 +12,7 @@ namespace {
 
 constexpr std::size_t kTailBytes = 16 * 1024;
 
-std::string file_tail(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return text.size() <= kTailBytes ? text : text.substr(text.size() - kTailBytes);
-}
+std::string file_tail(const std::filesystem::path& path) { return read_file_tail(path, kTailBytes); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "openpiton/rtl_edits.h"
 
+#include "openpiton/path_inside.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -39,12 +41,6 @@ std::string errno_text(int error) { return std::strerror(error); }
 
 [[noreturn]] void io_error(const std::string& what, const fs::path& path, int error) {
   throw EditError(what + " " + path.string() + ": " + errno_text(error));
-}
-
-// Component-wise, so /r/piton/design2 is not inside /r/piton/design.
-bool is_inside(const fs::path& path, const fs::path& dir) {
-  auto [dir_end, path_it] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
-  return dir_end == dir.end();
 }
 
 std::vector<std::string> split_components(std::string_view path) {

@@ -8,12 +8,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <system_error>
 
 #include <simdjson.h>
 
 #include "openpiton/process_group.h"
+#include "openpiton/simulator.h"
 
 namespace mace::tools {
 namespace {
@@ -72,17 +74,7 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 std::string read_tail(const std::string& path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return {};
-  std::streamoff size = in.tellg();
-  std::streamoff start = size > static_cast<std::streamoff>(max_bytes)
-                             ? size - static_cast<std::streamoff>(max_bytes)
-                             : 0;
-  in.seekg(start);
-  std::string text(static_cast<std::size_t>(size - start), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  return text;
+  return openpiton::read_tail_lines(path, std::numeric_limits<std::size_t>::max(), max_bytes);
 }
 
 llm::ToolCallResult failed(std::string content) { return {false, std::move(content)}; }

@@ -1,5 +1,7 @@
 #include "tools/rtl_edit_tool.h"
 
+#include "openpiton/path_inside.h"
+
 #include <fnmatch.h>
 #include <sys/stat.h>
 
@@ -44,10 +46,7 @@ constexpr size_t kBinaryProbe = 8192;
   throw PathError("refused path '" + std::string(path) + "': " + reason);
 }
 
-bool is_inside(const fs::path& path, const fs::path& dir) {
-  auto [dir_end, path_it] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
-  return dir_end == dir.end();
-}
+using openpiton::is_inside;
 
 bool is_real_directory(const fs::path& path) {
   struct stat st {};

@@ -3,6 +3,7 @@
 #include <system_error>
 #include <utility>
 
+#include "openpiton/path_inside.h"
 #include "tools/diagnostic_tools.h"
 #include "tools/diagnostics/text.h"
 
@@ -10,14 +11,7 @@ namespace mace::tools::diagnostics {
 
 namespace fs = std::filesystem;
 
-bool contained(const fs::path& root, const fs::path& p) {
-  auto r = root.begin();
-  auto q = p.begin();
-  for (; r != root.end(); ++r, ++q) {
-    if (q == p.end() || *r != *q) return false;
-  }
-  return true;
-}
+bool contained(const fs::path& root, const fs::path& p) { return openpiton::is_inside(p, root); }
 
 const Place* State::find(std::string_view name) const {
   for (const auto& p : places)
