@@ -214,6 +214,12 @@ int main(int argc, char** argv) {
     // A run left running by a maced that died cannot be resumed safely yet.
     for (const auto& run : store->runs_in_states({mace::RunState::running}))
       service.set_state(run.id, mace::RunState::error, "maced restarted during the run");
+    // REQ-PLAT-2: every checkout must be on this machine; say so at once, not at the
+    // first run that leases it.
+    for (const auto& checkout : config.checkouts)
+      if (std::error_code ec; !std::filesystem::is_directory(checkout.path, ec))
+        std::cerr << "maced: checkout " << checkout.path
+                  << " is not a directory on this machine; runs given it will fail\n";
     // Such a run may also have left RTL edits applied to a checkout (REQ-EXEC-17).
     mace::restore_interrupted_edits(config, std::cerr);
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.

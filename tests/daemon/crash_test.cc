@@ -167,12 +167,18 @@ TEST_F(CrashTest, RestoresRtlEditsAnInterruptedTaskLeftOnStart) {
   EXPECT_THAT(result->err, HasSubstr(checkout_.root() + ": restored " + file));
 }
 
+// REQ-PLAT-2: a configured checkout missing from this machine is named at start-up.
 TEST_F(CrashTest, AMissingCheckoutDoesNotStopStartUp) {
   dir_.write("maced.json", R"({"checkouts": [{"path": "/nonexistent/mace/checkout"}]})");
   MacedOptions options;
   options.extra_args = {"--config", dir_.file("maced.json")};
   MacedInstance maced(dir_, options);  // throws unless it becomes ready
   EXPECT_EQ(maced.mace({"list"}).exit_code, 0);
+  maced.process().signal(SIGTERM);
+  auto ended = maced.process().wait(std::chrono::milliseconds(10000));
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_THAT(ended->err, ::testing::HasSubstr(
+      "checkout /nonexistent/mace/checkout is not a directory on this machine"));
 }
 
 std::set<std::string> run_ids_in(const std::string& db_path, std::string& integrity) {

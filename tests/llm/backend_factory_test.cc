@@ -62,6 +62,8 @@ TEST(MakeBackend, OnlyTheFourBackendsExist) {
   EXPECT_EQ(error, "unknown backend 'openai'; expected vertex, claude, opencode or antigravity");
 }
 
+// REQ-PLAT-5, as maced has it: the selected backend's credentials must be present, and
+// their absence is an error at submit time that says what to set.
 TEST(MakeBackend, VertexWithoutCredentialsSaysWhatToSet) {
   TempDir home;  // no gcloud application-default file in it
   std::string error;

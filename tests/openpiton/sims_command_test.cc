@@ -76,6 +76,7 @@ TEST(SimsCommand, DefinesAreNormalised) {
                                          "-config_rtl=ZED"}));
 }
 
+// REQ-TOOL-4: Verilator 5 builds this RTL only with --no-timing.
 TEST(SimsCommand, NoTimingOnlyForVerilator5AndLater) {
   const auto v5 = sims_build_argv(config_for(Core::pico), kVerilator5);
   const auto v4 = sims_build_argv(config_for(Core::pico), kVerilator4);

@@ -397,7 +397,8 @@ std::string reconcile_for_synchronizer(std::string tb, const std::string& env_na
   return tb;
 }
 
-// REQ-VER-6, REQ-FAIL-3, REQ-EXEC-8
+// REQ-VER-6, REQ-FAIL-3, REQ-EXEC-8; REQ-TOOL-6: scaffolding runs OpenPiton's create_env.py
+// with python3.
 TEST_F(RealUnitTestEnvTest, ScaffoldsBuildsAndRestoresTheCheckout) {
   const std::string name = unit_test_env_name("unit_test_env_test/real");
   const fs::path work = work_.path();

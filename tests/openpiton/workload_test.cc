@@ -115,6 +115,7 @@ TEST(WorkloadFinishMask, EmptyMeshGivesNoMask) {
 // ---- pico C programs ---------------------------------------------------------------------
 
 // REQ-VER-7
+// REQ-TOOL-5: the PicoRV32 programs build with the riscv64-unknown-elf GCC for rv32ima/ilp32.
 TEST(WorkloadPico, CompilesCProgramIntoWrapperAndWakesEveryTileOf2x2) {
   if (!have_riscv_gcc()) GTEST_SKIP() << "riscv64-unknown-elf-gcc is not on PATH";
   FakeWorkloads w;

@@ -33,6 +33,8 @@ TEST(CheckoutPool, ARunAskingForNoneGetsEveryFreeCheckout) {
   EXPECT_THAT(lease->checkouts, ElementsAre(0, 1));
 }
 
+// REQ-PLAT-3, REQ-PLAT-4, as maced has them: one slot per configured checkout (the
+// `openpiton` resource of the Ray version), each held by one run at a time.
 TEST(CheckoutPool, TwoRunsShareAPoolOfTwoCheckouts) {
   auto pool = pool_of(2);
   std::vector<QueuedRun> queued = {{"r1", 1000, 1}, {"r2", 1000, 1}, {"r3", 1000, 1}};

@@ -441,7 +441,8 @@ std::string compile_program(const fs::path& dir, bool& riscv) {
   return "neither riscv64-unknown-elf-gcc nor cc could build a program: " + r.error + r.tail;
 }
 
-TEST_F(DiagnosticToolsTest, ShowsTheProgramsSymbolsBesideTheSymbolTable) {  // REQ-FAIL-5
+// REQ-FAIL-5; REQ-TOOL-7: the symbols tool runs the objdump found on PATH.
+TEST_F(DiagnosticToolsTest, ShowsTheProgramsSymbolsBesideTheSymbolTable) {
   bool riscv = false;
   const std::string why = compile_program(failed_, riscv);
   if (!why.empty()) GTEST_SKIP() << why;
@@ -478,7 +479,8 @@ TEST_F(DiagnosticToolsTest, ShowsTheProgramsSymbolsBesideTheSymbolTable) {  // R
   EXPECT_NE(r.content.find("is not an ELF program"), std::string::npos) << r.content;
 }
 
-TEST_F(DiagnosticToolsTest, SymbolsWithoutObjdumpSaySoAndTheRestWorks) {  // REQ-FAIL-7
+// REQ-FAIL-7, REQ-TOOL-7: without objdump on PATH only the symbols method fails, saying so.
+TEST_F(DiagnosticToolsTest, SymbolsWithoutObjdumpSaySoAndTheRestWorks) {
   bool riscv = false;
   const std::string why = compile_program(failed_, riscv);
   if (!why.empty()) GTEST_SKIP() << why;
