@@ -7,9 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include <simdjson.h>
 
@@ -17,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "llm/fake_vertex_server.h"  // tests/llm/
+#include "support/checkout_files.h"
 #include "support/child_process.h"
 #include "support/maced_instance.h"
 
@@ -28,16 +27,6 @@ using mace::llm::testing::FakeVertexServer;
 using mace::llm::testing::RecordedRequest;
 using mace::llm::testing::ScriptedResponse;
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string git_status(const std::string& root) {
-  return run_process({"git", "-C", root, "status", "--porcelain"}).out;
-}
 
 // The text a tool returned to the model, from the request that carries it.
 std::string last_tool_result(const RecordedRequest& request) {

@@ -19,6 +19,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/checkout_files.h"
 #include "support/maced_instance.h"
 
 namespace mace::testing {
@@ -46,7 +47,7 @@ class RealRunTest : public ::testing::Test {
                       "RISC-V GCC and OpenPiton's tools installed)";
     root_ = std::filesystem::absolute(root).lexically_normal().string();
     if (!root_.empty() && root_.back() == '/') root_.pop_back();
-    status_before_ = git_status();
+    status_before_ = git_status(root_);
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + root_ + R"("}]})");
     MacedOptions options;
     options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
@@ -57,15 +58,10 @@ class RealRunTest : public ::testing::Test {
   void TearDown() override {
     maced_.reset();  // maced stops before the checkout is looked at
     if (!root_.empty()) {
-      EXPECT_EQ(git_status(), status_before_) << "the run left the checkout changed";
+      EXPECT_EQ(git_status(root_), status_before_) << "the run left the checkout changed";
     }
   }
 
-  std::string git_status() const {
-    auto r = run_process({"git", "-C", root_, "status", "--porcelain"});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.out;
-  }
 
   struct Finished {
     std::string id;

@@ -4,14 +4,13 @@
 // sims fails a build when a design file holds FAKE_SYNTAX_ERROR and can be told to hang.
 
 #include <csignal>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "llm/fake_vertex_server.h"  // tests/llm/
+#include "support/checkout_files.h"
 #include "support/child_process.h"
 #include "support/fixture_checkout.h"
 #include "support/maced_instance.h"
@@ -25,17 +24,6 @@ using mace::llm::testing::FakeVertexServer;
 
 constexpr const char* kL15 = "piton/design/chip/tile/l15/rtl/l15.v";
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string git_status(const std::string& root) {
-  ProcessOptions options;
-  return run_process({"git", "-C", root, "status", "--porcelain"}, options).out;
-}
 
 // The agent's function call: one replacement in l15.v that breaks the fake build.
 mace::llm::testing::ScriptedResponse break_l15() {
