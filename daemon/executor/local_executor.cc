@@ -1,6 +1,5 @@
 #include "executor/local_executor.h"
 
-#include <fstream>
 #include <thread>
 
 #include "executor/rtl_task.h"
