@@ -5,6 +5,7 @@
 #include "core/directive_line.h"
 #include "core/planner_prompt.h"
 #include "core/prompt_text.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -76,7 +77,7 @@ std::string diagnosis_prompt(const RunSpec& spec, const FailedTaskReport& r, boo
 }
 
 std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
-  std::vector<std::string_view> lines = split_lines(reply);
+  std::vector<std::string_view> lines = os::split_at_newlines(reply);
   std::optional<Diagnosis> found;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (auto body = directive_body(lines[i], "DIAGNOSIS"); body && !found && !body->empty()) {
@@ -92,7 +93,7 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
       if (size_t cut = label.find_first_of(" \t.,;:("); cut != std::string::npos && cut > 0)
         label = label.substr(0, cut);
       for (char& c : label) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      d.label = std::string(clip_utf8(label, kLabelChars));
+      d.label = std::string(os::clip_utf8(label, kLabelChars));
       found = d;
     }
   }

@@ -2,11 +2,10 @@
 
 #include <cctype>
 
+#include "os/text.h"
+
 namespace mace {
 namespace {
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-
 
 bool starts_with_nocase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
@@ -21,26 +20,20 @@ bool bold_at(std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 
 
 }  // namespace
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 std::optional<std::string_view> directive_body(std::string_view line, std::string_view tag) {
-  std::string_view s = trim(line);
+  std::string_view s = os::trim(line);
   if (!bold_at(s)) {
     if (!s.empty() && (s.front() == '-' || s.front() == '*' || s.front() == '+')) {
-      s = trim(s.substr(1));
+      s = os::trim(s.substr(1));
     } else {
       size_t digits = 0;
       while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
       if (digits > 0 && digits < s.size() && (s[digits] == '.' || s[digits] == ')'))
-        s = trim(s.substr(digits + 1));
+        s = os::trim(s.substr(digits + 1));
     }
   }
   bool bold = bold_at(s);
-  if (bold) s = trim(s.substr(2));
+  if (bold) s = os::trim(s.substr(2));
   if (!starts_with_nocase(s, tag)) return std::nullopt;
   std::string_view rest = s.substr(tag.size());
   bool closed = false;
@@ -48,17 +41,17 @@ std::optional<std::string_view> directive_body(std::string_view line, std::strin
     rest.remove_prefix(2);
     closed = true;
   }
-  rest = trim(rest);
+  rest = os::trim(rest);
   if (rest.empty() || rest.front() != ':') return std::nullopt;
   rest.remove_prefix(1);
   if (bold && !closed && bold_at(rest)) {  // **TAG:**
     rest.remove_prefix(2);
     closed = true;
   }
-  rest = trim(rest);
+  rest = os::trim(rest);
   // "**TAG: text**": the bold closes at the end of the line instead.
   if (bold && !closed && rest.size() >= 2 && bold_at(rest.substr(rest.size() - 2)))
-    rest = trim(rest.substr(0, rest.size() - 2));
+    rest = os::trim(rest.substr(0, rest.size() - 2));
   return rest;
 }
 

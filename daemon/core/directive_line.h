@@ -16,8 +16,4 @@ namespace mace {
 // directive with that tag; nullopt otherwise ("TASKS:" is not "TASK:").
 std::optional<std::string_view> directive_body(std::string_view line, std::string_view tag);
 
-// `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF): how reply
-// readers see the fields of a directive.
-std::string_view trim(std::string_view s);
-
 }  // namespace mace

@@ -8,6 +8,7 @@
 #include "core/json_writer.h"
 #include "core/plan.h"
 #include "core/task_graph.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -82,11 +83,11 @@ std::optional<Tagged> match_tag(std::string_view line) {
 
 // "key=value" with the key matched case-insensitively; nullopt when the key differs.
 std::optional<std::string_view> keyed_value(std::string_view field, std::string_view key) {
-  field = trim(field);
+  field = os::trim(field);
   if (!starts_with_nocase(field, key)) return std::nullopt;
-  std::string_view rest = trim(field.substr(key.size()));
+  std::string_view rest = os::trim(field.substr(key.size()));
   if (rest.empty() || rest.front() != '=') return std::nullopt;
-  return trim(rest.substr(1));
+  return os::trim(rest.substr(1));
 }
 
 struct LineResult {
@@ -104,7 +105,7 @@ LineResult parse_task(std::string_view body) {
     return r;
   }
   PlannedTask t;
-  std::string_view id = trim(body.substr(0, p1));
+  std::string_view id = os::trim(body.substr(0, p1));
   if (!is_task_id(id)) {
     r.reason = "task id \"" + std::string(id) + "\" is not made of letters, digits, _ . -";
     return r;
@@ -118,7 +119,7 @@ LineResult parse_task(std::string_view body) {
   }
   std::string_view dep_list = *deps;
   if (dep_list.size() >= 2 && dep_list.front() == '[' && dep_list.back() == ']')
-    dep_list = trim(dep_list.substr(1, dep_list.size() - 2));
+    dep_list = os::trim(dep_list.substr(1, dep_list.size() - 2));
   if (lower(dep_list) == "none" || dep_list == "-") dep_list = {};
   for (std::string_view dep : split_any(dep_list, ", \t")) {
     if (!is_task_id(dep)) {
@@ -140,7 +141,7 @@ LineResult parse_task(std::string_view body) {
     return r;
   }
 
-  t.instruction = trim(body.substr(p3 + 1));
+  t.instruction = os::trim(body.substr(p3 + 1));
   if (t.instruction.empty()) {
     r.reason = "task " + t.id + ": empty instruction";
     return r;
@@ -185,7 +186,7 @@ std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::st
   }
   Directive d;
   d.tag = tag;
-  std::string_view id = trim(body.substr(0, bar));
+  std::string_view id = os::trim(body.substr(0, bar));
   if (!is_task_id(id)) {
     reason = "task id \"" + std::string(id) + "\" is not made of letters, digits, _ . -";
     return std::nullopt;

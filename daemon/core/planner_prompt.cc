@@ -4,6 +4,7 @@
 
 #include "core/joined.h"
 #include "core/prompt_text.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -130,7 +131,7 @@ std::string digest_lines(const std::vector<std::string>& lines, size_t max_bytes
   // count, since build logs often put the one error that matters on a very long line.
   std::string tail = n > 1 ? "\n" + more_lines(n - 1) : "";
   if (tail.size() + kEllipsis.size() < max_bytes) {
-    std::string_view part = clip_utf8(kept[0], max_bytes - tail.size() - kEllipsis.size());
+    std::string_view part = os::clip_utf8(kept[0], max_bytes - tail.size() - kEllipsis.size());
     if (!part.empty()) return std::string(part) + std::string(kEllipsis) + tail;
   }
   if (std::string count = more_lines(n); count.size() <= max_bytes) return count;

@@ -5,6 +5,7 @@
 
 #include "core/directive_line.h"
 #include "core/prompt_text.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -59,7 +60,7 @@ std::string post_mortem_prompt(const PostMortemInputs& in) {
 }
 
 std::optional<PostMortem> parse_post_mortem(std::string_view reply) {
-  std::vector<std::string_view> lines = split_lines(reply);
+  std::vector<std::string_view> lines = os::split_at_newlines(reply);
   std::string fields[3];
   bool seen[3] = {false, false, false};
   int current = -1;

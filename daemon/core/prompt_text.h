@@ -17,13 +17,6 @@ void append_indented(std::string& out, std::string_view text, std::string_view i
 // append_indented for each item, with "  - " before each.
 void append_list(std::string& out, const std::vector<std::string>& items);
 
-// At most `max_bytes` of `s`, backed up over UTF-8 continuation bytes so a cut never
-// splits a character.
-std::string_view clip_utf8(std::string_view s, size_t max_bytes);
-
-// The lines of `text`, split at '\n' (a trailing '\r' kept); "" is one empty line.
-std::vector<std::string_view> split_lines(std::string_view text);
-
 // The last `max_bytes` of `s` (whole lines when a line break falls in the window),
 // prefixed by "… " when anything was cut. Logs say what went wrong at their end.
 std::string tail_text(std::string_view s, size_t max_bytes);

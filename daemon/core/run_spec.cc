@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -29,15 +30,8 @@ constexpr std::array<std::pair<Core, std::string_view>, 4> kCoreNames{{
 // terminal or a log line.
 constexpr size_t kMaxEchoedBytes = 60;
 
-std::string_view clip_utf8(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes) return s;
-  size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return s.substr(0, end);
-}
-
 std::string echo_string(std::string_view s) {
-  std::string_view shown = clip_utf8(s, kMaxEchoedBytes);
+  std::string_view shown = os::clip_utf8(s, kMaxEchoedBytes);
   std::string out = "\"";
   append_json_escaped(out, shown);
   out += '"';
@@ -148,7 +142,7 @@ std::string listing(const std::vector<std::string>& workloads) {
       continue;
     }
     out += listed++ ? ", " : "expected one of: ";
-    std::string_view shown = clip_utf8(name, kMaxEchoedBytes);
+    std::string_view shown = os::clip_utf8(name, kMaxEchoedBytes);
     out += shown;
     if (shown.size() < name.size()) out += "...";
   }

@@ -8,6 +8,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/builder.h"
 #include "openpiton/simulator.h"
+#include "os/text.h"
 
 namespace mace::executor {
 namespace {
@@ -43,15 +44,11 @@ openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob
 // went wrong.
 constexpr std::size_t kTriageTailBytes = 16 * 1024;
 
-std::string last_bytes(const std::string& text, std::size_t n) {
-  return text.size() <= n ? text : text.substr(text.size() - n);
-}
-
 }  // namespace
 
 LocalExecutor::LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
                              std::filesystem::path workloads_dir,
-                             const openpiton::CancelToken* cancel)
+                             const os::CancelToken* cancel)
     : spec_(spec),
       checkouts_(std::move(checkouts)),
       workloads_dir_(std::move(workloads_dir)),
@@ -148,7 +145,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   outcome.reused = build.reused;
   outcome.build_log = build.log_path;
   if (!build.success) {
-    outcome.build_output_tail = last_bytes(build.tail, kTriageTailBytes);
+    outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
     outcome.failure_reason = build.failure_reason;
     outcome.evidence = build.error_lines;
     if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};

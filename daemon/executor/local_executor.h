@@ -15,7 +15,7 @@
 #include "executor/task_calls.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 
 namespace mace::executor {
 
@@ -23,7 +23,7 @@ class LocalExecutor final : public loop::TaskRunner {
  public:
   // `checkouts` are the run's leased checkouts: slot i of a batch runs on checkouts[i].
   LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
-                std::filesystem::path workloads_dir, const openpiton::CancelToken* cancel);
+                std::filesystem::path workloads_dir, const os::CancelToken* cancel);
 
   // A config or workload task's prompt call, made when job.prompt says so (REQ-EXEC-10);
   // returns its cost. Its failure is the callee's to log: the task builds anyway
@@ -55,7 +55,7 @@ class LocalExecutor final : public loop::TaskRunner {
   const RunSpec& spec_;
   std::vector<openpiton::Checkout> checkouts_;
   std::filesystem::path workloads_dir_;
-  const openpiton::CancelToken* cancel_;
+  const os::CancelToken* cancel_;
 };
 
 }  // namespace mace::executor

@@ -1,8 +1,7 @@
 #include "executor/task_calls.h"
 
-#include <limits>
-
 #include "openpiton/simulator.h"
+#include "os/file_io.h"
 
 namespace mace::executor {
 
@@ -17,7 +16,8 @@ WorkloadCall DirectTaskCalls::run_workload(const TaskCallSite&, std::size_t,
   WorkloadCall call;
   call.result = openpiton::simulate_workloads(request);
   if (!call.result.runs.empty())
-    call.status_log = read_file_tail(call.result.runs.back().run_dir / "status.log", kStatusLogTailBytes);
+    call.status_log =
+        os::read_file_end(call.result.runs.back().run_dir / "status.log", kStatusLogTailBytes);
   return call;
 }
 
@@ -46,8 +46,5 @@ WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
   return all;
 }
 
-std::string read_file_tail(const std::filesystem::path& path, std::size_t n) {
-  return openpiton::read_tail_lines(path, std::numeric_limits<std::size_t>::max(), n);
-}
 
 }  // namespace mace::executor

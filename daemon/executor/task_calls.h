@@ -57,9 +57,6 @@ class DirectTaskCalls final : public TaskCalls {
 WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
                                 const openpiton::SimulationRequest& request);
 
-// What triage is shown of a log (REQ-FAIL-2): its last `n` bytes, where builds and runs
-// say what went wrong. Empty when the file cannot be read.
-std::string read_file_tail(const std::filesystem::path& path, std::size_t n);
 inline constexpr std::size_t kStatusLogTailBytes = 16 * 1024;
 
 }  // namespace mace::executor

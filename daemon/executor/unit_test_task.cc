@@ -5,6 +5,7 @@
 #include "core/agent_prompts.h"
 #include "executor/task_calls.h"
 #include "openpiton/unit_test_env.h"
+#include "os/file_io.h"
 #include "tools/testbench_tool.h"
 
 namespace mace::executor {
@@ -12,13 +13,13 @@ namespace {
 
 constexpr std::size_t kTailBytes = 16 * 1024;
 
-std::string file_tail(const std::filesystem::path& path) { return read_file_tail(path, kTailBytes); }
+std::string file_tail(const std::filesystem::path& path) { return os::read_file_end(path, kTailBytes); }
 
 }  // namespace
 
 loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, const RunSpec& spec,
                                      const openpiton::Checkout& checkout, const Agent& agent,
-                                     const openpiton::CancelToken* cancel) {
+                                     const os::CancelToken* cancel) {
   loop::TaskOutcome outcome;
   outcome.task_id = job.task.id;
   outcome.checkout = checkout.root().string();

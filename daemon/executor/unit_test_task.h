@@ -10,12 +10,12 @@
 #include "core/run_spec.h"
 #include "executor/agent.h"
 #include "openpiton/checkout.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 
 namespace mace::executor {
 
 loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, const RunSpec& spec,
                                      const openpiton::Checkout& checkout, const Agent& agent,
-                                     const openpiton::CancelToken* cancel);
+                                     const os::CancelToken* cancel);
 
 }  // namespace mace::executor

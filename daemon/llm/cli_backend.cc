@@ -16,7 +16,10 @@
 #include <stdexcept>
 
 #include "core/json_writer.h"
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/file_io.h"
+#include "os/process_group.h"
+#include "os/temp_dir.h"
 
 namespace mace::llm {
 namespace {
@@ -172,11 +175,8 @@ std::optional<std::chrono::seconds> parse_reset_time(std::string_view text_in,
 namespace cli {
 
 void write_file(const std::string& path, std::string_view content) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot write " + path);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
+  // Prompts and MCP configurations (with a session token) are the call's alone.
+  os::write_file(path, content, 0600);
   std::filesystem::permissions(path, std::filesystem::perms::owner_read |
                                          std::filesystem::perms::owner_write);
 }
@@ -310,37 +310,6 @@ Reply failure(ErrorClass c, std::string_view message,
 
 namespace {
 
-// A directory for one call, removed with everything in it when the call ends.
-class CallDirectory {
- public:
-  explicit CallDirectory(const std::string& root) {
-    std::string pattern = root + "/mace-llm-XXXXXX";
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (!::mkdtemp(buf.data()))
-      throw std::runtime_error("cannot make a directory under " + root + ": " +
-                               std::strerror(errno));
-    path_ = buf.data();
-  }
-  ~CallDirectory() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  CallDirectory(const CallDirectory&) = delete;
-  CallDirectory& operator=(const CallDirectory&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 class CliBackend final : public Backend {
  public:
   CliBackend(std::unique_ptr<cli::Vendor> vendor, std::string executable, std::string model,
@@ -368,14 +337,12 @@ class CliBackend final : public Backend {
 
  private:
   Reply run(const Request& request) {
-    std::string root = options_.temp_root;
-    if (root.empty()) {
-      const char* tmp = std::getenv("TMPDIR");
-      root = tmp && *tmp ? tmp : "/tmp";
-    }
-    CallDirectory dir(root);
+    // A directory for this call, removed with everything in it when the call ends.
+    os::TempDir dir(options_.temp_root.empty() ? os::default_temp_parent()
+                                               : std::filesystem::path(options_.temp_root),
+                    "mace-llm-");
     cli::CallContext ctx;
-    ctx.dir = dir.path();
+    ctx.dir = dir.path().string();
     ctx.model = model_;
     std::optional<ScopedToolSession> session;
     if (!request.tools.empty()) {
@@ -389,17 +356,17 @@ class CliBackend final : public Backend {
     }
     cli::Invocation inv = vendor_->prepare(request, ctx);
 
-    const std::string in_path = dir.path() + "/stdin";
-    const std::string out_path = dir.path() + "/stdout";
-    const std::string err_path = dir.path() + "/stderr";
+    const std::string in_path = dir.path() / "stdin";
+    const std::string out_path = dir.path() / "stdout";
+    const std::string err_path = dir.path() / "stderr";
     cli::write_file(in_path, inv.stdin_text);
 
-    openpiton::ProcessSpec spec;
+    os::ProcessSpec spec;
     spec.argv = {"/bin/sh", "-c",
                  "in=$1 out=$2 err=$3; shift 3; exec \"$@\" <\"$in\" >\"$out\" 2>\"$err\"",
                  "mace-llm-cli", in_path, out_path, err_path, executable_};
     spec.argv.insert(spec.argv.end(), inv.args.begin(), inv.args.end());
-    spec.env = options_.environment.empty() ? openpiton::inherited_environment()
+    spec.env = options_.environment.empty() ? os::inherited_environment()
                                             : options_.environment;
     spec.env.erase("CLAUDECODE");
     for (const auto& [k, v] : inv.env) spec.env[k] = v;
@@ -408,9 +375,9 @@ class CliBackend final : public Backend {
     spec.kill_grace = options_.kill_grace;
     spec.tail_bytes = 4096;
 
-    openpiton::ProcessResult result = openpiton::run_process_group(spec);
-    std::string out = read_file(out_path);
-    std::string err = read_file(err_path);
+    os::ProcessResult result = os::run_process_group(spec);
+    std::string out = os::try_read_file(out_path).value_or("");
+    std::string err = os::try_read_file(err_path).value_or("");
     Reply reply;
     if (result.launch_failed) {
       reply = cli::failure(ErrorClass::unknown, name() + ": " + result.error);

@@ -1,7 +1,7 @@
 #pragma once
 // The three command-line agent backends of REQ-PLAT-7: claude (Claude Code), opencode and
 // antigravity (`agy`). Each call runs the vendor's CLI once, non-interactively, through
-// openpiton::run_process_group (own process group, the request's timeout, an explicit
+// os::run_process_group (own process group, the request's timeout, an explicit
 // environment), in a fresh private directory that also holds the call's MCP
 // configuration, its standard input and its captured output.
 //

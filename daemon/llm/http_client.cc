@@ -6,6 +6,7 @@
 #include <cctype>
 #include <memory>
 #include <mutex>
+#include "os/text.h"
 
 namespace mace::llm {
 
@@ -25,12 +26,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 size_t on_body(char* data, size_t size, size_t n, void* user) {
   static_cast<std::string*>(user)->append(data, size * n);
   return size * n;
@@ -43,7 +38,7 @@ size_t on_header(char* data, size_t size, size_t n, void* user) {
   if (line.rfind("HTTP/", 0) == 0) {
     headers->clear();
   } else if (auto colon = line.find(':'); colon != std::string_view::npos) {
-    (*headers)[lower(trim(line.substr(0, colon)))] = std::string(trim(line.substr(colon + 1)));
+    (*headers)[lower(os::trim(line.substr(0, colon)))] = std::string(os::trim(line.substr(colon + 1)));
   }
   return size * n;
 }
@@ -117,7 +112,7 @@ HttpResponse http_post(const HttpRequest& request) {
 
 std::optional<std::chrono::seconds> parse_retry_after(std::string_view value,
                                                       std::chrono::system_clock::time_point now) {
-  value = trim(value);
+  value = os::trim(value);
   if (value.empty()) return std::nullopt;
   if (std::all_of(value.begin(), value.end(),
                   [](unsigned char ch) { return std::isdigit(ch) != 0; })) {

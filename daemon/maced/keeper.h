@@ -36,7 +36,6 @@
 #include <optional>
 #include <string>
 
-#include "openpiton/process_group.h"
 
 namespace mace {
 

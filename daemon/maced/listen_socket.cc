@@ -1,21 +1,24 @@
 #include "maced/listen_socket.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <stdexcept>
-
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+#include "os/errno_text.h"
+#include "os/unique_fd.h"
+
 namespace mace {
 namespace {
 
 std::runtime_error sys_error(const std::string& what) {
-  return std::runtime_error(what + ": " + std::strerror(errno));
+  return std::runtime_error(what + ": " + os::errno_text(errno));
 }
 
 sockaddr_un address_of(const std::string& path) {
@@ -31,12 +34,11 @@ sockaddr_un address_of(const std::string& path) {
 
 // True when a process accepts connections on `path`.
 bool someone_listens(const std::string& path) {
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw sys_error("socket");
+  os::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  if (!fd) throw sys_error("socket");
   sockaddr_un addr = address_of(path);
-  int rc = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  int rc = ::connect(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   int saved = errno;
-  ::close(fd);
   if (rc == 0) return true;
   // ECONNREFUSED: a socket file nobody listens on. EAGAIN: a full backlog, so alive.
   return saved == EAGAIN;
@@ -46,7 +48,7 @@ bool someone_listens(const std::string& path) {
 
 ListenSocket systemd_listen_socket() {
   int n = sd_listen_fds(1);
-  if (n < 0) throw std::runtime_error(std::string("sd_listen_fds: ") + std::strerror(-n));
+  if (n < 0) throw std::runtime_error("sd_listen_fds: " + os::errno_text(-n));
   if (n == 0) return {};
   if (n > 1)
     throw std::runtime_error("systemd passed " + std::to_string(n) +
@@ -78,25 +80,21 @@ ListenSocket create_listen_socket(const std::string& path, unsigned mode) {
     if (::unlink(path.c_str()) != 0) throw sys_error("cannot remove stale socket " + path);
   }
 
-  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) throw sys_error("socket");
+  os::UniqueFd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (!fd) throw sys_error("socket");
   // Bind under a umask that already gives the final mode, so there is no moment in which
   // the socket is more open than asked.
   mode_t old_umask = ::umask(~mode & 0777);
-  int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  int rc = ::bind(fd.get(), reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   int saved = errno;
   ::umask(old_umask);
   if (rc != 0) {
-    ::close(fd);
     errno = saved;
     throw sys_error("cannot bind " + path);
   }
-  if (::chmod(path.c_str(), mode) != 0 || ::listen(fd, 64) != 0) {
-    auto error = sys_error("cannot listen on " + path);
-    ::close(fd);
-    throw error;
-  }
-  return {fd, false, path};
+  if (::chmod(path.c_str(), mode) != 0 || ::listen(fd.get(), 64) != 0)
+    throw sys_error("cannot listen on " + path);
+  return {fd.release(), false, path};
 }
 
 }  // namespace mace

@@ -18,7 +18,7 @@
 #include "loop/run_loop.h"
 #include "maced/config.h"
 #include "maced/run_supervisor.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 #include "service/clock.h"
 #include "service/run_service.h"
 #include "tools/diagnostic_tools.h"
@@ -34,7 +34,7 @@ class LlmPlanner final : public loop::Planner {
   using DiagnosticToolFor = std::function<std::optional<llm::Tool>(const loop::TaskOutcome*)>;
 
   LlmPlanner(std::unique_ptr<llm::Backend> backend, service::RunService& service,
-             const kj::Executor& loop, std::string run_id, const openpiton::CancelToken& cancel,
+             const kj::Executor& loop, std::string run_id, const os::CancelToken& cancel,
              std::function<int()> iteration, std::vector<llm::Tool> run_tools,
              DiagnosticToolFor diagnostic_tool)
       : backend_(std::move(backend)), service_(service), loop_(loop), run_id_(std::move(run_id)),
@@ -123,7 +123,7 @@ class LlmPlanner final : public loop::Planner {
   service::RunService& service_;
   const kj::Executor& loop_;
   std::string run_id_;
-  const openpiton::CancelToken& cancel_;
+  const os::CancelToken& cancel_;
   std::function<int()> iteration_;
   std::vector<llm::Tool> run_tools_;
   DiagnosticToolFor diagnostic_tool_;

@@ -94,7 +94,7 @@ void RunSupervisor::start_queued() {
   }
   while (auto lease = pool_.lease_next(queued)) {
     auto& run = active_[lease->run_id];
-    run.cancel = std::make_unique<openpiton::CancelToken>();
+    run.cancel = std::make_unique<os::CancelToken>();
     service_.set_state(lease->run_id, RunState::running, "");
     run.thread = std::thread(&RunSupervisor::run_thread, this, lease->run_id, lease->checkouts, &run);
     std::erase_if(queued, [&](const service::QueuedRun& q) { return q.run_id == lease->run_id; });
@@ -132,7 +132,7 @@ void RunSupervisor::finished(const std::string& run_id) {
 }
 
 void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, ActiveRun* active) {
-  const openpiton::CancelToken& cancel = *active->cancel;
+  const os::CancelToken& cancel = *active->cancel;
   RunState state = RunState::error;
   std::string reason;
   try {

@@ -16,7 +16,7 @@
 
 #include "llm/tool_sessions.h"
 #include "maced/config.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 #include "service/checkout_pool.h"
 #include "service/run_service.h"
 
@@ -52,7 +52,7 @@ class RunSupervisor {
 
  private:
   struct ActiveRun {
-    std::unique_ptr<openpiton::CancelToken> cancel;
+    std::unique_ptr<os::CancelToken> cancel;
     std::thread thread;
   };
   void run_thread(std::string run_id, std::vector<size_t> checkouts, ActiveRun* active);

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "openpiton/sha256.h"
+#include "os/sha256.h"
 
 namespace mace::openpiton {
 namespace {
@@ -102,7 +102,7 @@ std::string canonical_text(const BuildConfig& config) {
 }
 
 std::string build_id(const BuildConfig& config) {
-  return "mace_" + sha256_hex(canonical_text(config)).substr(0, 16);
+  return "mace_" + os::sha256_hex(canonical_text(config)).substr(0, 16);
 }
 
 std::optional<Cache> way_rule_violation(const BuildConfig& config) {

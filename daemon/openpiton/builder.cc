@@ -1,6 +1,7 @@
 #include "openpiton/builder.h"
 
 #include "openpiton/rtl_edits.h"
+#include "os/environment.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -177,7 +178,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
                                           leftovers.removed.begin(), leftovers.removed.end());
   }
 
-  const auto base = options.base_environment ? *options.base_environment : inherited_environment();
+  const auto base = options.base_environment ? *options.base_environment : os::inherited_environment();
   auto env = checkout.environment(base);
   // sims finds its way back with $ENV{PWD} (sims,2.0 create_model_path, pre_build).
   env["PWD"] = checkout.root().string();
@@ -245,7 +246,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
     env["PATH"] = wrapper_dir + ":" + env["PATH"];
   }
 
-  ProcessSpec spec;
+  os::ProcessSpec spec;
   spec.argv = result.argv;
   spec.env = std::move(env);
   spec.working_dir = checkout.root().string();
@@ -255,7 +256,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   spec.tail_bytes = 64 * 1024;
   spec.on_line = options.on_line;
   spec.is_error_line = is_build_error_line;
-  const ProcessResult run = run_process_group(spec, options.cancel);
+  const os::ProcessResult run = os::run_process_group(spec, options.cancel);
 
   result.exit_code = run.exit_code;
   result.tail = run.tail;

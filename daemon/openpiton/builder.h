@@ -21,9 +21,9 @@
 
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
-#include "openpiton/process_group.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/source_fingerprint.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -59,7 +59,7 @@ struct BuildOptions {
   // Between SIGTERM and SIGKILL to the build's process group on timeout or cancel.
   std::chrono::milliseconds kill_grace = std::chrono::seconds(10);
   // May be null. A cancelled token stops the build (failure_reason "cancelled").
-  const CancelToken* cancel = nullptr;
+  const os::CancelToken* cancel = nullptr;
   // The transcript file; empty: <model dir>/mace_build.log.
   std::string log_path;
   // Called with every line of build output as it arrives, in the builder's thread.

@@ -1,12 +1,13 @@
 #include "openpiton/cache_defaults.h"
 
 #include <cctype>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <vector>
+
+#include "os/file_io.h"
 
 namespace mace::openpiton {
 namespace {
@@ -20,14 +21,6 @@ std::optional<Cache> cache_named(std::string name) {
     if (to_string(cache) == name) return cache;
   }
   return std::nullopt;
-}
-
-std::optional<std::string> read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // sims runs the config through cpp with -DFLIST_<core> (sims,2.0 lines 356-359), so the
@@ -170,9 +163,9 @@ DefaultsResult read_cache_defaults(const Checkout& checkout, Core core) {
   const auto pyhplib = checkout.dv_root() / "tools/bin/pyhplib.py";
 
   Values values;
-  if (auto text = read_file(manycore_config)) values = values_from_manycore_config(*text, core);
+  if (auto text = os::try_read_file(manycore_config)) values = values_from_manycore_config(*text, core);
   Values fallback;
-  if (auto text = read_file(pyhplib)) fallback = values_from_pyhplib(*text);
+  if (auto text = os::try_read_file(pyhplib)) fallback = values_from_pyhplib(*text);
 
   DefaultsResult result;
   CacheSet caches;

@@ -2,7 +2,8 @@
 
 #include <chrono>
 
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 namespace {
@@ -18,16 +19,16 @@ bool is_define_name(const std::string& name) {
 
 bool checkout_mentions_define(const Checkout& checkout, const std::string& define) {
   if (!is_define_name(define)) return false;
-  ProcessSpec spec;
+  os::ProcessSpec spec;
   spec.argv = {"git", "-C", checkout.root().string(), "-c",
                "safe.directory=" + checkout.root().string(), "grep", "-q", "-w", "-F", "-e",
                define, "--", "piton"};
-  auto env = inherited_environment();
+  auto env = os::inherited_environment();
   spec.env = {{"PATH", env.count("PATH") ? env["PATH"] : "/usr/bin:/bin"},
               {"HOME", env.count("HOME") ? env["HOME"] : "/"},
               {"GIT_OPTIONAL_LOCKS", "0"}};
   spec.timeout = std::chrono::seconds(60);
-  ProcessResult result = run_process_group(spec);
+  os::ProcessResult result = os::run_process_group(spec);
   // git grep: 0 found, 1 not found, anything else an error.
   if (result.exit_code == 1) return false;
   return true;

@@ -115,7 +115,7 @@ std::optional<VerilatorVersion> parse_verilator_version(std::string_view output)
 }
 
 VerilatorVersion detect_verilator_version(const std::map<std::string, std::string>& env,
-                                          const CancelToken* cancel) {
+                                          const os::CancelToken* cancel) {
   const auto binary = find_in_path(env, "verilator");
   if (!binary) throw std::runtime_error("verilator is not in the build environment's PATH");
   struct stat info {};
@@ -132,12 +132,12 @@ VerilatorVersion detect_verilator_version(const std::map<std::string, std::strin
     if (auto it = known.find(key); it != known.end()) return it->second;
   }
 
-  ProcessSpec spec;
+  os::ProcessSpec spec;
   spec.argv = {*binary, "--version"};
   spec.env = env;
   spec.timeout = std::chrono::seconds(60);
   spec.kill_grace = std::chrono::seconds(2);
-  const ProcessResult result = run_process_group(spec, cancel);
+  const os::ProcessResult result = os::run_process_group(spec, cancel);
   if (!result.succeeded()) {
     throw std::runtime_error(
         "`" + *binary + " --version` failed: " +

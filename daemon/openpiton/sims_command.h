@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "openpiton/build_config.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -40,7 +40,7 @@ std::optional<VerilatorVersion> parse_verilator_version(std::string_view output)
 // upgrade in place is still noticed. Throws std::runtime_error when Verilator cannot be run
 // or its answer cannot be parsed.
 VerilatorVersion detect_verilator_version(const std::map<std::string, std::string>& env,
-                                          const CancelToken* cancel = nullptr);
+                                          const os::CancelToken* cancel = nullptr);
 
 // sims's network option (sims,2.0 parse_args: `network_config=s`). sims accepts only
 // "xbar_config" and "2dmesh_config" and dies on anything else; without it, a 2D mesh.

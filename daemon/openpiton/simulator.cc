@@ -1,6 +1,5 @@
 #include "openpiton/simulator.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,8 @@
 #include <utility>
 
 #include "openpiton/workload.h"
+#include "os/environment.h"
+#include "os/file_io.h"
 
 namespace mace::openpiton {
 namespace {
@@ -108,25 +109,6 @@ fs::path claim_run_dir(const fs::path& runs, const std::string& name) {
   }
 }
 
-std::string first_line(const fs::path& file, std::size_t max_bytes = 4096) {
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  std::string buf(max_bytes, '\0');
-  std::size_t got = 0;
-  while (got < max_bytes) {
-    ssize_t n = ::read(fd, buf.data() + got, max_bytes - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-    if (buf.find('\n') < got) break;
-  }
-  ::close(fd);
-  buf.resize(got);
-  buf.resize(std::min(buf.find('\n'), buf.size()));
-  if (!buf.empty() && buf.back() == '\r') buf.pop_back();
-  return buf;
-}
-
 std::string last_nonempty_line(std::string_view text) {
   while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
   auto nl = text.rfind('\n');
@@ -167,7 +149,7 @@ milliseconds limit_for_next_run(const SimulationRequest& r) {
 // Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
 // REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
 // usable verdict.
-void judge(WorkloadRunResult& run, const ProcessResult& pr, Core core,
+void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
            const std::string& before_die) {
   run.wall_seconds = pr.wall_seconds;
   run.timed_out = pr.timed_out;
@@ -194,9 +176,9 @@ void judge(WorkloadRunResult& run, const ProcessResult& pr, Core core,
     transcript = vr.verdict;
     run.marker_line = std::move(vr.marker_line);
     append_error(run.error, vr.error);
-    run.sim_log_tail = read_tail_lines(sim_log, kSimLogTailLines, kSimLogTailBytes);
+    run.sim_log_tail = os::read_file_tail(sim_log, kSimLogTailLines, kSimLogTailBytes);
   }
-  run.status_line = first_line(run.run_dir / "status.log");
+  run.status_line = os::read_first_line(run.run_dir / "status.log");
   run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
 
   if (pr.cancelled) {
@@ -238,7 +220,7 @@ void judge(WorkloadRunResult& run, const ProcessResult& pr, Core core,
     // rv32_as's failures are not caught by sims, which then simulates an empty image
     // until it times out; say what the assembler said instead of leaving a bare timeout.
     std::string as_log = last_nonempty_line(
-        read_tail_lines(run.run_dir / "rv32_as.log", 5, 4096));
+        os::read_file_tail(run.run_dir / "rv32_as.log", 5, 4096));
     append_error(run.error, "the program was not assembled (no diag.exe)" +
                                 (as_log.empty() ? std::string() : ": " + as_log));
   }
@@ -303,64 +285,6 @@ std::vector<std::string> simulation_argv(const SimulationRequest& request,
   return argv;
 }
 
-std::string read_tail_lines(const fs::path& file, std::size_t max_lines, std::size_t max_bytes) {
-  if (max_lines == 0 || max_bytes == 0) return {};
-  int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return {};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return {};
-  }
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(size, max_bytes));
-  constexpr std::size_t kBlock = 16 * 1024;
-
-  // Filled from its end towards its front, one block per read, until enough line breaks
-  // have been seen; the file's final '\n' ends the last line and does not count.
-  std::string data(want, '\0');
-  std::size_t filled = 0;
-  std::size_t breaks = 0;
-  bool io_error = false;
-  while (filled < want && breaks <= max_lines) {
-    const std::size_t n = std::min(kBlock, want - filled);
-    const std::size_t at = want - filled - n;
-    const auto offset = static_cast<off_t>(size - filled - n);
-    std::size_t got = 0;
-    while (got < n) {
-      ssize_t r = ::pread(fd, data.data() + at + got, n - got, offset + static_cast<off_t>(got));
-      if (r < 0 && errno == EINTR) continue;
-      if (r <= 0) break;
-      got += static_cast<std::size_t>(r);
-    }
-    if (got < n) {  // shrank under us or failed: keep what is complete from the end
-      io_error = true;
-      break;
-    }
-    for (std::size_t i = at; i < at + n; ++i)
-      if (data[i] == '\n' && !(filled == 0 && i + 1 == want)) ++breaks;
-    filled += n;
-  }
-  ::close(fd);
-  if (io_error && filled == 0) return {};
-  std::string_view text(data);
-  text.remove_prefix(want - filled);
-  const bool from_file_start = !io_error && filled == size;
-
-  std::size_t end = text.size();
-  if (end > 0 && text[end - 1] == '\n') --end;
-  std::size_t seen = 0;
-  for (std::size_t i = end; i-- > 0;) {
-    if (text[i] == '\n' && ++seen == max_lines) return std::string(text.substr(i + 1));
-  }
-  if (from_file_start) return std::string(text);
-  // Fewer lines than asked for in max_bytes: the first one is cut, so drop it, unless it is
-  // all there is (one huge line).
-  auto nl = text.find('\n');
-  if (nl == std::string_view::npos || nl + 1 >= text.size()) return std::string(text);
-  return std::string(text.substr(nl + 1));
-}
-
 SimulationResult simulate_workloads(const SimulationRequest& request) {
   SimulationResult result;
   auto fail = [&](std::string reason, std::string detail) {
@@ -376,7 +300,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     return fail("no_workloads", "the request names no gate workload");
 
   const auto environment = request.checkout.environment(
-      request.base_environment ? *request.base_environment : inherited_environment());
+      request.base_environment ? *request.base_environment : os::inherited_environment());
   // Absolute, because sims runs in the run directory and the daemon's may be anything.
   const fs::path runs = fs::absolute(request.checkout.model_dir(request.build_id)) / "runs";
   const std::string sims =
@@ -417,7 +341,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     } else {
       run.argv = simulation_argv(request, workload, prepared.diag_name, prepared.sims_args,
                                  sims, environment);
-      ProcessSpec spec;
+      os::ProcessSpec spec;
       spec.argv = run.argv;
       spec.env = environment;
       spec.working_dir = run.run_dir.string();
@@ -441,7 +365,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
         if (!died && !line.empty()) previous.assign(line.substr(0, 1024));
       };
       run.sims_invoked = true;
-      ProcessResult pr = run_process_group(spec, request.cancel);
+      os::ProcessResult pr = os::run_process_group(spec, request.cancel);
       judge(run, pr, request.core, before_die);
     }
     run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);

@@ -43,8 +43,8 @@
 
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
-#include "openpiton/process_group.h"
 #include "openpiton/verdict.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -69,7 +69,7 @@ struct WorkloadRunResult {
   // never launched (launch failure, prepare_workload error).
   int returncode = -1;
   bool timed_out = false;      // hit its wall-clock limit (verdict: transcript's or timeout)
-  bool cancelled = false;      // stopped by the request's CancelToken
+  bool cancelled = false;      // stopped by the request's os::CancelToken
   bool launch_failed = false;  // sims could not be started (see error)
   bool sims_invoked = false;   // false when prepare_workload failed
   // Why the run did not produce a usable verdict, for people: prepare_workload's error,
@@ -128,7 +128,7 @@ struct SimulationRequest {
 
   // May be null. Cancelling stops the running simulation (its whole process group) and
   // starts no further one; failure_reason "cancelled".
-  const CancelToken* cancel = nullptr;
+  const os::CancelToken* cancel = nullptr;
 
   // The environment Checkout::environment() starts from (it keeps only HOME, USER, LANG,
   // TMPDIR and PATH of it). Unset: the daemon's own environment.
@@ -180,12 +180,5 @@ std::vector<std::string> simulation_argv(const SimulationRequest& request,
 
 inline constexpr std::size_t kSimLogTailLines = 200;
 inline constexpr std::size_t kSimLogTailBytes = 64 * 1024;
-
-// The last `max_lines` lines of a file, read backwards from its end in blocks, never more
-// than `max_bytes` of it (so a multi-gigabyte transcript, or one huge line, costs
-// max_bytes). Lines keep their '\n' separators; a line cut by max_bytes is dropped unless
-// it is the only one. Empty for a missing or unreadable file.
-std::string read_tail_lines(const std::filesystem::path& file, std::size_t max_lines,
-                            std::size_t max_bytes);
 
 }  // namespace mace::openpiton

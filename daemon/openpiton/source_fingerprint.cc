@@ -12,7 +12,8 @@
 #include <optional>
 #include <stdexcept>
 
-#include "openpiton/sha256.h"
+#include "os/environment.h"
+#include "os/sha256.h"
 
 namespace mace::openpiton {
 namespace {
@@ -25,7 +26,7 @@ constexpr std::size_t kMaxGitOutput = std::size_t{1} << 30;
 // live there), never the daemon's GIT_DIR or GIT_INDEX_FILE, and no optional locks, so a
 // fingerprint taken while a build or an edit runs never holds index.lock.
 std::map<std::string, std::string> git_environment() {
-  const auto inherited = inherited_environment();
+  const auto inherited = os::inherited_environment();
   std::map<std::string, std::string> env;
   for (const char* kept : {"PATH", "HOME"}) {
     if (auto it = inherited.find(kept); it != inherited.end()) env[kept] = it->second;
@@ -50,8 +51,8 @@ fs::path work_tree_top(const fs::path& start) {
 }
 
 std::string run_git(const fs::path& top, const std::vector<std::string>& arguments,
-                    const CancelToken* cancel) {
-  ProcessSpec spec;
+                    const os::CancelToken* cancel) {
+  os::ProcessSpec spec;
   // safe.directory: the daemon may run as another user than the one owning the checkout;
   // it was told to use this checkout, so git need not second-guess that. The checkout's
   // own ignore files decide what is untracked, not the daemon user's global excludes, and
@@ -66,7 +67,7 @@ std::string run_git(const fs::path& top, const std::vector<std::string>& argumen
   spec.timeout = std::chrono::seconds(300);
   spec.kill_grace = std::chrono::seconds(2);
   spec.tail_bytes = kMaxGitOutput;
-  const ProcessResult result = run_process_group(spec, cancel);
+  const os::ProcessResult result = os::run_process_group(spec, cancel);
   std::string command = "git";
   for (const auto& argument : arguments) command += " " + argument;
   if (!result.succeeded()) {
@@ -87,7 +88,7 @@ std::string run_git(const fs::path& top, const std::vector<std::string>& argumen
 std::string hash_file_content(const fs::path& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
   if (fd < 0) return std::string("unreadable:") + std::strerror(errno);
-  Sha256 hasher;
+  os::Sha256 hasher;
   std::array<char, 1 << 16> buffer;
   for (;;) {
     const ssize_t n = read(fd, buffer.data(), buffer.size());
@@ -111,14 +112,14 @@ std::string working_tree_state(const fs::path& path) {
   if (S_ISLNK(info.st_mode)) {
     std::array<char, 4096> target{};
     const ssize_t n = readlink(path.c_str(), target.data(), target.size());
-    return "symlink:" + sha256_hex(std::string_view(target.data(), n > 0 ? n : 0));
+    return "symlink:" + os::sha256_hex(std::string_view(target.data(), n > 0 ? n : 0));
   }
   if (S_ISDIR(info.st_mode)) return "directory";
   if (!S_ISREG(info.st_mode)) return "special";
   return std::string((info.st_mode & S_IXUSR) ? "exec:" : "file:") + hash_file_content(path);
 }
 
-std::string head_commit(const fs::path& top, const CancelToken* cancel) {
+std::string head_commit(const fs::path& top, const os::CancelToken* cancel) {
   std::string out = run_git(top, {"rev-parse", "--verify", "-q", "HEAD"}, cancel);
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
@@ -144,12 +145,12 @@ struct StatusScan {
   std::vector<std::string> changes;
 };
 
-void scan_status(const fs::path& top, const std::string& prefix, const CancelToken* cancel,
+void scan_status(const fs::path& top, const std::string& prefix, const os::CancelToken* cancel,
                  StatusScan& scan, int depth);
 
 // A changed submodule: its commit when it moved, and its own changes when it has any.
 void add_submodule_change(const fs::path& top, const std::string& prefix, std::string_view path,
-                          std::string_view sub_flags, const CancelToken* cancel, StatusScan& scan,
+                          std::string_view sub_flags, const os::CancelToken* cancel, StatusScan& scan,
                           int depth) {
   const fs::path inner = top / std::string(path);
   const std::string shown = prefix + std::string(path);
@@ -164,7 +165,7 @@ void add_submodule_change(const fs::path& top, const std::string& prefix, std::s
   }
 }
 
-void scan_status(const fs::path& top, const std::string& prefix, const CancelToken* cancel,
+void scan_status(const fs::path& top, const std::string& prefix, const os::CancelToken* cancel,
                  StatusScan& scan, int depth) {
   // --branch for the "# branch.oid" header (HEAD without a second process), but without
   // the ahead/behind count against the upstream, which walks history.
@@ -254,7 +255,7 @@ std::string SourceFingerprint::text() const {
 }
 
 SourceFingerprint source_fingerprint(const fs::path& root, std::string_view verilator_version,
-                                     const CancelToken* cancel) {
+                                     const os::CancelToken* cancel) {
   const fs::path top = work_tree_top(root);
   StatusScan scan;
   scan_status(top, "", cancel, scan, 0);
@@ -267,7 +268,7 @@ SourceFingerprint source_fingerprint(const fs::path& root, std::string_view veri
   fingerprint.ariane_submodule =
       fs::exists(ariane / ".git") ? head_commit(ariane, cancel) : "absent";
   fingerprint.verilator_version = std::string(verilator_version);
-  fingerprint.digest = sha256_hex(fingerprint.text());
+  fingerprint.digest = os::sha256_hex(fingerprint.text());
   return fingerprint;
 }
 

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "openpiton/checkout.h"
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -57,11 +57,11 @@ struct SourceFingerprint {
 // wrong is never returned.
 SourceFingerprint source_fingerprint(const std::filesystem::path& root,
                                      std::string_view verilator_version,
-                                     const CancelToken* cancel = nullptr);
+                                     const os::CancelToken* cancel = nullptr);
 
 inline SourceFingerprint source_fingerprint(const Checkout& checkout,
                                             std::string_view verilator_version,
-                                            const CancelToken* cancel = nullptr) {
+                                            const os::CancelToken* cancel = nullptr) {
   return source_fingerprint(checkout.root(), verilator_version, cancel);
 }
 

@@ -1,8 +1,7 @@
 #pragma once
 // The building blocks of a unit_test task (REQ-EXEC-8, REQ-EXEC-12, REQ-VER-6, REQ-FAIL-3):
 // check the module path the plan names, scaffold an OpenPiton unit-test environment for it
-// with OpenPiton's own piton/verif/env/create_env.py, read the module's ports for the agent,
-// build the environment with Verilator, and put the checkout back as it was.
+// with OpenPiton's own piton/verif/env/create_env.py, build the environment with Verilator, and put the checkout back as it was.
 //
 // What create_env.py does (measured on a real checkout, HEAD 41a14a05): it refuses (exit 2)
 // when piton/verif/env/<name>/ or piton/tools/src/sims/<name>.config exists, and otherwise
@@ -29,7 +28,7 @@
 // module stay, as after every sims build (git ignores them).
 //
 // One task owns a checkout at a time; nothing here is safe against a second writer of the
-// same checkout. C++ standard library and POSIX only (REQ-PLAT-9).
+// same checkout.
 
 #include <chrono>
 #include <filesystem>
@@ -39,7 +38,8 @@
 #include <string_view>
 #include <vector>
 
-#include "openpiton/process_group.h"
+#include "openpiton/verilog_ports.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -74,38 +74,6 @@ ModulePathCheck validate_unit_test_module(const std::filesystem::path& checkout_
 // task id. A Verilog identifier and a file name whatever the id holds, and distinct per
 // task, so two tasks never meet in piton/verif/env/.
 std::string unit_test_env_name(std::string_view task_id);
-
-// One port of a module header.
-struct Port {
-  std::string direction;  // "input", "output", "inout"; "" when the body never declares it
-  std::string type;       // "wire", "reg", "logic", "signed", "reg signed", ...; "" if none
-  std::string width;      // packed dimensions as written ("[SIZE-1:0]"); "" for one bit
-  std::string name;
-  std::string unpacked;   // unpacked dimensions after the name ("[3:0]"); usually ""
-};
-
-struct ModuleParameter {
-  std::string name;
-  std::string default_value;  // as written, whitespace collapsed; "" if none
-};
-
-struct ModuleInterface {
-  std::string module;  // empty: no module declaration found (then the rest is empty too)
-  std::vector<ModuleParameter> parameters;
-  std::vector<Port> ports;  // in header order
-};
-
-// Reads the first module declared in `source_text` (or the one named `module_name`): its
-// parameters and ports, from ANSI headers (`input wire [7:0] a, b`) and from non-ANSI ones
-// (a list of names, declared as input/output/inout in the body; function and task
-// arguments are not ports). Comments, attributes, pyHP `<% %>` blocks and preprocessor
-// directive lines are skipped (both arms of an `ifdef count). A heuristic reader, not a
-// Verilog parser: it is for the agent's prompt (REQ-EXEC-8).
-ModuleInterface module_port_list(std::string_view source_text, std::string_view module_name = {});
-
-// The interface as lines for a prompt: "module NAME", "  parameter P = 4", then
-// "  input wire [P-1:0] data" per port.
-std::string format_module_interface(const ModuleInterface& module);
 
 struct ScaffoldOptions;
 struct ScaffoldResult;
@@ -160,7 +128,7 @@ struct ScaffoldOptions {
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};
   // The daemon's environment, reduced by Checkout::environment(); empty: inherited_environment().
   std::map<std::string, std::string> base_env;
-  const CancelToken* cancel = nullptr;
+  const os::CancelToken* cancel = nullptr;
 };
 
 struct ScaffoldResult {
@@ -168,7 +136,7 @@ struct ScaffoldResult {
   std::string failure_reason;      // kUnitTestBadModulePath or kUnitTestScaffoldFailed
   std::string error;               // one line
   ModuleInterface module;          // the module's interface, read while scaffolding
-  ProcessResult process;           // create_env.py's run (pid -1 if it never started)
+  os::ProcessResult process;           // create_env.py's run (pid -1 if it never started)
   bool ok() const { return env.has_value(); }
 };
 
@@ -192,7 +160,7 @@ struct UnitTestBuildOptions {
   // Parallel C++ compile jobs for Verilator's --build; the daemon bounds builds.
   int jobs = 1;
   std::vector<std::string> extra_verilator_args;
-  const CancelToken* cancel = nullptr;
+  const os::CancelToken* cancel = nullptr;
 };
 
 struct UnitTestBuildResult {

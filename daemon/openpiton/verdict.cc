@@ -11,6 +11,9 @@
 #include <memory>
 #include <utility>
 
+#include "os/errno_text.h"
+#include "os/unique_fd.h"
+
 // How the scan stays fast: every marker contains "->", and in a transcript that pair is
 // rare (a few per thousand lines), so the scanner only looks for "->" (see find_arrow) and
 // runs the exact, slower checks at those few places. Nothing is done per line: newlines
@@ -487,26 +490,21 @@ bool VerdictScanner::settled() const {
 
 namespace {
 
-std::string errno_text(std::string_view what, const std::filesystem::path& path, int err) {
-  std::string s(what);
-  s += ' ';
-  s += path.string();
-  s += ": ";
-  s += std::strerror(err);
-  return s;
+std::string file_error(std::string_view what, const std::filesystem::path& path, int err) {
+  return std::string(what) + " " + path.string() + ": " + os::errno_text(err);
 }
 
 }  // namespace
 
 VerdictResult read_verdict(const std::filesystem::path& sim_log) {
   VerdictResult result;
-  int fd = ::open(sim_log.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) {
-    result.error = errno_text("cannot open", sim_log, errno);
+  os::UniqueFd fd(::open(sim_log.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  if (!fd) {
+    result.error = file_error("cannot open", sim_log, errno);
     return result;
   }
   // Tells the kernel to read ahead aggressively; the file is read once, front to back.
-  (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  (void)::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
 
   // read() into one reused buffer rather than mmap: a transcript still being written or
   // truncated under us must not become a SIGBUS, and the copy costs little next to the
@@ -518,23 +516,21 @@ VerdictResult read_verdict(const std::filesystem::path& sim_log) {
   };
   std::unique_ptr<char, Free> buffer(static_cast<char*>(std::aligned_alloc(4096, kReadChunk)));
   if (buffer == nullptr) {
-    ::close(fd);
-    result.error = errno_text("cannot read", sim_log, ENOMEM);
+    result.error = file_error("cannot read", sim_log, ENOMEM);
     return result;
   }
   VerdictScanner scanner;
   while (!scanner.settled()) {
-    ssize_t got = ::read(fd, buffer.get(), kReadChunk);
+    ssize_t got = ::read(fd.get(), buffer.get(), kReadChunk);
     if (got < 0) {
       if (errno == EINTR) continue;
-      result.error = errno_text("cannot read", sim_log, errno);
+      result.error = file_error("cannot read", sim_log, errno);
       break;
     }
     if (got == 0) break;
     scanner.feed(std::string_view(buffer.get(), static_cast<std::size_t>(got)));
     result.bytes_read += static_cast<std::uint64_t>(got);
   }
-  ::close(fd);
   result.verdict = scanner.verdict();
   result.marker_line = std::string(scanner.marker_line());
   return result;

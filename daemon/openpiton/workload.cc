@@ -8,8 +8,9 @@
 #include <sstream>
 #include <system_error>
 
-#include "openpiton/process_group.h"
-#include "openpiton/sha256.h"
+#include "os/environment.h"
+#include "os/process_group.h"
+#include "os/sha256.h"
 
 namespace mace::openpiton {
 namespace {
@@ -112,9 +113,9 @@ bool is_compiler_error_line(std::string_view line) {
 // Runs one toolchain command; empty string on success, else the message for `error`.
 std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext& ctx,
                      const fs::path& log_path, const std::string& what) {
-  ProcessSpec spec;
+  os::ProcessSpec spec;
   spec.argv = argv;
-  spec.env = ctx.environment.empty() ? inherited_environment() : ctx.environment;
+  spec.env = ctx.environment.empty() ? os::inherited_environment() : ctx.environment;
   spec.working_dir = ctx.run_dir.string();
   spec.timeout = kCompileTimeout;
   spec.kill_grace = std::chrono::milliseconds(2000);
@@ -122,7 +123,7 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
   spec.tail_bytes = 8 * 1024;
   spec.is_error_line = is_compiler_error_line;
   spec.max_error_lines = 40;
-  const ProcessResult result = run_process_group(spec);
+  const os::ProcessResult result = os::run_process_group(spec);
   if (result.succeeded()) return "";
 
   std::string message = what + " failed: ";
@@ -379,7 +380,7 @@ std::string file_sha256(const fs::path& path, std::string& error) {
     error = "cannot read";
     return "";
   }
-  Sha256 hash;
+  os::Sha256 hash;
   char buffer[64 * 1024];
   while (in) {
     in.read(buffer, sizeof buffer);

@@ -1,8 +1,9 @@
 #include "replay/cached_task_calls.h"
 
-#include "openpiton/process_group.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/source_fingerprint.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 #include "replay/tag.h"
 #include "replay/values.h"
 
@@ -95,7 +96,7 @@ std::string current_checkout_fingerprint(const std::string& checkout_root) {
     std::string verilator;
     try {
       verilator = openpiton::detect_verilator_version(
-          checkout.environment(openpiton::inherited_environment())).text;
+          checkout.environment(os::inherited_environment())).text;
     } catch (const std::exception&) {
       // A checkout without Verilator still has sources to compare.
     }

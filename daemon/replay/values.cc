@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "os/text.h"
 
 namespace mace::replay {
 namespace {
@@ -77,10 +78,6 @@ class Reader {
   object root_;
 };
 
-std::string last_bytes(const std::string& text, std::size_t n) {
-  return text.size() <= n ? text : text.substr(text.size() - n);
-}
-
 }  // namespace
 
 std::string build_value(const openpiton::BuildResult& b) {
@@ -96,7 +93,7 @@ std::string build_value(const openpiton::BuildResult& b) {
   w.key("error_lines").begin_array();
   for (const auto& line : b.error_lines) w.value(line);
   w.end_array();
-  w.field("tail", last_bytes(b.tail, kCachedBuildTailBytes));
+  w.field("tail", os::last_bytes(b.tail, kCachedBuildTailBytes));
   w.field("log_path", b.log_path);
   w.field("model_dir", b.model_dir);
   w.key("verilator").begin_object();

@@ -5,17 +5,17 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <system_error>
 
 #include <simdjson.h>
 
-#include "openpiton/process_group.h"
-#include "openpiton/simulator.h"
+#include "os/errno_text.h"
+#include "os/file_io.h"
+#include "os/process_group.h"
+#include "os/temp_dir.h"
 
 namespace mace::tools {
 namespace {
@@ -38,43 +38,9 @@ std::map<std::string, std::string> base_environment(const CommandToolContext& co
   return env;
 }
 
-std::string temp_root(const CommandToolContext& context) {
-  if (!context.temp_root.empty()) return context.temp_root;
-  const char* tmp = std::getenv("TMPDIR");
-  return tmp && *tmp ? tmp : "/tmp";
-}
-
-// A directory of the call's own, removed with everything the program left in it.
-class CallDirectory {
- public:
-  explicit CallDirectory(const std::string& root) {
-    std::string pattern = root + "/mace-tool-XXXXXX";
-    if (!::mkdtemp(pattern.data()))
-      throw std::system_error(errno, std::generic_category(),
-                              "cannot make a private directory under " + root);
-    path_ = pattern;
-  }
-  ~CallDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  CallDirectory(const CallDirectory&) = delete;
-  CallDirectory& operator=(const CallDirectory&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-std::string read_tail(const std::string& path, std::size_t max_bytes) {
-  return openpiton::read_tail_lines(path, std::numeric_limits<std::size_t>::max(), max_bytes);
+std::filesystem::path temp_parent(const CommandToolContext& context) {
+  return context.temp_root.empty() ? os::default_temp_parent()
+                                   : std::filesystem::path(context.temp_root);
 }
 
 llm::ToolCallResult failed(std::string content) { return {false, std::move(content)}; }
@@ -105,14 +71,15 @@ llm::ToolCallResult run_method(const CommandToolConfig& tool, const CommandMetho
   // Said plainly here; through the shell below it would be "exec: ...: not found".
   const std::string& program = method.command.front();
   if (::access(program.c_str(), X_OK) != 0)
-    return failed(who + ": cannot execute '" + program + "': " + std::strerror(errno));
+    return failed(who + ": cannot execute '" + program + "': " + os::errno_text(errno));
 
-  CallDirectory dir(temp_root(context));
-  const std::string in_path = dir.path() + "/arguments.json";
-  const std::string err_path = dir.path() + "/stderr";
-  write_file(in_path, arguments);
+  // A directory of the call's own, removed with everything the program left in it.
+  os::TempDir dir(temp_parent(context), "mace-tool-");
+  const std::string in_path = dir.path() / "arguments.json";
+  const std::string err_path = dir.path() / "stderr";
+  os::write_file(in_path, arguments);
 
-  openpiton::ProcessSpec spec;
+  os::ProcessSpec spec;
   // run_process_group gives the child /dev/null for stdin and merges stderr into the one
   // pipe it reads; the program needs its arguments on stdin and its stdout alone. The
   // shell only redirects and then execs the argv as given, so nothing is quoted or parsed
@@ -139,7 +106,7 @@ llm::ToolCallResult run_method(const CommandToolConfig& tool, const CommandMetho
     if (head.size() < cap) head += '\n';
   };
 
-  openpiton::ProcessResult result = openpiton::run_process_group(spec, context.cancel);
+  os::ProcessResult result = os::run_process_group(spec, context.cancel);
   std::string output = result.output_bytes <= cap ? result.tail : head;
   bool output_cut = result.output_bytes > cap;
 
@@ -163,7 +130,7 @@ llm::ToolCallResult run_method(const CommandToolConfig& tool, const CommandMetho
   else
     why = "exited with status " + std::to_string(result.exit_code);
   std::string message = who + " failed: " + why;
-  std::string err = read_tail(err_path, kStderrTailBytes);
+  std::string err = os::read_file_end(err_path, kStderrTailBytes);
   if (!err.empty()) message += "\nstandard error (its end):\n" + err;
   if (!output.empty()) {
     message += "\nstandard output:\n" + cut(output, kFailedOutputBytes);

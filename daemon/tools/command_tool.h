@@ -5,7 +5,7 @@
 //
 // How a method runs, and what the program sees:
 // - its `command` argv exactly, no shell, as the leader of its own process group and
-//   session (openpiton::run_process_group), in a fresh private directory that is its
+//   session (os::run_process_group), in a fresh private directory that is its
 //   working directory and is removed afterwards;
 // - the call's arguments, a JSON object as the model sent it, on standard input (a file,
 //   so a program may read it any way it likes);
@@ -29,7 +29,7 @@
 
 #include "llm/llm.h"
 
-namespace mace::openpiton {
+namespace mace::os {
 class CancelToken;
 }
 
@@ -63,7 +63,7 @@ struct CommandToolConfig {
 struct CommandToolContext {
   std::string run_id;  // MACE_RUN_ID
   // The run's; cancelling it stops a call in flight. May be null. Must outlive the tools.
-  const openpiton::CancelToken* cancel = nullptr;
+  const os::CancelToken* cancel = nullptr;
   // Replaces the variables taken from maced's environment (see above); the MACE_ ones are
   // always set. Empty: maced's.
   std::map<std::string, std::string> environment;

@@ -17,7 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 #include "tools/diagnostics/methods.h"
 #include "tools/diagnostics/scope.h"
 #include "tools/diagnostics/text.h"
@@ -255,7 +256,7 @@ std::optional<llm::Tool> make_diagnostic_tool(const DiagnosticScope& scope, std:
   }
 
   std::map<std::string, std::string> env =
-      scope.environment ? *scope.environment : openpiton::inherited_environment();
+      scope.environment ? *scope.environment : os::inherited_environment();
   const std::string path_var = env.count("PATH") ? env["PATH"] : "/usr/local/bin:/usr/bin:/bin";
   state->objdump = find_program(scope.objdump, path_var);
   if (state->objdump.empty()) state->objdump = find_program(scope.fallback_objdump, path_var);

@@ -1,7 +1,5 @@
 #include "tools/rtl_edit_tool.h"
 
-#include "openpiton/path_inside.h"
-
 #include <fnmatch.h>
 #include <sys/stat.h>
 
@@ -18,6 +16,9 @@
 #include <system_error>
 #include <utility>
 
+#include "os/line_diff.h"
+#include "os/path_containment.h"
+#include "os/text.h"
 #include "tools/tool_arguments.h"
 
 namespace mace::tools {
@@ -46,8 +47,6 @@ constexpr size_t kBinaryProbe = 8192;
   throw PathError("refused path '" + std::string(path) + "': " + reason);
 }
 
-using openpiton::is_inside;
-
 bool is_real_directory(const fs::path& path) {
   struct stat st {};
   return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -57,13 +56,6 @@ fs::path canonical_design(const fs::path& root) {
   if (!is_real_directory(root / "piton") || !is_real_directory(root / "piton" / "design"))
     throw PathError(std::string(openpiton::kDesignDir) + " is not a directory of the checkout");
   return root / "piton" / "design";
-}
-
-fs::path canonical_root(const fs::path& checkout_root) {
-  std::error_code ec;
-  fs::path root = fs::canonical(checkout_root, ec);
-  if (ec) throw EditError("checkout root " + checkout_root.string() + ": " + ec.message());
-  return root;
 }
 
 // Where list and search look: a directory (or one file) inside piton/design/. Files go
@@ -94,7 +86,7 @@ SearchRoot resolve_search_root(const fs::path& root, const std::optional<std::st
   std::error_code ec;
   const fs::path real = fs::canonical(target, ec);
   if (ec) refuse(shown, ec.message());
-  if (!is_inside(real, design))
+  if (!os::is_inside(real, design))
     refuse(shown, "path escapes " + std::string(openpiton::kDesignDir) +
                       "/ through a symlink (resolves to " + real.string() + ")");
   const fs::file_status status = fs::status(real, ec);
@@ -173,18 +165,6 @@ bool looks_binary(std::string_view content) {
   return content.substr(0, kBinaryProbe).find('\0') != std::string_view::npos;
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string_view::npos) nl = text.size();
-    lines.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return lines;
-}
-
 std::string cut(std::string_view text, size_t max) {
   if (text.size() <= max) return std::string(text);
   return std::string(text.substr(0, max)) + " [... " + std::to_string(text.size() - max) +
@@ -211,7 +191,7 @@ struct Context {
 std::string list(const Context& ctx, const ToolArguments& args) {
   const auto path = args.optional_string("path");
   const auto glob = args.optional_string("glob");
-  const fs::path root = canonical_root(ctx.checkout_root);
+  const fs::path root = openpiton::canonical_checkout_root(ctx.checkout_root);
   const SearchRoot where = resolve_search_root(root, path);
   std::vector<std::string> files = design_files(root, where);
   std::erase_if(files, [&](const std::string& f) { return !matches_glob(f, glob); });
@@ -248,7 +228,7 @@ std::string read(const Context& ctx, const ToolArguments& args) {
       where.relative + (is_staged(ctx.staging_dir, where.relative) ? " (as changed by you)" : "");
   if (looks_binary(content))
     return name + ": a binary file of " + std::to_string(content.size()) + " bytes, not shown\n";
-  const std::vector<std::string_view> lines = split_lines(content);
+  const std::vector<std::string_view> lines = os::split_lines_dropping_newlines(content);
   if (lines.empty()) return name + ": empty file\n";
   const size_t total = lines.size();
   if (static_cast<uint64_t>(offset) > total)
@@ -305,7 +285,7 @@ std::string search(const Context& ctx, const ToolArguments& args) {
   }
   const std::string needle = ignore_case ? ascii_lower(query) : query;
 
-  const fs::path root = canonical_root(ctx.checkout_root);
+  const fs::path root = openpiton::canonical_checkout_root(ctx.checkout_root);
   const SearchRoot where = resolve_search_root(root, path);
   std::vector<std::string> files = design_files(root, where);
   std::erase_if(files, [&](const std::string& f) { return !matches_glob(f, glob); });
@@ -336,7 +316,7 @@ std::string search(const Context& ctx, const ToolArguments& args) {
     }
     ++searched;
     bool file_matched = false;
-    const std::vector<std::string_view> lines = split_lines(*content);
+    const std::vector<std::string_view> lines = os::split_lines_dropping_newlines(*content);
     for (size_t i = 0; i < lines.size(); ++i) {
       // Also within a file: one big file with long lines can take a regex minutes.
       if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) {
@@ -403,7 +383,7 @@ std::string replace(Context& ctx, const ToolArguments& args) {
   const std::string after = openpiton::stage_replacement(
       ctx.checkout_root, ctx.staging_dir, openpiton::TextReplacement{path, old_text, new_text});
   std::string diff =
-      openpiton::unified_diff_text(before, after, "a/" + where.relative, "b/" + where.relative);
+      os::unified_diff_text(before, after, "a/" + where.relative, "b/" + where.relative);
   if (diff.size() > kDiffMaxBytes) {
     diff.resize(kDiffMaxBytes);
     diff += "\n[diff cut at " + std::to_string(kDiffMaxBytes / 1024) + " KiB]\n";

@@ -1,8 +1,6 @@
 #include "tools/testbench_tool.h"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -15,6 +13,8 @@
 
 #include <simdjson.h>
 
+#include "os/errno_text.h"
+#include "os/file_io.h"
 #include "tools/tool_arguments.h"
 
 namespace mace::tools {
@@ -46,7 +46,7 @@ void require_only(std::string_view json, std::initializer_list<std::string_view>
 
 std::string read_capped(const fs::path& path, std::size_t cap, const char* what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(std::string("cannot read the ") + what + ": " + std::strerror(errno));
+  if (!in) throw std::runtime_error(std::string("cannot read the ") + what + ": " + os::errno_text(errno));
   std::string text(cap + 1, '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
@@ -57,29 +57,16 @@ std::string read_capped(const fs::path& path, std::size_t cap, const char* what)
   return text;
 }
 
-// Writes a sibling temporary file and renames it over `path`: the rename replaces whatever
-// is at `path` (a symlink included) instead of writing through it, and a failed write
-// leaves the old testbench whole.
+// Through a sibling temporary file renamed over `path`: the rename replaces whatever is at
+// `path` (a symlink included) instead of writing through it, and a failed write leaves the
+// old testbench whole.
 void replace_file(const fs::path& path, std::string_view content) {
-  std::string tmp = path.string() + ".mace-tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write the testbench: " + std::string(std::strerror(errno)));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw std::runtime_error("cannot write the testbench: " + std::string(std::strerror(err)));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write the testbench: " + std::string(std::strerror(err)));
+  try {
+    os::write_file_atomically(path, content,
+                              {.durable = false, .temp_path = path.string() + ".mace-tmp"});
+  } catch (const os::FileError& e) {
+    throw std::runtime_error(std::string("cannot write the testbench: ") +
+                             os::errno_text(e.error()));
   }
 }
 

@@ -19,7 +19,8 @@
 #include <kj/async-io.h>
 
 #include "llm/cli_backend.h"
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 #include "rpc/maced_server.h"
 #include "service/run_service.h"
 #include "store/store.h"
@@ -116,7 +117,7 @@ class CliBackendTest : public ::testing::Test {
     o.mace_binary = testing::mace_binary();
     o.maced_socket = socket_;
     o.sessions = &sessions_;
-    o.environment = openpiton::inherited_environment();
+    o.environment = os::inherited_environment();
     o.environment["MACE_STANDIN_SCENARIO"] = scenario;
     o.environment["MACE_STANDIN_RECORD"] = record();
     o.temp_root = dir_.path();

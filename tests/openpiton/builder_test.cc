@@ -334,7 +334,7 @@ TEST_F(BuilderTest, TimeoutKillsTheWholeGroup) {
 
 TEST_F(BuilderTest, CancelStopsARunningBuild) {
   fixture_.set_control("build_sleep", "60");
-  CancelToken token;
+  os::CancelToken token;
   BuildOptions opts = options();
   opts.cancel = &token;
   std::thread canceller([&] {
@@ -352,7 +352,7 @@ TEST_F(BuilderTest, CancelStopsARunningBuild) {
 }
 
 TEST_F(BuilderTest, AlreadyCancelledStartsNothing) {
-  CancelToken token;
+  os::CancelToken token;
   token.cancel();
   BuildOptions opts = options();
   opts.cancel = &token;

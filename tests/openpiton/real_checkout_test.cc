@@ -23,9 +23,10 @@
 #include "openpiton/builder.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/checkout.h"
-#include "openpiton/simulator.h"
 #include "openpiton/sims_command.h"
+#include "openpiton/simulator.h"
 #include "openpiton/source_fingerprint.h"
+#include "os/environment.h"
 #include "support/child_process.h"
 
 namespace mace::openpiton {
@@ -128,7 +129,7 @@ class RealCheckoutTest : public ::testing::Test {
   }
 
   SourceFingerprint fingerprint() const {
-    const auto env = checkout().environment(inherited_environment());
+    const auto env = checkout().environment(os::inherited_environment());
     return source_fingerprint(checkout(), detect_verilator_version(env).text);
   }
 
@@ -148,7 +149,7 @@ TEST_F(RealCheckoutTest, ReadsTheCheckoutsCacheDefaults) {
 }
 
 TEST_F(RealCheckoutTest, FindsVerilatorThroughTheCheckoutsEnvironment) {
-  const auto version = detect_verilator_version(checkout().environment(inherited_environment()));
+  const auto version = detect_verilator_version(checkout().environment(os::inherited_environment()));
   EXPECT_GE(version.major, 4);
   EXPECT_THAT(version.text, StartsWith("Verilator "));
 }

@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 #include "support/child_process.h"
 
 namespace mace::openpiton {

@@ -19,6 +19,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "os/environment.h"
 #include "support/child_process.h"
 #include "support/fixture_checkout.h"
 
@@ -43,38 +44,6 @@ std::string numbered_lines(int from, int to) {
   std::string s;
   for (int i = from; i <= to; ++i) s += "line " + std::to_string(i) + "\n";
   return s;
-}
-
-// --- read_tail_lines ---------------------------------------------------------------
-
-TEST(SimulatorTailTest, KeepsTheLastLines) {
-  mace::testing::TempDir dir;
-  write_file(dir.file("log"), numbered_lines(1, 1000));
-  EXPECT_EQ(read_tail_lines(dir.file("log"), 3, 4096), "line 998\nline 999\nline 1000\n");
-  EXPECT_EQ(read_tail_lines(dir.file("log"), 200, 1 << 20), numbered_lines(801, 1000));
-}
-
-TEST(SimulatorTailTest, ShortFileAndLastLineWithoutNewline) {
-  mace::testing::TempDir dir;
-  write_file(dir.file("a"), "one\ntwo");
-  EXPECT_EQ(read_tail_lines(dir.file("a"), 10, 4096), "one\ntwo");
-  EXPECT_EQ(read_tail_lines(dir.file("a"), 1, 4096), "two");
-  write_file(dir.file("empty"), "");
-  EXPECT_EQ(read_tail_lines(dir.file("empty"), 10, 4096), "");
-  EXPECT_EQ(read_tail_lines(dir.file("missing"), 10, 4096), "");
-  EXPECT_EQ(read_tail_lines(dir.path(), 10, 4096), "");  // a directory
-}
-
-TEST(SimulatorTailTest, ByteCapDropsTheCutLine) {
-  mace::testing::TempDir dir;
-  write_file(dir.file("log"), numbered_lines(1, 100000));  // ~1.2 MB, read in 16 KiB blocks
-  std::string tail = read_tail_lines(dir.file("log"), 1000000, 100);
-  EXPECT_LE(tail.size(), 100u);
-  EXPECT_EQ(tail.rfind("line 100000\n"), tail.size() - 12);
-  EXPECT_EQ(tail.substr(0, 5), "line ");  // the partial first line was dropped
-  // One huge line: kept (cut) rather than returning nothing.
-  write_file(dir.file("one"), std::string(50000, 'x'));
-  EXPECT_EQ(read_tail_lines(dir.file("one"), 5, 1000), std::string(1000, 'x'));
 }
 
 // --- simulation_argv -----------------------------------------------------------------
@@ -209,18 +178,18 @@ class SimulatorFixtureTest : public ::testing::Test {
   fs::path workloads_dir = fs::path(mace::testing::source_root()) / "workloads";
 
   std::map<std::string, std::string> environment() const {
-    return checkout.environment(inherited_environment());
+    return checkout.environment(os::inherited_environment());
   }
 
   void build_model(const std::string& build_id, int x, int y) {
-    ProcessSpec spec;
+    os::ProcessSpec spec;
     spec.argv = {fx.sims(), "-sys=manycore", "-x_tiles=" + std::to_string(x),
                  "-y_tiles=" + std::to_string(y), "-vlt_build", "-pico",
                  "-build_id=" + build_id, "-vlt_build_args=--no-timing"};
     spec.env = environment();
     spec.working_dir = fx.root();
     spec.timeout = 60s;
-    ProcessResult r = run_process_group(spec);
+    os::ProcessResult r = os::run_process_group(spec);
     ASSERT_TRUE(r.succeeded()) << r.tail;
     ASSERT_TRUE(fs::exists(checkout.model_binary(build_id)));
   }
@@ -524,7 +493,7 @@ TEST_F(SimulatorFixtureTest, DeadlineCapsEachSimulation) {  // REQ-BUD-11
 
 TEST_F(SimulatorFixtureTest, CancelStopsTheRunAndStartsNoOther) {
   build_model("mace_fx1x1", 1, 1);
-  CancelToken before;
+  os::CancelToken before;
   before.cancel();
   auto req = request("mace_fx1x1", 1, 1, {"add.S"});
   req.cancel = &before;
@@ -534,7 +503,7 @@ TEST_F(SimulatorFixtureTest, CancelStopsTheRunAndStartsNoOther) {
   EXPECT_EQ(fx.invocations("run"), 0);
 
   fx.set_control("run", "hang");
-  CancelToken during;
+  os::CancelToken during;
   std::thread canceller;
   auto req2 = request("mace_fx1x1", 1, 1, {"add.S", "add.S"});
   req2.cancel = &during;

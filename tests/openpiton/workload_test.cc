@@ -15,7 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 #include "support/child_process.h"
 
 namespace mace::openpiton {
@@ -45,7 +46,7 @@ void write_text(const fs::path& path, const std::string& text) {
 fs::path project_workloads() { return fs::path(mace::testing::source_root()) / "workloads"; }
 
 bool have_riscv_gcc() {
-  const auto env = inherited_environment();
+  const auto env = os::inherited_environment();
   const auto path = env.find("PATH");
   std::stringstream dirs(path == env.end() ? "/usr/local/bin:/usr/bin:/bin" : path->second);
   std::string dir;
@@ -81,7 +82,7 @@ struct FakeWorkloads {
     ctx.core = core;
     ctx.x_tiles = x;
     ctx.y_tiles = y;
-    ctx.environment = inherited_environment();
+    ctx.environment = os::inherited_environment();
     return ctx;
   }
 };
@@ -151,7 +152,7 @@ TEST(WorkloadPico, ProjectProgramsCompileAndLinkForEveryMeshSize) {
       ctx.core = Core::pico;
       ctx.x_tiles = x;
       ctx.y_tiles = y;
-      ctx.environment = inherited_environment();
+      ctx.environment = os::inherited_environment();
       const PreparedWorkload p = prepare_workload(name, ctx);
       EXPECT_EQ(p.error, "") << name << " " << x << "x" << y;
       EXPECT_EQ(p.diag_name, name + ".S");

@@ -16,7 +16,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 #include "support/child_process.h"
 
 namespace mace::tools {
@@ -157,7 +157,7 @@ TEST_F(CommandToolTest, TimeoutKillsTheWholeProcessGroup) {  // REQ-EXEC-7
 }
 
 TEST_F(CommandToolTest, CancellingTheRunStopsACallInFlight) {
-  openpiton::CancelToken cancel;
+  os::CancelToken cancel;
   CommandToolContext c = context();
   c.cancel = &cancel;
   llm::Tool tool = make_command_tool(tool_running({script("slow.sh", "sleep 300\n")}, 600), c);

@@ -14,7 +14,8 @@
 #include <sstream>
 #include <string>
 
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 
 namespace mace::tools {
 namespace {
@@ -420,13 +421,13 @@ std::string compile_program(const fs::path& dir, bool& riscv) {
   write(source,
         ".section .text\n.globl _start\n_start: j pass\n.org 0x3c\n.globl pass\npass: j pass\n"
         ".globl fail\nfail: j fail\n");
-  openpiton::ProcessSpec spec;
-  spec.env = openpiton::inherited_environment();
+  os::ProcessSpec spec;
+  spec.env = os::inherited_environment();
   spec.working_dir = dir.string();
   spec.timeout = std::chrono::seconds(60);
   spec.argv = {"riscv64-unknown-elf-gcc", "-march=rv32i", "-mabi=ilp32", "-nostdlib", "-nostartfiles",
                "-Wl,-Ttext=0x40000000", "-o", "diag.exe", "prog.S"};
-  auto r = openpiton::run_process_group(spec);
+  auto r = os::run_process_group(spec);
   fs::remove(source);
   if (r.succeeded()) {
     riscv = true;
@@ -435,7 +436,7 @@ std::string compile_program(const fs::path& dir, bool& riscv) {
   riscv = false;
   write(dir / "prog.c", "void pass(void) {}\nvoid fail(void) {}\nint main(void) { pass(); return 0; }\n");
   spec.argv = {"cc", "-o", "diag.exe", "prog.c"};
-  r = openpiton::run_process_group(spec);
+  r = os::run_process_group(spec);
   fs::remove(dir / "prog.c");
   if (r.succeeded()) return {};
   return "neither riscv64-unknown-elf-gcc nor cc could build a program: " + r.error + r.tail;

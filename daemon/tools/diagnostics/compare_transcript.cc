@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "openpiton/verdict.h"
+#include "os/line_diff.h"
 #include "tools/diagnostic_tools.h"
-#include "tools/diagnostics/line_diff.h"
 #include "tools/diagnostics/methods.h"
 #include "tools/diagnostics/read_only_file.h"
 #include "tools/diagnostics/text.h"
@@ -45,11 +45,11 @@ struct Transcript {
 
 Transcript load_transcript(const State& state, const Resolved& r) {
   OpenedFile opened = open_regular(r);
-  if (is_binary(opened.file.fd()))
+  if (is_binary(opened.file.get()))
     throw Refusal("path " + in_quotes(r.name) + " is a binary file (it holds NUL bytes), not a transcript");
   Transcript t{r, {}, false};
   std::size_t bytes = 0;
-  LineScan scan = scan_lines(opened.file.fd(), 4096, state.deadline(),
+  LineScan scan = scan_lines(opened.file.get(), 4096, state.deadline(),
                              [&](std::uint64_t, std::string_view line, bool) {
                                bytes += line.size() + 1;
                                if (bytes > kMaxDiffInputBytes) {
@@ -165,22 +165,9 @@ ToolCallResult compare_transcript(const State& state, const ToolArguments& args)
   };
   const std::vector<int> ka = keys(a.lines);
   const std::vector<int> kb = keys(b.lines);
-  std::size_t prefix = 0;
-  while (prefix < ka.size() && prefix < kb.size() && ka[prefix] == kb[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < ka.size() - prefix && suffix < kb.size() - prefix &&
-         ka[ka.size() - 1 - suffix] == kb[kb.size() - 1 - suffix])
-    ++suffix;
-  if (prefix == ka.size() && prefix == kb.size())
-    return ToolCallResult{true, head + "the transcripts are identical\n"};
-
-  const std::vector<int> mid_a(ka.begin() + static_cast<long>(prefix), ka.end() - static_cast<long>(suffix));
-  const std::vector<int> mid_b(kb.begin() + static_cast<long>(prefix), kb.end() - static_cast<long>(suffix));
-  // One side only adds or drops lines: no search needed, however many.
-  auto changes = mid_a.empty() || mid_b.empty()
-                     ? std::optional<std::vector<Change>>(std::vector<Change>{
-                           Change{0, mid_a.size(), 0, mid_b.size()}})
-                     : myers(mid_a, mid_b);
+  const os::LineDiff diff = os::diff_lines(ka, kb);
+  if (diff.changes.empty()) return ToolCallResult{true, head + "the transcripts are identical\n"};
+  const std::vector<os::LineChange>& changes = diff.changes;
   const auto limit = static_cast<std::size_t>(max_lines);
   std::string body;
   std::size_t shown = 0;
@@ -193,8 +180,9 @@ ToolCallResult compare_transcript(const State& state, const ToolArguments& args)
     return true;
   };
 
-  if (!changes) {
-    head += "# the transcripts differ in more than " + std::to_string(kMaxEditDistance) +
+  if (!diff.minimal) {
+    const std::size_t prefix = changes.front().a_start;
+    head += "# the transcripts differ in more than " + std::to_string(os::kMaxDiffDistance) +
             " lines after line " + std::to_string(prefix) +
             "; here is what follows the first difference in each\n";
     body += "@@ -" + std::to_string(prefix + 1) + " +" + std::to_string(prefix + 1) + " @@\n";
@@ -204,25 +192,21 @@ ToolCallResult compare_transcript(const State& state, const ToolArguments& args)
       emit('+', b.lines[i]);
     return ToolCallResult{true, head + body};
   }
-  for (auto& c : *changes) {
-    c.a_start += prefix;
-    c.b_start += prefix;
-  }
 
   // Hunks: changes closer than 2*context lines share one.
   const auto ctx = static_cast<std::size_t>(context);
   std::size_t changed_lines = 0;
-  for (const auto& c : *changes) changed_lines += c.a_len + c.b_len;
+  for (const auto& c : changes) changed_lines += c.a_len + c.b_len;
   std::size_t i = 0, hunks = 0, hunks_shown = 0;
   bool cut = false;
-  while (i < changes->size()) {
+  while (i < changes.size()) {
     std::size_t j = i;
-    while (j + 1 < changes->size() &&
-           (*changes)[j + 1].a_start - ((*changes)[j].a_start + (*changes)[j].a_len) <= 2 * ctx)
+    while (j + 1 < changes.size() &&
+           changes[j + 1].a_start - (changes[j].a_start + changes[j].a_len) <= 2 * ctx)
       ++j;
     ++hunks;
-    const Change& first = (*changes)[i];
-    const Change& last = (*changes)[j];
+    const os::LineChange& first = changes[i];
+    const os::LineChange& last = changes[j];
     const std::size_t lead = std::min(ctx, first.a_start);
     const std::size_t a_from = first.a_start - lead;
     const std::size_t b_from = first.b_start - lead;
@@ -234,7 +218,7 @@ ToolCallResult compare_transcript(const State& state, const ToolArguments& args)
               std::to_string(b_from + 1) + "," + std::to_string(b_to - b_from) + " @@\n";
       std::size_t ai = a_from;
       for (std::size_t h = i; h <= j && !cut; ++h) {
-        const Change& c = (*changes)[h];
+        const os::LineChange& c = changes[h];
         for (; ai < c.a_start && !cut; ++ai) cut = !emit(' ', a.lines[ai]);
         for (std::size_t k = 0; k < c.a_len && !cut; ++k) cut = !emit('-', a.lines[c.a_start + k]);
         for (std::size_t k = 0; k < c.b_len && !cut; ++k) cut = !emit('+', b.lines[c.b_start + k]);

@@ -65,7 +65,7 @@ ToolCallResult list_files(const State& state, const ToolArguments& args) {
     if (!fs::is_directory(status)) {
       OpenedFile opened = open_regular(t);
       Entry e{t.name, t.path, EntryKind::file, opened.size, {}};
-      const int probe = is_elf(opened.file.fd()) ? 2 : is_binary(opened.file.fd()) ? 1 : 0;
+      const int probe = is_elf(opened.file.get()) ? 2 : is_binary(opened.file.get()) ? 1 : 0;
       out += entry_line(e, probe) + "\n";
       ++listed;
       continue;
@@ -74,11 +74,8 @@ ToolCallResult list_files(const State& state, const ToolArguments& args) {
     for (const auto& e : walk(t, kMaxListedEntries - std::min(listed, kMaxListedEntries), truncated)) {
       int probe = 0;
       if (e.kind == EntryKind::file) {
-        const int fd = ::open(e.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-        if (fd >= 0) {
-          ReadOnlyFile f(fd);
-          probe = is_elf(fd) ? 2 : is_binary(fd) ? 1 : 0;
-        }
+        os::UniqueFd f(::open(e.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+        if (f) probe = is_elf(f.get()) ? 2 : is_binary(f.get()) ? 1 : 0;
       }
       out += "  " + entry_line(e, probe) + "\n";
       ++listed;

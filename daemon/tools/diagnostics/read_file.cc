@@ -28,10 +28,10 @@ ToolCallResult read_file(const State& state, const ToolArguments& args) {
   if (start_arg && tail) throw Refusal("give either \"start_line\" or \"tail\", not both");
   const Resolved r = state.resolve(path);
   OpenedFile opened = open_regular(r);
-  if (is_binary(opened.file.fd()))
+  if (is_binary(opened.file.get()))
     throw Refusal("path " + in_quotes(r.name) +
                   " is a binary file (it holds NUL bytes)" +
-                  (is_elf(opened.file.fd()) ? "; show a program's symbols with symbols" : ""));
+                  (is_elf(opened.file.get()) ? "; show a program's symbols with symbols" : ""));
 
   constexpr std::size_t kReadLineBytes = 4096;
   const Deadline deadline = state.deadline();
@@ -44,7 +44,7 @@ ToolCallResult read_file(const State& state, const ToolArguments& args) {
   std::deque<Line> window;  // tail mode: the last max_lines lines so far
   const auto first = static_cast<std::uint64_t>(start_arg.value_or(1));
   const auto limit = static_cast<std::uint64_t>(max_lines);
-  LineScan scan = scan_lines(opened.file.fd(), kReadLineBytes, deadline,
+  LineScan scan = scan_lines(opened.file.get(), kReadLineBytes, deadline,
                              [&](std::uint64_t n, std::string_view line, bool cut) {
                                if (tail) {
                                  window.push_back(Line{n, std::string(line), cut});

@@ -14,7 +14,7 @@ OpenedFile open_regular(const Resolved& r) {
   struct stat st {};
   if (::stat(r.path.c_str(), &st) != 0) {
     const int e = errno;
-    throw Refusal("path " + in_quotes(r.name) + ": " + errno_text(e));
+    throw Refusal("path " + in_quotes(r.name) + ": " + os::errno_text(e));
   }
   if (S_ISDIR(st.st_mode))
     throw Refusal("path " + in_quotes(r.name) +
@@ -23,9 +23,9 @@ OpenedFile open_regular(const Resolved& r) {
   const int fd = ::open(r.path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) {
     const int e = errno;
-    throw Refusal("cannot open " + in_quotes(r.name) + ": " + errno_text(e));
+    throw Refusal("cannot open " + in_quotes(r.name) + ": " + os::errno_text(e));
   }
-  OpenedFile out{ReadOnlyFile(fd), 0};
+  OpenedFile out{os::UniqueFd(fd), 0};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
     throw Refusal("path " + in_quotes(r.name) + " is not a regular file");
   out.size = static_cast<std::uint64_t>(st.st_size);

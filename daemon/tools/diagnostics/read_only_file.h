@@ -14,32 +14,15 @@
 #include <utility>
 #include <vector>
 
+#include "os/errno_text.h"
+#include "os/unique_fd.h"
 #include "tools/diagnostics/scope.h"
 #include "tools/diagnostics/text.h"
 
 namespace mace::tools::diagnostics {
 
-// A descriptor opened for reading only; closed with it.
-class ReadOnlyFile {
- public:
-  ReadOnlyFile() = default;
-  explicit ReadOnlyFile(int fd) : fd_(fd) {}
-  ReadOnlyFile(ReadOnlyFile&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  ReadOnlyFile& operator=(ReadOnlyFile&& o) noexcept {
-    std::swap(fd_, o.fd_);
-    return *this;
-  }
-  ~ReadOnlyFile() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int fd() const { return fd_; }
-
- private:
-  int fd_ = -1;
-};
-
 struct OpenedFile {
-  ReadOnlyFile file;
+  os::UniqueFd file;  // opened for reading only
   std::uint64_t size = 0;
 };
 
@@ -65,7 +48,7 @@ struct LineScan {
 template <typename F>
 LineScan scan_lines(int fd, std::size_t keep, const Deadline& deadline, F&& f) {
   LineScan scan;
-  if (::lseek(fd, 0, SEEK_SET) < 0) throw Refusal("cannot read the file: " + errno_text(errno));
+  if (::lseek(fd, 0, SEEK_SET) < 0) throw Refusal("cannot read the file: " + os::errno_text(errno));
   std::vector<char> buf(1 << 20);
   std::string line;
   bool cut = false;
@@ -82,7 +65,7 @@ LineScan scan_lines(int fd, std::size_t keep, const Deadline& deadline, F&& f) {
   for (;;) {
     const ssize_t r = ::read(fd, buf.data(), buf.size());
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0) throw Refusal("cannot read the file: " + errno_text(errno));
+    if (r < 0) throw Refusal("cannot read the file: " + os::errno_text(errno));
     if (r == 0) break;
     const char* p = buf.data();
     const char* end = p + r;

@@ -3,7 +3,7 @@
 #include <system_error>
 #include <utility>
 
-#include "openpiton/path_inside.h"
+#include "os/path_containment.h"
 #include "tools/diagnostic_tools.h"
 #include "tools/diagnostics/text.h"
 
@@ -11,7 +11,7 @@ namespace mace::tools::diagnostics {
 
 namespace fs = std::filesystem;
 
-bool contained(const fs::path& root, const fs::path& p) { return openpiton::is_inside(p, root); }
+bool contained(const fs::path& root, const fs::path& p) { return os::is_inside(p, root); }
 
 const Place* State::find(std::string_view name) const {
   for (const auto& p : places)

@@ -98,14 +98,14 @@ ToolCallResult search_logs(const State& state, const ToolArguments& args) {
       ++unreadable;
       continue;
     }
-    if (is_binary(opened.file.fd())) {
+    if (is_binary(opened.file.get())) {
       if (set.files.size() == 1)
         throw Refusal("path " + in_quotes(file.name) + " is a binary file (it holds NUL bytes)");
       ++binary;
       continue;
     }
     ++searched;
-    LineScan scan = scan_lines(opened.file.fd(), kSearchedLineBytes, deadline,
+    LineScan scan = scan_lines(opened.file.get(), kSearchedLineBytes, deadline,
                                [&](std::uint64_t n, std::string_view line, bool cut) {
                                  if (!matches(line)) return true;
                                  if (found == max_matches) {

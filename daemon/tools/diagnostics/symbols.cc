@@ -13,7 +13,7 @@
 #include <system_error>
 #include <vector>
 
-#include "openpiton/process_group.h"
+#include "os/process_group.h"
 #include "tools/diagnostic_tools.h"
 #include "tools/diagnostics/directory_walk.h"
 #include "tools/diagnostics/methods.h"
@@ -30,13 +30,13 @@ namespace {
 struct ObjdumpOutput {
   std::string text;
   bool cut = false;
-  openpiton::ProcessResult result;
+  os::ProcessResult result;
 };
 
 ObjdumpOutput run_objdump(const State& state, const std::vector<std::string>& args,
                           const fs::path& program, const std::string& shown_name) {
   ObjdumpOutput out;
-  openpiton::ProcessSpec spec;
+  os::ProcessSpec spec;
   spec.argv.push_back(state.objdump);
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   // Canonical and so absolute: it cannot be read as an option.
@@ -61,7 +61,7 @@ ObjdumpOutput run_objdump(const State& state, const std::vector<std::string>& ar
     out.text.append(line);
     out.text += '\n';
   };
-  out.result = openpiton::run_process_group(spec);
+  out.result = os::run_process_group(spec);
   return out;
 }
 
@@ -174,7 +174,7 @@ ToolCallResult symbols(const State& state, const ToolArguments& args) {
     dir_name = target.name.substr(0, target.name.rfind('/'));
   }
   OpenedFile opened = open_regular(program);
-  if (!is_elf(opened.file.fd())) throw Refusal("path " + in_quotes(program.name) + " is not an ELF program");
+  if (!is_elf(opened.file.get())) throw Refusal("path " + in_quotes(program.name) + " is not an ELF program");
 
   // The run's symbol table: what the testbench takes good_trap and bad_trap from.
   std::string table_text;
@@ -182,8 +182,8 @@ ToolCallResult symbols(const State& state, const ToolArguments& args) {
   try {
     const Resolved table = state.resolve(table_name);
     OpenedFile t = open_regular(table);
-    if (is_binary(t.file.fd())) throw Refusal("it is a binary file");
-    scan_lines(t.file.fd(), 1024, state.deadline(), [&](std::uint64_t n, std::string_view line, bool) {
+    if (is_binary(t.file.get())) throw Refusal("it is a binary file");
+    scan_lines(t.file.get(), 1024, state.deadline(), [&](std::uint64_t n, std::string_view line, bool) {
       if (n > 1000) return false;
       table_text.append(line);
       table_text += '\n';

@@ -1,7 +1,6 @@
 #include "tools/diagnostics/text.h"
 
 #include <algorithm>
-#include <system_error>
 
 namespace mace::tools::diagnostics {
 
@@ -72,7 +71,5 @@ void append_shown_line(std::string& out, std::string_view line, bool already_cut
   append_printable(out, line.substr(0, std::min(line.size(), limit)));
   if (cut) out += " [...line cut]";
 }
-
-std::string errno_text(int e) { return std::error_code(e, std::generic_category()).message(); }
 
 }  // namespace mace::tools::diagnostics

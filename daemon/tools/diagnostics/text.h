@@ -21,7 +21,4 @@ std::string in_quotes(std::string_view s);
 void append_shown_line(std::string& out, std::string_view line, bool already_cut,
                        std::size_t limit);
 
-// The text of an errno value.
-std::string errno_text(int e);
-
 }  // namespace mace::tools::diagnostics

@@ -3,17 +3,15 @@
 // (the RTL edit paths, the rtl_edit tool, the diagnostic tools). Compared component by
 // component, so /r/piton/design2 is not inside /r/piton/design. Both paths must already be
 // canonical (symlinks resolved, no `..`): this only compares names.
-//
-// C++ standard library only (REQ-PLAT-9).
 
 #include <algorithm>
 #include <filesystem>
 
-namespace mace::openpiton {
+namespace mace::os {
 
 inline bool is_inside(const std::filesystem::path& path, const std::filesystem::path& dir) {
   auto [dir_end, path_it] = std::mismatch(dir.begin(), dir.end(), path.begin(), path.end());
   return dir_end == dir.end();
 }
 
-}  // namespace mace::openpiton
+}  // namespace mace::os

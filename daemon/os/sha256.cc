@@ -1,9 +1,9 @@
-#include "openpiton/sha256.h"
+#include "os/sha256.h"
 
 #include <algorithm>
 #include <cstring>
 
-namespace mace::openpiton {
+namespace mace::os {
 namespace {
 
 constexpr std::array<std::uint32_t, 64> kRoundConstants = {
@@ -126,4 +126,4 @@ std::string sha256_hex(std::string_view text) {
   return hasher.finish_hex();
 }
 
-}  // namespace mace::openpiton
+}  // namespace mace::os

@@ -1,4 +1,5 @@
-#include "openpiton/process_group.h"
+#include "os/environment.h"
+#include "os/process_group.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -23,7 +24,7 @@
 
 #include "support/child_process.h"
 
-namespace mace::openpiton {
+namespace mace::os {
 namespace {
 
 using std::chrono::milliseconds;
@@ -628,4 +629,4 @@ TEST(ProcessGroup, ConcurrentRunsInSeveralThreadsAreIndependent) {
 }
 
 }  // namespace
-}  // namespace mace::openpiton
+}  // namespace mace::os

@@ -1,7 +1,7 @@
 #pragma once
-// SHA-256 (FIPS 180-4), self-contained because the adapter may depend on nothing but the C++
-// standard library and POSIX (REQ-PLAT-9). Build IDs, source fingerprints and RTL-edit hashes
-// all use it, so its output must never change: tests pin known digests.
+// SHA-256 (FIPS 180-4), self-contained so the base layer (and with it the OpenPiton adapter,
+// REQ-PLAT-9) needs no crypto library. Build IDs, source fingerprints, RTL-edit hashes and
+// workload checksums all use it, so its output must never change: tests pin known digests.
 
 #include <array>
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-namespace mace::openpiton {
+namespace mace::os {
 
 class Sha256 {
  public:
@@ -36,4 +36,4 @@ std::string to_hex(const Sha256::Digest& digest);
 // The hex digest of `text`.
 std::string sha256_hex(std::string_view text);
 
-}  // namespace mace::openpiton
+}  // namespace mace::os

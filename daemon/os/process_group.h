@@ -15,11 +15,11 @@
 // pid, and notices the leader's exit through a pidfd in its poll set (the output pipe is no
 // use for that, because grandchildren may hold it open after the leader exits).
 //
-// Linux only (pidfd, eventfd, prctl, /proc); C++ standard library and POSIX otherwise.
+// Linux only (pidfd, prctl, /proc). ProcessSpec::env usually starts from
+// inherited_environment() (os/environment.h).
 
 #include <sys/types.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -29,33 +29,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mace::openpiton {
+#include "os/cancel_token.h"
 
-// Lets another thread stop a running process group. One token may be shared by any number of
-// runs (cancelling it stops all of them) and stays cancelled for good.
-//
-// Why an eventfd and not a flag: the runner sleeps in poll() until output, the leader's exit
-// or a deadline; the token's fd is in that poll set so a cancel wakes it at once instead of
-// at the next timer tick. The fd is written once and never read, so it stays readable and
-// every waiter sees it (level-triggered).
-class CancelToken {
- public:
-  CancelToken();  // throws std::system_error if no eventfd can be made
-  ~CancelToken();  // must outlive every run that was given this token
-  CancelToken(const CancelToken&) = delete;
-  CancelToken& operator=(const CancelToken&) = delete;
-
-  // Thread-safe and async-signal-safe (an atomic exchange and one write()), so it may be
-  // called from a signal handler too. Idempotent.
-  void cancel() noexcept;
-  bool cancelled() const noexcept { return cancelled_.load(std::memory_order_acquire); }
-  // Readable (POLLIN) once cancelled. For pollers; do not read from it or close it.
-  int fd() const noexcept { return fd_; }
-
- private:
-  int fd_ = -1;
-  std::atomic<bool> cancelled_{false};
-};
+namespace mace::os {
 
 // What to run and how to watch it.
 struct ProcessSpec {
@@ -66,7 +42,7 @@ struct ProcessSpec {
   std::vector<std::string> argv;
   // The child's complete environment. Nothing is inherited: a build must not depend on
   // whatever the daemon happened to be started with. Copy inherited_environment() and
-  // change it if that is what you want. Names must be non-empty and free of '='.
+  // change it if that is what you want (os/environment.h). Names must be non-empty and free of '='.
   std::map<std::string, std::string> env;
   // The child's working directory; empty: the daemon's.
   std::string working_dir;
@@ -177,7 +153,4 @@ struct ProcessGroupRegistry {
 // calls replace it, but a run already under way may report its end to the old one.
 void set_process_group_registry(ProcessGroupRegistry registry) noexcept;
 
-// A copy of the daemon's own environment, to start ProcessSpec::env from.
-std::map<std::string, std::string> inherited_environment();
-
-}  // namespace mace::openpiton
+}  // namespace mace::os

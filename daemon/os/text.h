@@ -1,0 +1,34 @@
+#pragma once
+// Small text operations used all over MACE, each with a name that says what it does at
+// line ends, so two callers never disagree about what "the lines of" a text are.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mace::os {
+
+// "a\nb\n" → {"a\n", "b\n"}; "a\nb" → {"a\n", "b"}; "" → {}. Joining the pieces gives the
+// text back: what a diff compares.
+std::vector<std::string_view> split_lines_keeping_newlines(std::string_view text);
+
+// "a\nb" → {"a", "b"}; "a\n" → {"a"}; "" → {}. A last line without '\n' counts; the
+// newline after the last line does not start another. What a file viewer shows.
+std::vector<std::string_view> split_lines_dropping_newlines(std::string_view text);
+
+// Every piece between '\n's: "a\n" → {"a", ""}; "" → {""}. A '\r' before a '\n' stays.
+// What a reader of replies sees, where an empty last piece is harmless.
+std::vector<std::string_view> split_at_newlines(std::string_view text);
+
+// The last `n` bytes of `text` (all of it when shorter).
+std::string_view last_bytes(std::string_view text, std::size_t n);
+
+// At most `max_bytes` of `s`, backed up over UTF-8 continuation bytes so a cut never
+// splits a character.
+std::string_view clip_utf8(std::string_view s, std::size_t max_bytes);
+
+// `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
+std::string_view trim(std::string_view s);
+
+}  // namespace mace::os

@@ -1,0 +1,58 @@
+#include "os/text.h"
+
+#include <string_view>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace mace::os {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+TEST(TextTest, SplitKeepingNewlinesJoinsBackToTheText) {
+  EXPECT_THAT(split_lines_keeping_newlines("a\nb\n"), ElementsAre("a\n", "b\n"));
+  EXPECT_THAT(split_lines_keeping_newlines("a\nb"), ElementsAre("a\n", "b"));
+  EXPECT_THAT(split_lines_keeping_newlines("\n"), ElementsAre("\n"));
+  EXPECT_THAT(split_lines_keeping_newlines(""), IsEmpty());
+}
+
+TEST(TextTest, SplitDroppingNewlinesCountsNoLineAfterTheLastNewline) {
+  EXPECT_THAT(split_lines_dropping_newlines("a\nb"), ElementsAre("a", "b"));
+  EXPECT_THAT(split_lines_dropping_newlines("a\nb\n"), ElementsAre("a", "b"));
+  EXPECT_THAT(split_lines_dropping_newlines("a\n\nb"), ElementsAre("a", "", "b"));
+  EXPECT_THAT(split_lines_dropping_newlines("x\r\n"), ElementsAre("x\r"));
+  EXPECT_THAT(split_lines_dropping_newlines(""), IsEmpty());
+}
+
+TEST(TextTest, SplitAtNewlinesYieldsEveryPiece) {
+  EXPECT_THAT(split_at_newlines("a\nb"), ElementsAre("a", "b"));
+  EXPECT_THAT(split_at_newlines("a\n"), ElementsAre("a", ""));
+  EXPECT_THAT(split_at_newlines(""), ElementsAre(""));
+}
+
+TEST(TextTest, LastBytes) {
+  EXPECT_EQ(last_bytes("abcdef", 3), "def");
+  EXPECT_EQ(last_bytes("ab", 3), "ab");
+  EXPECT_EQ(last_bytes("", 0), "");
+}
+
+TEST(TextTest, ClipUtf8NeverSplitsACharacter) {
+  EXPECT_EQ(clip_utf8("abc", 5), "abc");
+  EXPECT_EQ(clip_utf8("abc", 2), "ab");
+  // "é" is two bytes: a cut inside it backs up before it.
+  EXPECT_EQ(clip_utf8("a\xc3\xa9z", 2), "a");
+  EXPECT_EQ(clip_utf8("a\xc3\xa9z", 3), "a\xc3\xa9");
+  EXPECT_EQ(clip_utf8("\xe2\x82\xac", 2), "");
+}
+
+TEST(TextTest, TrimRemovesAsciiWhitespaceAtBothEnds) {
+  EXPECT_EQ(trim(" \t\r\n\v\fx y \n"), "x y");
+  EXPECT_EQ(trim("   "), "");
+  EXPECT_EQ(trim(""), "");
+}
+
+}  // namespace
+}  // namespace mace::os

@@ -1,0 +1,63 @@
+#!/bin/bash
+# The layers of daemon/ and what each may include (README, "Layout"). Every #include "x/..."
+# in a folder must name a folder its rule allows; <...> headers are the system's. Two rules
+# are requirements: os/ uses nothing of ours, and the OpenPiton adapter uses only os/
+# (REQ-PLAT-9), also in its meson.build, so it can be lifted out with the base layer.
+# Fails naming each offending line.
+set -euo pipefail
+root=${MACE_SOURCE_ROOT:?MACE_SOURCE_ROOT is not set (run with meson test)}
+
+# folder: the folders its files may include, besides itself.
+declare -A allowed=(
+  [os]=""
+  [core]="os"
+  [openpiton]="os"
+  [loop]="os core"
+  [store]="os core"
+  [llm]="os core"
+  [mcp]="os core llm"
+  [tools]="os core llm openpiton"
+  [executor]="os core loop llm openpiton tools"
+  [replay]="os core loop executor openpiton store"
+  [service]="os core store"
+  [run]="os core loop llm openpiton tools executor replay store service"
+  [rpc]="os core store service llm mcp"
+  [maced]="os core loop llm openpiton tools executor replay store service run rpc"
+)
+
+bad=0
+for dir in "$root"/daemon/*/; do
+  layer=$(basename "$dir")
+  if [[ ! -v allowed[$layer] ]]; then
+    echo "daemon/$layer/ is a folder the layer rules do not know; add it to ${0##*/}" >&2
+    bad=1
+    continue
+  fi
+  ok=" $layer ${allowed[$layer]} "
+  while IFS= read -r hit; do
+    included=$(sed -E 's/.*#\s*include\s+"([^/"]+)\/.*/\1/' <<<"$hit")
+    if [[ "$ok" != *" $included "* ]]; then
+      echo "daemon/$layer may not include $included/: ${hit#"$root"/}" >&2
+      bad=1
+    fi
+  done < <(grep -rnE '^\s*#\s*include\s+"[^/"]+/' "$dir" --include=*.h --include=*.cc || true)
+  # A header of ours without a folder would bypass the rule.
+  if grep -rnE '^\s*#\s*include\s+"[^/"]+"' "$dir" --include=*.h --include=*.cc | grep -v '\.capnp\.h"'; then
+    echo "daemon/$layer includes a header of ours without its folder" >&2
+    bad=1
+  fi
+done
+
+# The adapter's and the base layer's builds link nothing of ours but what their rule allows.
+for layer in os openpiton; do
+  own="mace_${layer}_dep"
+  if grep -nE 'mace_[a-z]+_dep' "$root/daemon/$layer/meson.build" | grep -vE "$own|mace_os_dep"; then
+    echo "daemon/$layer/meson.build links a MACE library its rule does not allow" >&2
+    bad=1
+  fi
+done
+
+if [ "$bad" -eq 0 ]; then
+  echo "every layer of daemon/ includes only what its rule allows; os/ and openpiton/ link only os/"
+fi
+exit $bad
