@@ -65,16 +65,13 @@ BackendChoice resolve_choice(const std::optional<std::string>& spec_backend,
 }
 
 std::unique_ptr<Backend> make_backend(const BackendChoice& choice, const EnvLookup& env,
-                                      std::string& error, const BackendOptions& options) {
+                                      const BackendOptions& options) {
   if (!is_known_backend(choice.backend)) {
-    error = "unknown backend '" + choice.backend +
-            "'; expected vertex, claude, opencode or antigravity";
-    return nullptr;
+    throw SetupError("unknown backend '" + choice.backend +
+                     "'; expected vertex, claude, opencode or antigravity");
   }
-  if (choice.backend == "vertex") {
-    return make_vertex_backend(choice.model, env, options.prices, error);
-  }
-  return make_cli_backend(choice.backend, choice.model, c_string_env(env), options.cli, error);
+  if (choice.backend == "vertex") return make_vertex_backend(choice.model, env, options.prices);
+  return make_cli_backend(choice.backend, choice.model, c_string_env(env), options.cli);
 }
 
 }  // namespace mace::llm

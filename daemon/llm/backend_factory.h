@@ -9,6 +9,7 @@
 #include "llm/cli_backend.h"
 #include "llm/llm.h"
 #include "llm/pricing.h"
+#include "llm/setup_error.h"
 
 namespace mace::llm {
 
@@ -31,10 +32,9 @@ struct BackendOptions {
   CliOptions cli;                              // claude, opencode, antigravity
 };
 
-// nullptr and `error` when the backend is unknown or cannot be configured (for vertex:
+// Throws SetupError when the backend is unknown or cannot be configured (for vertex:
 // missing credentials or project; for the CLI agents: a missing CLI; named in the message).
 std::unique_ptr<Backend> make_backend(const BackendChoice& choice, const EnvLookup& env,
-                                      std::string& error,
                                       const BackendOptions& options = BackendOptions{});
 
 }  // namespace mace::llm

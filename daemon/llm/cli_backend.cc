@@ -406,20 +406,16 @@ class CliBackend final : public Backend {
 bool is_cli_backend(const std::string& backend) { return cli_name(backend) != nullptr; }
 
 std::string find_cli(const std::string& backend,
-                     const std::function<const char*(const char*)>& env, std::string& error) {
+                     const std::function<const char*(const char*)>& env) {
   const CliName* c = cli_name(backend);
-  if (!c) {
-    error = backend + ": not a command-line backend";
-    return {};
-  }
+  if (!c) throw SetupError(backend + ": not a command-line backend");
   const char* override_value = env ? env(c->override_var) : nullptr;
   std::string wanted = override_value && *override_value ? override_value : c->executable;
   if (wanted.find('/') != std::string::npos) {
     // Absolute, because the CLI runs in the call's own directory.
     if (is_executable_file(wanted)) return std::filesystem::absolute(wanted).string();
-    error = backend + ": CLI '" + wanted + "' (" + c->override_var +
-            ") is not an executable file";
-    return {};
+    throw SetupError(backend + ": CLI '" + wanted + "' (" + c->override_var +
+                     ") is not an executable file");
   }
   const char* path = env ? env("PATH") : nullptr;
   std::string_view dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
@@ -432,16 +428,14 @@ std::string find_cli(const std::string& backend,
     if (colon == std::string_view::npos) break;
     dirs.remove_prefix(colon + 1);
   }
-  error = backend + ": CLI '" + wanted + "' not found on PATH; install it or set " +
-          c->override_var;
-  return {};
+  throw SetupError(backend + ": CLI '" + wanted + "' not found on PATH; install it or set " +
+                   c->override_var);
 }
 
 std::unique_ptr<Backend> make_cli_backend(const std::string& backend, const std::string& model,
                                           const std::function<const char*(const char*)>& env,
-                                          const CliOptions& options, std::string& error) {
-  std::string executable = find_cli(backend, env, error);
-  if (executable.empty()) return nullptr;
+                                          const CliOptions& options) {
+  std::string executable = find_cli(backend, env);
   std::unique_ptr<cli::Vendor> vendor;
   if (backend == "claude") vendor = cli::make_claude_vendor();
   else if (backend == "opencode") vendor = cli::make_opencode_vendor();

@@ -25,6 +25,7 @@
 #include <simdjson.h>
 
 #include "llm/llm.h"
+#include "llm/setup_error.h"
 #include "llm/tool_sessions.h"
 
 namespace mace::llm {
@@ -50,17 +51,17 @@ bool is_cli_backend(const std::string& backend);
 
 // The CLI's executable: the override variable (MACE_CLAUDE_CLI, MACE_OPENCODE_CLI,
 // MACE_ANTIGRAVITY_CLI) if set, else `claude`, `opencode` or `agy` searched on `env`'s
-// PATH. Empty with `error` set when there is none; only stat()s, so it is cheap enough
-// to run at submit time.
+// PATH. Throws SetupError when there is none; only stat()s, so it is cheap enough to run
+// at submit time.
 std::string find_cli(const std::string& backend,
-                     const std::function<const char*(const char*)>& env, std::string& error);
+                     const std::function<const char*(const char*)>& env);
 
-// The backend named `backend` for `model` (empty: the CLI's own default model). Null with
-// `error` set for a backend that is not a CLI one or whose CLI is missing, e.g.
+// The backend named `backend` for `model` (empty: the CLI's own default model). Throws
+// SetupError for a backend that is not a CLI one or whose CLI is missing, e.g.
 // "claude: CLI 'claude' not found on PATH; install it or set MACE_CLAUDE_CLI".
 std::unique_ptr<Backend> make_cli_backend(const std::string& backend, const std::string& model,
                                           const std::function<const char*(const char*)>& env,
-                                          const CliOptions& options, std::string& error);
+                                          const CliOptions& options);
 
 // ---------------------------------------------------------------------------------------
 // The vendors' output parsers, apart so they can be tested on recorded output. Each turns

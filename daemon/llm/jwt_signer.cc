@@ -81,38 +81,27 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   return out;
 }
 
-std::optional<std::string> sign_rs256(std::string_view pem_private_key, std::string_view data,
-                                      std::string& error) {
+std::string sign_rs256(std::string_view pem_private_key, std::string_view data) {
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(
       BIO_new_mem_buf(pem_private_key.data(), static_cast<int>(pem_private_key.size())),
       BIO_free);
-  if (!bio) {
-    error = openssl_error("cannot read the private key");
-    return std::nullopt;
-  }
+  if (!bio) throw SetupError(openssl_error("cannot read the private key"));
   std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)> key(
       PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr), EVP_PKEY_free);
-  if (!key) {
-    error = openssl_error("the private key is not a PEM private key");
-    return std::nullopt;
-  }
-  if (EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) {
-    error = "the private key is not an RSA key (RS256 needs one)";
-    return std::nullopt;
-  }
+  if (!key) throw SetupError(openssl_error("the private key is not a PEM private key"));
+  if (EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA)
+    throw SetupError("the private key is not an RSA key (RS256 needs one)");
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   size_t length = 0;
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1 ||
       EVP_DigestSign(ctx.get(), nullptr, &length,
                      reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
-    error = openssl_error("RS256 signing failed");
-    return std::nullopt;
+    throw SetupError(openssl_error("RS256 signing failed"));
   }
   std::string signature(length, '\0');
   if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
                      reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
-    error = openssl_error("RS256 signing failed");
-    return std::nullopt;
+    throw SetupError(openssl_error("RS256 signing failed"));
   }
   signature.resize(length);
   return signature;

@@ -47,39 +47,31 @@ double PriceTable::cost(std::string_view model, const Usage& usage) const {
   return price ? cost_of(*price, usage) : 0.0;
 }
 
-bool PriceTable::apply_overrides_json(std::string_view json, std::string& error) {
+void PriceTable::apply_overrides_json(std::string_view json) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   if (auto e = parser.parse(json.data(), json.size()).get(root); e) {
-    error = std::string("prices: not valid JSON: ") + simdjson::error_message(e);
-    return false;
+    throw SetupError(std::string("prices: not valid JSON: ") + simdjson::error_message(e));
   }
   simdjson::dom::object top;
-  if (root.get_object().get(top)) {
-    error = "prices: expected a JSON object";
-    return false;
-  }
+  if (root.get_object().get(top)) throw SetupError("prices: expected a JSON object");
   simdjson::dom::element prices_el;
-  if (top["prices"].get(prices_el)) return true;  // nothing to override
+  if (top["prices"].get(prices_el)) return;  // nothing to override
   simdjson::dom::object prices;
-  if (prices_el.get_object().get(prices)) {
-    error = "prices: must be an object of models";
-    return false;
-  }
+  if (prices_el.get_object().get(prices)) throw SetupError("prices: must be an object of models");
   auto updated = prices_;
   for (auto [model_key, entry] : prices) {
     std::string model(model_key);
     std::string place = "prices." + model;
     simdjson::dom::object fields;
-    if (entry.get_object().get(fields)) {
-      error = place + ": must be an object with input, output and thinking";
-      return false;
-    }
+    if (entry.get_object().get(fields))
+      throw SetupError(place + ": must be an object with input, output and thinking");
     auto existing = updated.find(model);
     bool known = existing != updated.end();
     Price p = known ? existing->second : Price{};
     bool has_output = false, has_thinking = false;
     for (auto [field_key, value] : fields) {
+      const std::string field = place + "." + std::string(field_key);
       double number = 0;
       if (value.get_double().get(number)) {
         int64_t as_int = 0;
@@ -89,14 +81,10 @@ bool PriceTable::apply_overrides_json(std::string_view json, std::string& error)
         } else if (!value.get_uint64().get(as_uint)) {
           number = static_cast<double>(as_uint);
         } else {
-          error = place + "." + std::string(field_key) + ": must be a non-negative number";
-          return false;
+          throw SetupError(field + ": must be a non-negative number");
         }
       }
-      if (number < 0) {
-        error = place + "." + std::string(field_key) + ": must be a non-negative number";
-        return false;
-      }
+      if (number < 0) throw SetupError(field + ": must be a non-negative number");
       if (field_key == "input") {
         p.input = number;
       } else if (field_key == "output") {
@@ -106,16 +94,13 @@ bool PriceTable::apply_overrides_json(std::string_view json, std::string& error)
         p.thinking = number;
         has_thinking = true;
       } else {
-        error = place + "." + std::string(field_key) +
-                ": unknown field; expected input, output or thinking";
-        return false;
+        throw SetupError(field + ": unknown field; expected input, output or thinking");
       }
     }
     if (!known && has_output && !has_thinking) p.thinking = p.output;
     updated[model] = p;
   }
   prices_ = std::move(updated);
-  return true;
 }
 
 }  // namespace mace::llm

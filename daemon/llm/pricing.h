@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "llm/llm.h"
+#include "llm/setup_error.h"
 
 namespace mace::llm {
 
@@ -26,9 +27,9 @@ class PriceTable {
   // Applies maced's `{"prices": {"<model>": {"input": x, "output": y, "thinking": z}}}`.
   // A field left out keeps the model's current value; a new model without "thinking" is
   // charged its output price for thinking, as Google bills it. On error nothing changes
-  // and `error` names the place ("prices.gemini-2.5-pro.input: must be a non-negative
-  // number").
-  bool apply_overrides_json(std::string_view json, std::string& error);
+  // and the SetupError thrown names the place ("prices.gemini-2.5-pro.input: must be a
+  // non-negative number").
+  void apply_overrides_json(std::string_view json);
 
   void set(const std::string& model, Price price) { prices_[model] = price; }
 

@@ -120,13 +120,11 @@ struct FunctionTarget {
 // ---------------------------------------------------------------------------------------
 // Credentials
 
-std::optional<GoogleKeyFile> parse_google_key_file(std::string_view json, std::string& error) {
+GoogleKeyFile parse_google_key_file(std::string_view json) {
   simdjson::dom::parser parser;
   element root;
-  if (parser.parse(json.data(), json.size()).get(root) || !root.is_object()) {
-    error = "not a JSON object";
-    return std::nullopt;
-  }
+  if (parser.parse(json.data(), json.size()).get(root) || !root.is_object())
+    throw SetupError("not a JSON object");
   GoogleKeyFile key;
   key.type = string_field(root, "type");
   key.project_id = string_field(root, "project_id");
@@ -139,19 +137,14 @@ std::optional<GoogleKeyFile> parse_google_key_file(std::string_view json, std::s
   key.refresh_token = string_field(root, "refresh_token");
   key.quota_project_id = string_field(root, "quota_project_id");
   if (key.type == "service_account") {
-    if (key.client_email.empty() || key.private_key.empty()) {
-      error = "service_account key without client_email or private_key";
-      return std::nullopt;
-    }
+    if (key.client_email.empty() || key.private_key.empty())
+      throw SetupError("service_account key without client_email or private_key");
   } else if (key.type == "authorized_user") {
-    if (key.refresh_token.empty() || key.client_id.empty()) {
-      error = "authorized_user credentials without refresh_token or client_id";
-      return std::nullopt;
-    }
+    if (key.refresh_token.empty() || key.client_id.empty())
+      throw SetupError("authorized_user credentials without refresh_token or client_id");
   } else {
-    error = "credentials of type '" + key.type +
-            "' are not supported; expected service_account or authorized_user";
-    return std::nullopt;
+    throw SetupError("credentials of type '" + key.type +
+                     "' are not supported; expected service_account or authorized_user");
   }
   return key;
 }
@@ -159,8 +152,7 @@ std::optional<GoogleKeyFile> parse_google_key_file(std::string_view json, std::s
 OAuthTokenSource::OAuthTokenSource(GoogleKeyFile key, WallClock clock)
     : key_(std::move(key)), clock_(std::move(clock)) {}
 
-std::optional<std::string> OAuthTokenSource::make_assertion(
-    std::chrono::system_clock::time_point now, std::string& error) const {
+std::string OAuthTokenSource::make_assertion(std::chrono::system_clock::time_point now) const {
   auto iat = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
   JsonWriter header;
   header.begin_object().field("alg", "RS256").field("typ", "JWT");
@@ -175,9 +167,7 @@ std::optional<std::string> OAuthTokenSource::make_assertion(
       .field("exp", static_cast<int64_t>(iat + 3600))
       .end_object();
   std::string signing_input = base64url_encode(header.str()) + "." + base64url_encode(claims.str());
-  auto signature = sign_rs256(key_.private_key, signing_input, error);
-  if (!signature) return std::nullopt;
-  return signing_input + "." + base64url_encode(*signature);
+  return signing_input + "." + base64url_encode(sign_rs256(key_.private_key, signing_input));
 }
 
 std::optional<std::string> OAuthTokenSource::token(TokenError& error) {
@@ -190,15 +180,18 @@ std::optional<std::string> OAuthTokenSource::token(TokenError& error) {
   request.content_type = "application/x-www-form-urlencoded";
   request.timeout = 60s;
   if (key_.type == "service_account") {
-    std::string sign_error;
-    auto assertion = make_assertion(now, sign_error);
-    if (!assertion) {
+    // A token source answers with a TokenError, never a throw: the call it serves fails
+    // with that class like any other.
+    std::string assertion;
+    try {
+      assertion = make_assertion(now);
+    } catch (const SetupError& e) {
       error = {ErrorClass::authentication, "vertex: service account " + key_.client_email +
-                                               ": cannot sign the token request: " + sign_error};
+                                               ": cannot sign the token request: " + e.what()};
       return std::nullopt;
     }
     request.body = "grant_type=" + form_escape("urn:ietf:params:oauth:grant-type:jwt-bearer") +
-                   "&assertion=" + form_escape(*assertion);
+                   "&assertion=" + form_escape(assertion);
   } else {
     request.body = "grant_type=refresh_token&client_id=" + form_escape(key_.client_id) +
                    "&client_secret=" + form_escape(key_.client_secret) +
@@ -235,9 +228,7 @@ std::optional<std::string> OAuthTokenSource::token(TokenError& error) {
   return cached_;
 }
 
-std::optional<VertexCredentials> vertex_credentials_from_environment(const EnvLookup& env,
-                                                                     std::string& error,
-                                                                     WallClock clock) {
+VertexCredentials vertex_credentials_from_environment(const EnvLookup& env, WallClock clock) {
   auto get = [&](const std::string& name) -> std::string {
     auto v = env(name);
     return v ? *v : std::string();
@@ -259,26 +250,27 @@ std::optional<VertexCredentials> vertex_credentials_from_environment(const EnvLo
   }
   std::ifstream in(path);
   if (path.empty() || !in) {
-    error = explicit_path
-                ? "vertex: GOOGLE_APPLICATION_CREDENTIALS names " + path + ", which cannot be read"
-                : "vertex: no credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service-account "
-                  "key file, or MACE_VERTEX_ACCESS_TOKEN (or GOOGLE_OAUTH_ACCESS_TOKEN) to an "
-                  "access token, or run `gcloud auth application-default login`";
-    return std::nullopt;
+    throw SetupError(
+        explicit_path
+            ? "vertex: GOOGLE_APPLICATION_CREDENTIALS names " + path + ", which cannot be read"
+            : "vertex: no credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service-account "
+              "key file, or MACE_VERTEX_ACCESS_TOKEN (or GOOGLE_OAUTH_ACCESS_TOKEN) to an "
+              "access token, or run `gcloud auth application-default login`");
   }
   std::stringstream text;
   text << in.rdbuf();
-  std::string parse_error;
-  auto key = parse_google_key_file(text.str(), parse_error);
-  if (!key) {
-    error = "vertex: credentials in " + path + ": " + parse_error;
-    return std::nullopt;
+  GoogleKeyFile key;
+  try {
+    key = parse_google_key_file(text.str());
+  } catch (const SetupError& e) {
+    // The key file's own complaint does not say which file, or that it is vertex's.
+    throw SetupError("vertex: credentials in " + path + ": " + e.what());
   }
   VertexCredentials creds;
-  creds.project_hint = key->type == "service_account" ? key->project_id : key->quota_project_id;
-  creds.quota_project = key->type == "authorized_user" ? key->quota_project_id : "";
+  creds.project_hint = key.type == "service_account" ? key.project_id : key.quota_project_id;
+  creds.quota_project = key.type == "authorized_user" ? key.quota_project_id : "";
   creds.source = source;
-  creds.tokens = std::make_shared<OAuthTokenSource>(std::move(*key), std::move(clock));
+  creds.tokens = std::make_shared<OAuthTokenSource>(std::move(key), std::move(clock));
   return creds;
 }
 
@@ -345,17 +337,12 @@ ErrorClass classify_vertex_error(long http_status, std::string_view body,
   return ErrorClass::unknown;
 }
 
-std::optional<std::string> gemini_schema(std::string_view schema_json, std::string& error) {
+std::string gemini_schema(std::string_view schema_json) {
   simdjson::dom::parser parser;
   element root;
-  if (auto e = parser.parse(schema_json.data(), schema_json.size()).get(root); e) {
-    error = std::string("not valid JSON: ") + simdjson::error_message(e);
-    return std::nullopt;
-  }
-  if (!root.is_object()) {
-    error = "a parameters schema must be a JSON object";
-    return std::nullopt;
-  }
+  if (auto e = parser.parse(schema_json.data(), schema_json.size()).get(root); e)
+    throw SetupError(std::string("not valid JSON: ") + simdjson::error_message(e));
+  if (!root.is_object()) throw SetupError("a parameters schema must be a JSON object");
   JsonWriter w;
   write_schema(w, root, false);
   return w.take();
@@ -411,16 +398,18 @@ Reply VertexBackend::call(const Request& request) {
                           " and " + tool.name + "." + method.name +
                           " share the function name '" + fn + "' once cut to 64 characters");
         }
-        std::string schema_error;
-        auto schema = gemini_schema(method.parameters_schema_json, schema_error);
-        if (!schema) {
+        // A tool is set up per call here, so its bad schema fails this call as a Reply.
+        std::string schema;
+        try {
+          schema = gemini_schema(method.parameters_schema_json);
+        } catch (const SetupError& e) {
           return fail(ErrorClass::invalid_request, "vertex: tool " + tool.name + "." +
-                                                       method.name + " parameters: " + schema_error);
+                                                       method.name + " parameters: " + e.what());
         }
         w.begin_object().field("name", fn);
         // Vertex rejects an empty description.
         w.field("description", method.description.empty() ? std::string(" ") : method.description);
-        w.key("parameters").raw(*schema);
+        w.key("parameters").raw(schema);
         w.end_object();
       }
     }
@@ -605,27 +594,22 @@ Reply VertexBackend::call(const Request& request) {
 }
 
 std::unique_ptr<VertexBackend> make_vertex_backend(const std::string& model, const EnvLookup& env,
-                                                   const PriceTable& prices, std::string& error,
-                                                   WallClock clock) {
+                                                   const PriceTable& prices, WallClock clock) {
   auto get = [&](const std::string& name) -> std::string {
     auto v = env(name);
     return v ? *v : std::string();
   };
-  auto creds = vertex_credentials_from_environment(env, error, std::move(clock));
-  if (!creds) return nullptr;
+  VertexCredentials creds = vertex_credentials_from_environment(env, std::move(clock));
   VertexConfig config;
   config.model = model.empty() ? "gemini-2.5-flash" : model;
   config.project = get("GOOGLE_CLOUD_PROJECT");
-  if (config.project.empty()) config.project = creds->project_hint;
-  if (config.project.empty()) {
-    error = "vertex: no project: set GOOGLE_CLOUD_PROJECT";
-    return nullptr;
-  }
+  if (config.project.empty()) config.project = creds.project_hint;
+  if (config.project.empty()) throw SetupError("vertex: no project: set GOOGLE_CLOUD_PROJECT");
   if (auto location = get("GOOGLE_CLOUD_LOCATION"); !location.empty()) config.location = location;
   config.endpoint_base = get("MACE_VERTEX_ENDPOINT");
-  config.quota_project = creds->quota_project;
+  config.quota_project = creds.quota_project;
   config.prices = prices;
-  return std::make_unique<VertexBackend>(std::move(config), std::move(creds->tokens));
+  return std::make_unique<VertexBackend>(std::move(config), std::move(creds.tokens));
 }
 
 }  // namespace mace::llm

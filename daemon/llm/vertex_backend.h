@@ -31,6 +31,7 @@
 
 #include "llm/llm.h"
 #include "llm/pricing.h"
+#include "llm/setup_error.h"
 
 namespace mace::llm {
 
@@ -72,7 +73,9 @@ struct GoogleKeyFile {
   std::string refresh_token;     // authorized_user
   std::string quota_project_id;  // authorized_user
 };
-std::optional<GoogleKeyFile> parse_google_key_file(std::string_view json, std::string& error);
+// Throws SetupError saying what is wrong with a file that is not JSON, of another type or
+// without the fields its type needs.
+GoogleKeyFile parse_google_key_file(std::string_view json);
 
 // Exchanges a key file for access tokens at its token_uri and caches each token until
 // a minute before it expires. Thread-safe: runs share one backend.
@@ -81,9 +84,9 @@ class OAuthTokenSource : public AccessTokenSource {
   explicit OAuthTokenSource(GoogleKeyFile key, WallClock clock = std::chrono::system_clock::now);
   std::optional<std::string> token(TokenError& error) override;
 
-  // The signed JWT assertion a service account sends (exposed for tests).
-  std::optional<std::string> make_assertion(std::chrono::system_clock::time_point now,
-                                            std::string& error) const;
+  // The signed JWT assertion a service account sends (exposed for tests). Throws
+  // SetupError when the key cannot sign.
+  std::string make_assertion(std::chrono::system_clock::time_point now) const;
 
  private:
   GoogleKeyFile key_;
@@ -99,11 +102,10 @@ struct VertexCredentials {
   std::string quota_project;  // sent as x-goog-user-project (user credentials need one)
   std::string source;         // which setting supplied them, for messages
 };
-// nullopt and `error` ("vertex: no credentials: set …") when nothing is configured or the
+// Throws SetupError ("vertex: no credentials: set …") when nothing is configured or the
 // key file cannot be used.
-std::optional<VertexCredentials> vertex_credentials_from_environment(
-    const EnvLookup& env, std::string& error,
-    WallClock clock = std::chrono::system_clock::now);
+VertexCredentials vertex_credentials_from_environment(
+    const EnvLookup& env, WallClock clock = std::chrono::system_clock::now);
 
 struct VertexConfig {
   std::string project;
@@ -133,12 +135,11 @@ class VertexBackend : public Backend {
   std::shared_ptr<AccessTokenSource> tokens_;
 };
 
-// Everything from the environment: credentials, project, location, endpoint.
-std::unique_ptr<VertexBackend> make_vertex_backend(const std::string& model,
-                                                   const EnvLookup& env,
-                                                   const PriceTable& prices,
-                                                   std::string& error,
-                                                   WallClock clock = std::chrono::system_clock::now);
+// Everything from the environment: credentials, project, location, endpoint. Throws
+// SetupError when there are no usable credentials or no project.
+std::unique_ptr<VertexBackend> make_vertex_backend(
+    const std::string& model, const EnvLookup& env, const PriceTable& prices,
+    WallClock clock = std::chrono::system_clock::now);
 
 // The class and message of a non-200 answer, from its status and Google's error body
 // {"error": {"code", "message", "status", "details"}}. Sets `retry_after` from the
@@ -150,7 +151,8 @@ ErrorClass classify_vertex_error(long http_status, std::string_view body,
 
 // A tool's JSON schema as Gemini's OpenAPI subset accepts it: drops $schema, $id, $defs,
 // definitions, additionalProperties and title (which Vertex answers with 400), but never a
-// property that happens to carry one of those names.
-std::optional<std::string> gemini_schema(std::string_view schema_json, std::string& error);
+// property that happens to carry one of those names. Throws SetupError for a schema that
+// is not a JSON object.
+std::string gemini_schema(std::string_view schema_json);
 
 }  // namespace mace::llm

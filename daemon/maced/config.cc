@@ -335,12 +335,13 @@ ConfigParseResult parse_maced_config(std::string_view json) {
       element prices;
       if (!obj.at_key("prices").get(prices)) {
         std::string raw = simdjson::minify(prices);
-        std::string problem;
         llm::PriceTable table = llm::PriceTable::defaults();
-        if (table.apply_overrides_json("{\"prices\":" + raw + "}", problem)) {
+        try {
+          table.apply_overrides_json("{\"prices\":" + raw + "}");
           config.llm_prices_json = raw;
-        } else {
+        } catch (const llm::SetupError& e) {
           // The table names the place inside its own document ("prices.m.input: ...").
+          const std::string problem = e.what();
           auto colon = problem.find(": ");
           if (colon == std::string::npos)
             errors.push_back({"llm.prices", problem});

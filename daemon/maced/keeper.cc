@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <stdexcept>
 #include <string_view>
 #include <thread>
 
@@ -198,18 +199,13 @@ int run(int fd) {
 
 }  // namespace keeper
 
-bool start_keeper(std::string& error) {
+void start_keeper() {
   int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) < 0) {
-    error = "cannot create the keeper's pipe: " + os::errno_text(errno);
-    return false;
-  }
+  if (::pipe2(fds, O_CLOEXEC) < 0)
+    throw std::runtime_error("cannot create the keeper's pipe: " + os::errno_text(errno));
   os::UniqueFd read_end(fds[0]), write_end(fds[1]);
   pid_t pid = ::fork();
-  if (pid < 0) {
-    error = "cannot fork the keeper: " + os::errno_text(errno);
-    return false;
-  }
+  if (pid < 0) throw std::runtime_error("cannot fork the keeper: " + os::errno_text(errno));
   if (pid == 0) {
     write_end.reset();
     // Ctrl-C in a terminal, or systemd's SIGTERM to the whole cgroup, reaches the keeper
@@ -224,7 +220,6 @@ bool start_keeper(std::string& error) {
   // maced holds the write end until it exits, however it exits: its end is the keeper's EOF.
   write_fd.store(write_end.release(), std::memory_order_release);
   os::set_process_group_registry({&report_started, &report_ended});
-  return true;
 }
 
 pid_t keeper_pid() { return the_keeper; }

@@ -41,8 +41,8 @@ namespace mace {
 
 // Forks the keeper. Must be called before maced starts any thread (the child runs ordinary
 // C++ after fork). On success maced keeps the pipe's write end open until it exits and
-// set_process_group_registry() is pointed at it; returns false with `error` set otherwise.
-bool start_keeper(std::string& error);
+// set_process_group_registry() is pointed at it; throws std::runtime_error otherwise.
+void start_keeper();
 
 // The keeper's pid, or -1 before start_keeper.
 pid_t keeper_pid();

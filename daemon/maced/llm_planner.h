@@ -148,8 +148,11 @@ inline tools::DiagnosticScope diagnostic_scope(const loop::TaskOutcome& failed,
 inline llm::BackendOptions backend_options(const MacedConfig& config, const LlmWiring& wiring) {
   llm::BackendOptions options;
   if (!config.llm_prices_json.empty()) {
-    std::string error;  // checked when the config was read
-    options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}", error);
+    try {
+      options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}");
+    } catch (const llm::SetupError&) {
+      // Checked when the config was read; were it to fail here, the defaults stand, as ever.
+    }
   }
   options.cli.mace_binary = wiring.mace_binary;
   options.cli.maced_socket = wiring.maced_socket;

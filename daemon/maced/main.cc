@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -190,8 +191,10 @@ int main(int argc, char** argv) {
 
   // While maced has a single thread: the keeper runs ordinary C++ after fork, which is
   // only safe before any other thread exists.
-  if (std::string error; !mace::start_keeper(error)) {
-    std::cerr << "maced: " << error << "\n";
+  try {
+    mace::start_keeper();
+  } catch (const std::runtime_error& e) {
+    std::cerr << "maced: " << e.what() << "\n";
     return 1;
   }
 
@@ -205,10 +208,12 @@ int main(int argc, char** argv) {
     settings.tool_names = mace::tool_names(config);
     settings.check_backend = [](const std::string& backend,
                                 const std::string& model) -> std::optional<std::string> {
-      std::string error;
-      if (mace::llm::make_backend({backend, model}, mace::llm::process_environment(), error))
+      try {
+        mace::llm::make_backend({backend, model}, mace::llm::process_environment());
         return std::nullopt;
-      return error;
+      } catch (const mace::llm::SetupError& e) {
+        return e.what();
+      }
     };
     mace::service::RunService service(*store, settings);
     // A run left running by a maced that died cannot be resumed safely yet.

@@ -160,10 +160,8 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
     tools::CommandToolContext tool_context;
     tool_context.run_id = run_id;
     tool_context.cancel = &cancel;
-    std::string tool_error;
     std::vector<llm::Tool> run_tools =
-        tools::select_command_tools(config_.tools, spec.tools, tool_context, tool_error);
-    if (!tool_error.empty()) throw std::runtime_error(tool_error);
+        tools::select_command_tools(config_.tools, spec.tools, tool_context);
 
     std::unique_ptr<loop::Planner> planner;
     LlmPlanner* llm_planner = nullptr;
@@ -172,11 +170,9 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
     } else if (record.backend == "direct") {
       planner = std::make_unique<loop::DirectPlanner>(spec);
     } else {
-      std::string error;
       llm::BackendOptions options = backend_options(config_, wiring_);
-      auto backend = llm::make_backend({record.backend, record.model}, llm::process_environment(),
-                                       error, options);
-      if (!backend) throw std::runtime_error(error);
+      auto backend =
+          llm::make_backend({record.backend, record.model}, llm::process_environment(), options);
       // Vertex replies carry tokens, not prices: an unpriced model would make max_usd
       // meaningless without anyone noticing.
       if (record.backend == "vertex" && !options.prices.find(backend->model()))
@@ -185,11 +181,13 @@ void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, Ac
                       "in maced's configuration");
       auto diagnostic_tool = [&](const loop::TaskOutcome* failed) -> std::optional<llm::Tool> {
         if (!failed) return std::nullopt;
-        std::string why;
-        auto tool = tools::make_diagnostic_tool(
-            diagnostic_scope(*failed, observer.passing_run_dirs(), workloads_dir_), why);
-        if (!tool) observer.note("diagnostic tools not offered: " + why);  // REQ-FAIL-7
-        return tool;
+        try {
+          return tools::make_diagnostic_tool(
+              diagnostic_scope(*failed, observer.passing_run_dirs(), workloads_dir_));
+        } catch (const tools::ToolError& e) {
+          observer.note(std::string("diagnostic tools not offered: ") + e.what());  // REQ-FAIL-7
+          return std::nullopt;
+        }
       };
       auto owned = std::make_unique<LlmPlanner>(
           std::move(backend), service_, loop_, run_id, cancel,

@@ -174,8 +174,7 @@ llm::Tool make_command_tool(const CommandToolConfig& config, const CommandToolCo
 
 std::vector<llm::Tool> select_command_tools(const std::vector<CommandToolConfig>& configured,
                                             const std::vector<std::string>& names,
-                                            const CommandToolContext& context,
-                                            std::string& error) {
+                                            const CommandToolContext& context) {
   std::vector<llm::Tool> tools;
   for (const std::string& name : names) {
     const CommandToolConfig* found = nullptr;
@@ -185,9 +184,8 @@ std::vector<llm::Tool> select_command_tools(const std::vector<CommandToolConfig>
       std::string known;
       for (const CommandToolConfig& candidate : configured)
         known += (known.empty() ? "" : ", ") + candidate.name;
-      error = "tool '" + name + "' is not in maced's configuration (it has " +
-              (known.empty() ? std::string("none") : known) + ")";
-      return {};
+      throw ToolError("tool '" + name + "' is not in maced's configuration (it has " +
+                      (known.empty() ? std::string("none") : known) + ")");
     }
     tools.push_back(make_command_tool(*found, context));
   }

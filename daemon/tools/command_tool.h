@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "llm/llm.h"
+#include "tools/tool_error.h"
 
 namespace mace::os {
 class CancelToken;
@@ -79,10 +80,9 @@ llm::Tool make_command_tool(const CommandToolConfig& config, const CommandToolCo
 
 // A run's tools: those of `configured` that `names` (the run spec's `tools`) selects, in
 // the order of `names`. When a name is not configured (maced was restarted with another
-// configuration since the run was submitted) the result is empty and `error` names it.
+// configuration since the run was submitted) it throws ToolError naming it.
 std::vector<llm::Tool> select_command_tools(const std::vector<CommandToolConfig>& configured,
                                             const std::vector<std::string>& names,
-                                            const CommandToolContext& context,
-                                            std::string& error);
+                                            const CommandToolContext& context);
 
 }  // namespace mace::tools

@@ -195,7 +195,7 @@ std::string describe(const State& state) {
 
 }  // namespace
 
-std::optional<llm::Tool> make_diagnostic_tool(const DiagnosticScope& scope, std::string& error) {
+llm::Tool make_diagnostic_tool(const DiagnosticScope& scope) {
   auto state = std::make_shared<State>();
   state->objdump_timeout = scope.objdump_timeout;
   state->call_time_limit = scope.call_time_limit;
@@ -238,11 +238,11 @@ std::optional<llm::Tool> make_diagnostic_tool(const DiagnosticScope& scope, std:
   }
   bool any_failed_place = !state->places.empty();
   if (!any_failed_place) {
-    error = "the diagnostic tools cannot start: none of the failed task's run directories "
-            "and no build log exists";
-    if (scope.run_dirs.empty() && scope.build_log.empty()) error += " (the scope names none)";
-    for (const auto& u : state->unavailable) error += "; " + u;
-    return std::nullopt;
+    std::string why = "the diagnostic tools cannot start: none of the failed task's run "
+                      "directories and no build log exists";
+    if (scope.run_dirs.empty() && scope.build_log.empty()) why += " (the scope names none)";
+    for (const auto& u : state->unavailable) why += "; " + u;
+    throw ToolError(why);
   }
   for (const auto& dir : scope.reference_run_dirs) {
     if (auto c = place_of(dir, true, "reference run directory")) {

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "llm/llm.h"
+#include "tools/tool_error.h"
 
 namespace mace::tools {
 
@@ -104,8 +105,8 @@ struct DiagnosticScope {
 // compare_transcript and symbols. Its call() never throws: a bad argument, a refused path,
 // an unreadable file is an ok=false result whose content says what and why.
 //
-// nullopt, with `error` saying why, when the tools cannot start: none of the failed run
+// Throws ToolError, saying why, when the tools cannot start: none of the failed run
 // directories and not the build log exists (or can be resolved).
-std::optional<llm::Tool> make_diagnostic_tool(const DiagnosticScope& scope, std::string& error);
+llm::Tool make_diagnostic_tool(const DiagnosticScope& scope);
 
 }  // namespace mace::tools

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "fake_vertex_server.h"
+#include "setup_error_message.h"
 
 namespace mace::llm {
 namespace {
@@ -57,38 +58,36 @@ TEST(MakeBackend, OnlyTheFourBackendsExist) {
   for (const char* name : {"vertex", "claude", "opencode", "antigravity"}) {
     EXPECT_TRUE(is_known_backend(name)) << name;
   }
-  std::string error;
-  EXPECT_EQ(make_backend({"openai", "gpt"}, map_env({}), error), nullptr);
-  EXPECT_EQ(error, "unknown backend 'openai'; expected vertex, claude, opencode or antigravity");
+  EXPECT_EQ(setup_error_of([] { make_backend({"openai", "gpt"}, map_env({})); }),
+            "unknown backend 'openai'; expected vertex, claude, opencode or antigravity");
 }
 
 // REQ-PLAT-5, as maced has it: the selected backend's credentials must be present, and
 // their absence is an error at submit time that says what to set.
 TEST(MakeBackend, VertexWithoutCredentialsSaysWhatToSet) {
   TempDir home;  // no gcloud application-default file in it
-  std::string error;
-  auto b = make_backend({"vertex", "gemini-2.5-flash"},
-                        map_env({{"HOME", home.path()}, {"GOOGLE_CLOUD_PROJECT", "p"}}), error);
-  EXPECT_EQ(b, nullptr);
+  std::string error = setup_error_of([&] {
+    make_backend({"vertex", "gemini-2.5-flash"},
+                 map_env({{"HOME", home.path()}, {"GOOGLE_CLOUD_PROJECT", "p"}}));
+  });
   EXPECT_EQ(error.rfind("vertex: no credentials: set GOOGLE_APPLICATION_CREDENTIALS", 0), 0u)
       << error;
 }
 
 TEST(MakeBackend, VertexWithoutProjectSaysSo) {
   TempDir home;
-  std::string error;
-  auto b = make_backend({"vertex", "gemini-2.5-flash"},
-                        map_env({{"HOME", home.path()}, {"MACE_VERTEX_ACCESS_TOKEN", "t"}}), error);
-  EXPECT_EQ(b, nullptr);
-  EXPECT_EQ(error, "vertex: no project: set GOOGLE_CLOUD_PROJECT");
+  EXPECT_EQ(setup_error_of([&] {
+              make_backend({"vertex", "gemini-2.5-flash"},
+                           map_env({{"HOME", home.path()}, {"MACE_VERTEX_ACCESS_TOKEN", "t"}}));
+            }),
+            "vertex: no project: set GOOGLE_CLOUD_PROJECT");
 }
 
 TEST(MakeBackend, VertexFromTheEnvironment) {
-  std::string error;
   auto b = make_backend(resolve_choice(std::nullopt, std::nullopt, map_env({})),
-                        map_env({{"MACE_VERTEX_ACCESS_TOKEN", "t"}, {"GOOGLE_CLOUD_PROJECT", "p"}}),
-                        error);
-  ASSERT_NE(b, nullptr) << error;
+                        map_env({{"MACE_VERTEX_ACCESS_TOKEN", "t"},
+                                 {"GOOGLE_CLOUD_PROJECT", "p"}}));
+  ASSERT_NE(b, nullptr);
   EXPECT_EQ(b->name(), "vertex");
   EXPECT_EQ(b->model(), "gemini-2.5-flash");
 }
@@ -102,19 +101,17 @@ namespace {
 // REQ-PLAT-7: the CLI names reach the CLI backends, with the injected environment.
 TEST(MakeBackend, CliAgentsAreMadeThroughTheirFactory) {
   TempDir dir;
-  std::string error;
-  auto missing = make_backend({"claude", ""},
-                              map_env({{"PATH", dir.path()}, {"HOME", dir.path()}}), error);
-  EXPECT_EQ(missing, nullptr);
-  EXPECT_THAT(error, ::testing::HasSubstr("claude"));
+  EXPECT_THAT(setup_error_of([&] {
+                make_backend({"claude", ""}, map_env({{"PATH", dir.path()}, {"HOME", dir.path()}}));
+              }),
+              ::testing::HasSubstr("claude"));
 
   // A stand-in executable named by the override variable is enough to make the backend.
   std::string fake = dir.write("fake-opencode", "#!/bin/sh\nexit 0\n");
   std::filesystem::permissions(fake, std::filesystem::perms::owner_all);
-  error.clear();
   auto made = make_backend({"opencode", "some-model"},
-                           map_env({{"MACE_OPENCODE_CLI", fake}, {"PATH", dir.path()}}), error);
-  ASSERT_NE(made, nullptr) << error;
+                           map_env({{"MACE_OPENCODE_CLI", fake}, {"PATH", dir.path()}}));
+  ASSERT_NE(made, nullptr);
   EXPECT_EQ(made->name(), "opencode");
   EXPECT_EQ(made->model(), "some-model");
 }

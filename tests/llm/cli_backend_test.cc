@@ -23,6 +23,7 @@
 #include "os/process_group.h"
 #include "rpc/maced_server.h"
 #include "service/run_service.h"
+#include "setup_error_message.h"
 #include "store/store.h"
 #include "support/child_process.h"
 #include "support/maced_instance.h"
@@ -131,15 +132,14 @@ class CliBackendTest : public ::testing::Test {
         {"MACE_CLAUDE_CLI", standin("claude")},
         {"MACE_OPENCODE_CLI", standin("opencode")},
         {"MACE_ANTIGRAVITY_CLI", standin("agy")}};
-    std::string error;
     auto b = make_cli_backend(
         name, model,
         [&](const char* var) -> const char* {
           auto it = vars.find(var);
           return it == vars.end() ? std::getenv(var) : it->second.c_str();
         },
-        options(scenario), error);
-    EXPECT_TRUE(b) << error;
+        options(scenario));
+    EXPECT_TRUE(b);
     return b;
   }
 
@@ -177,17 +177,18 @@ Request simple_request() {
 }
 
 TEST(FindCli, MissingCliIsNamedWithItsOverride) {
-  std::string error;
   auto none = [](const char* var) -> const char* {
     return std::string(var) == "PATH" ? "/nonexistent-dir" : nullptr;
   };
-  EXPECT_EQ(find_cli("claude", none, error), "");
-  EXPECT_EQ(error, "claude: CLI 'claude' not found on PATH; install it or set MACE_CLAUDE_CLI");
-  EXPECT_FALSE(make_cli_backend("antigravity", "", none, {}, error));
-  EXPECT_EQ(error, "antigravity: CLI 'agy' not found on PATH; install it or set MACE_ANTIGRAVITY_CLI");
-  EXPECT_FALSE(make_cli_backend("opencode", "", none, {}, error));
-  EXPECT_THAT(error, HasSubstr("MACE_OPENCODE_CLI"));
-  EXPECT_FALSE(make_cli_backend("vertex", "", none, {}, error));
+  auto backend_error = [&](const char* backend) {
+    return setup_error_of([&] { make_cli_backend(backend, "", none, {}); });
+  };
+  EXPECT_EQ(setup_error_of([&] { find_cli("claude", none); }),
+            "claude: CLI 'claude' not found on PATH; install it or set MACE_CLAUDE_CLI");
+  EXPECT_EQ(backend_error("antigravity"),
+            "antigravity: CLI 'agy' not found on PATH; install it or set MACE_ANTIGRAVITY_CLI");
+  EXPECT_THAT(backend_error("opencode"), HasSubstr("MACE_OPENCODE_CLI"));
+  EXPECT_THROW(make_cli_backend("vertex", "", none, {}), SetupError);
   EXPECT_FALSE(is_cli_backend("vertex"));
   EXPECT_TRUE(is_cli_backend("antigravity"));
 }
@@ -195,20 +196,19 @@ TEST(FindCli, MissingCliIsNamedWithItsOverride) {
 TEST(FindCli, OverrideAndPath) {
   testing::TempDir dir;
   dir.write("claude", "#!/bin/sh\n");
-  std::string error;
   auto with_path = [&](const char* var) -> const char* {
     return std::string(var) == "PATH" ? dir.path().c_str() : nullptr;
   };
   // Not executable yet.
-  EXPECT_EQ(find_cli("claude", with_path, error), "");
+  EXPECT_THROW(find_cli("claude", with_path), SetupError);
   ::chmod(dir.file("claude").c_str(), 0755);
-  EXPECT_EQ(find_cli("claude", with_path, error), dir.file("claude"));
+  EXPECT_EQ(find_cli("claude", with_path), dir.file("claude"));
   std::string bad = dir.file("missing");
   auto with_override = [&](const char* var) -> const char* {
     return std::string(var) == "MACE_CLAUDE_CLI" ? bad.c_str() : nullptr;
   };
-  EXPECT_EQ(find_cli("claude", with_override, error), "");
-  EXPECT_THAT(error, HasSubstr("MACE_CLAUDE_CLI"));
+  EXPECT_THAT(setup_error_of([&] { find_cli("claude", with_override); }),
+              HasSubstr("MACE_CLAUDE_CLI"));
 }
 
 // REQ-PLAT-7, REQ-BUD-12
@@ -369,14 +369,13 @@ INSTANTIATE_TEST_SUITE_P(AllVendors, CliBackendTools,
 TEST_F(CliBackendTest, ToolsWithoutSessionsFail) {
   CliOptions o = options("success");
   o.sessions = nullptr;
-  std::string error;
   std::string path = standin("claude");
   auto b = make_cli_backend(
       "claude", "", [&](const char* v) -> const char* {
         return std::string(v) == "MACE_CLAUDE_CLI" ? path.c_str() : std::getenv(v);
       },
-      o, error);
-  ASSERT_TRUE(b) << error;
+      o);
+  ASSERT_TRUE(b);
   Request request = simple_request();
   request.tools.push_back(echo_tool());
   Reply r = b->call(request);

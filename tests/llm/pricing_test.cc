@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "setup_error_message.h"
+
 namespace mace::llm {
 namespace {
 
@@ -43,13 +45,10 @@ TEST(Pricing, UnknownModelCostsNothing) {
 
 TEST(Pricing, OverridesFromConfigurationJson) {
   auto table = PriceTable::defaults();
-  std::string error;
-  ASSERT_TRUE(table.apply_overrides_json(
+  ASSERT_NO_THROW(table.apply_overrides_json(
       R"({"prices": {"gemini-2.5-flash": {"input": 1, "output": 2, "thinking": 3},
                      "gemini-2.5-pro": {"output": 20},
-                     "my-model": {"input": 0.5, "output": 4}}})",
-      error))
-      << error;
+                     "my-model": {"input": 0.5, "output": 4}}})"));
   auto flash = table.find("gemini-2.5-flash");
   EXPECT_EQ(flash->input, 1.0);
   EXPECT_EQ(flash->output, 2.0);
@@ -60,21 +59,22 @@ TEST(Pricing, OverridesFromConfigurationJson) {
   auto mine = table.find("my-model");
   ASSERT_TRUE(mine);
   EXPECT_EQ(mine->thinking, 4.0);  // thinking billed as output unless given
-  EXPECT_TRUE(table.apply_overrides_json(R"({"other": 1})", error));
+  EXPECT_NO_THROW(table.apply_overrides_json(R"({"other": 1})"));
 }
 
 TEST(Pricing, BadOverridesNameThePlaceAndChangeNothing) {
   auto table = PriceTable::defaults();
-  std::string error;
-  EXPECT_FALSE(table.apply_overrides_json(
-      R"({"prices": {"gemini-2.0-flash": {"input": 9}, "gemini-2.5-pro": {"input": -1}}})", error));
-  EXPECT_EQ(error, "prices.gemini-2.5-pro.input: must be a non-negative number");
+  auto error_of = [&](const char* json) {
+    return setup_error_of([&] { table.apply_overrides_json(json); });
+  };
+  EXPECT_EQ(error_of(R"({"prices": {"gemini-2.0-flash": {"input": 9},
+                                    "gemini-2.5-pro": {"input": -1}}})"),
+            "prices.gemini-2.5-pro.input: must be a non-negative number");
   EXPECT_EQ(table.find("gemini-2.0-flash")->input, 0.15);
-  EXPECT_FALSE(table.apply_overrides_json(R"({"prices": {"m": {"inptu": 1}}})", error));
-  EXPECT_NE(error.find("prices.m.inptu: unknown field"), std::string::npos);
-  EXPECT_FALSE(table.apply_overrides_json(R"({"prices": {"m": {"input": "cheap"}}})", error));
-  EXPECT_FALSE(table.apply_overrides_json("{not json", error));
-  EXPECT_NE(error.find("not valid JSON"), std::string::npos);
+  EXPECT_NE(error_of(R"({"prices": {"m": {"inptu": 1}}})").find("prices.m.inptu: unknown field"),
+            std::string::npos);
+  EXPECT_THROW(table.apply_overrides_json(R"({"prices": {"m": {"input": "cheap"}}})"), SetupError);
+  EXPECT_NE(error_of("{not json").find("not valid JSON"), std::string::npos);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "fake_vertex_server.h"
 #include "llm/jwt_signer.h"
 #include "llm/vertex_backend.h"
+#include "setup_error_message.h"
 
 namespace mace::llm {
 namespace {
@@ -58,10 +59,9 @@ TEST(Jwt, Base64UrlRoundTrips) {
 }
 
 TEST(Jwt, SigningNeedsAnRsaPrivateKey) {
-  std::string error;
-  EXPECT_FALSE(sign_rs256("not a key", "data", error));
-  EXPECT_THAT(error, HasSubstr("PEM private key"));
-  EXPECT_TRUE(sign_rs256(test_key().private_pem, "data", error)) << error;
+  EXPECT_THAT(setup_error_of([] { sign_rs256("not a key", "data"); }),
+              HasSubstr("PEM private key"));
+  EXPECT_FALSE(sign_rs256(test_key().private_pem, "data").empty());
 }
 
 TEST(ServiceAccount, SignedJwtIsExchangedOnceAndTheTokenCached) {
@@ -73,14 +73,13 @@ TEST(ServiceAccount, SignedJwtIsExchangedOnceAndTheTokenCached) {
   std::string key_file =
       dir.write("sa.json", service_account_json(server.token_uri(), test_key().private_pem));
   FakeClock clock;
-  std::string error;
   // No GOOGLE_CLOUD_PROJECT: the key's project_id is used.
   auto b = make_vertex_backend("gemini-2.5-flash",
                                map_env({{"GOOGLE_APPLICATION_CREDENTIALS", key_file},
                                         {"MACE_VERTEX_ENDPOINT", server.base_url()},
                                         {"HOME", dir.path()}}),
-                               PriceTable::defaults(), error, clock.fn());
-  ASSERT_NE(b, nullptr) << error;
+                               PriceTable::defaults(), clock.fn());
+  ASSERT_NE(b, nullptr);
   ASSERT_TRUE(b->call(Request{}).ok);
   clock.now += 30min;
   ASSERT_TRUE(b->call(Request{}).ok);
@@ -119,13 +118,12 @@ TEST(ServiceAccount, AnExpiredTokenIsExchangedAgain) {
   std::string key_file =
       dir.write("sa.json", service_account_json(server.token_uri(), test_key().private_pem));
   FakeClock clock;
-  std::string error;
   auto b = make_vertex_backend("gemini-2.5-flash",
                                map_env({{"GOOGLE_APPLICATION_CREDENTIALS", key_file},
                                         {"GOOGLE_CLOUD_PROJECT", "env-project"},
                                         {"MACE_VERTEX_ENDPOINT", server.base_url()}}),
-                               PriceTable::defaults(), error, clock.fn());
-  ASSERT_NE(b, nullptr) << error;
+                               PriceTable::defaults(), clock.fn());
+  ASSERT_NE(b, nullptr);
   ASSERT_TRUE(b->call(Request{}).ok);
   clock.now += 530s;  // still more than a minute left
   ASSERT_TRUE(b->call(Request{}).ok);
@@ -145,12 +143,11 @@ TEST(ServiceAccount, ARejectedKeyIsAnAuthenticationError) {
   TempDir dir;
   std::string key_file =
       dir.write("sa.json", service_account_json(server.token_uri(), test_key().private_pem));
-  std::string error;
   auto b = make_vertex_backend("gemini-2.5-flash",
                                map_env({{"GOOGLE_APPLICATION_CREDENTIALS", key_file},
                                         {"MACE_VERTEX_ENDPOINT", server.base_url()}}),
-                               PriceTable::defaults(), error);
-  ASSERT_NE(b, nullptr) << error;
+                               PriceTable::defaults());
+  ASSERT_NE(b, nullptr);
   Reply reply = b->call(Request{});
   EXPECT_EQ(reply.error_class, ErrorClass::authentication);
   EXPECT_THAT(reply.error, HasSubstr("invalid_grant"));
@@ -173,11 +170,10 @@ TEST(AuthorizedUser, RefreshTokenIsExchangedAndQuotaProjectSent) {
   // gcloud's application-default file, found through HOME.
   std::filesystem::create_directories(dir.path() + "/.config/gcloud");
   dir.write(".config/gcloud/application_default_credentials.json", w.str());
-  std::string error;
   auto b = make_vertex_backend("gemini-2.5-flash",
                                map_env({{"HOME", dir.path()}, {"MACE_VERTEX_ENDPOINT", server.base_url()}}),
-                               PriceTable::defaults(), error);
-  ASSERT_NE(b, nullptr) << error;
+                               PriceTable::defaults());
+  ASSERT_NE(b, nullptr);
   ASSERT_TRUE(b->call(Request{}).ok);
   auto token_request = server.token_requests().at(0);
   EXPECT_THAT(token_request.body, HasSubstr("grant_type=refresh_token"));
@@ -190,34 +186,31 @@ TEST(AuthorizedUser, RefreshTokenIsExchangedAndQuotaProjectSent) {
 }
 
 TEST(Credentials, AccessTokensFromTheEnvironmentComeFirst) {
-  std::string error;
   auto both = vertex_credentials_from_environment(
       map_env({{"MACE_VERTEX_ACCESS_TOKEN", "mace"}, {"GOOGLE_OAUTH_ACCESS_TOKEN", "google"},
-               {"GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json"}}),
-      error);
-  ASSERT_TRUE(both) << error;
+               {"GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json"}}));
+  ASSERT_TRUE(both.tokens);
   TokenError token_error;
-  EXPECT_EQ(both->tokens->token(token_error), "mace");
-  EXPECT_EQ(both->source, "MACE_VERTEX_ACCESS_TOKEN");
-  auto google = vertex_credentials_from_environment(map_env({{"GOOGLE_OAUTH_ACCESS_TOKEN", "g"}}), error);
-  ASSERT_TRUE(google);
-  EXPECT_EQ(google->tokens->token(token_error), "g");
+  EXPECT_EQ(both.tokens->token(token_error), "mace");
+  EXPECT_EQ(both.source, "MACE_VERTEX_ACCESS_TOKEN");
+  auto google = vertex_credentials_from_environment(map_env({{"GOOGLE_OAUTH_ACCESS_TOKEN", "g"}}));
+  ASSERT_TRUE(google.tokens);
+  EXPECT_EQ(google.tokens->token(token_error), "g");
 }
 
 TEST(Credentials, UnusableKeyFilesAreNamed) {
   TempDir dir;
-  std::string error;
-  EXPECT_FALSE(vertex_credentials_from_environment(
-      map_env({{"GOOGLE_APPLICATION_CREDENTIALS", dir.path() + "/missing.json"}}), error));
-  EXPECT_THAT(error, HasSubstr("missing.json, which cannot be read"));
+  auto error_with_key_file = [](const std::string& path) {
+    return setup_error_of([&] {
+      vertex_credentials_from_environment(map_env({{"GOOGLE_APPLICATION_CREDENTIALS", path}}));
+    });
+  };
+  EXPECT_THAT(error_with_key_file(dir.path() + "/missing.json"),
+              HasSubstr("missing.json, which cannot be read"));
   std::string external = dir.write("ext.json", R"({"type":"external_account"})");
-  EXPECT_FALSE(vertex_credentials_from_environment(
-      map_env({{"GOOGLE_APPLICATION_CREDENTIALS", external}}), error));
-  EXPECT_THAT(error, HasSubstr("'external_account' are not supported"));
+  EXPECT_THAT(error_with_key_file(external), HasSubstr("'external_account' are not supported"));
   std::string no_key = dir.write("nokey.json", R"({"type":"service_account","client_email":"x"})");
-  EXPECT_FALSE(vertex_credentials_from_environment(
-      map_env({{"GOOGLE_APPLICATION_CREDENTIALS", no_key}}), error));
-  EXPECT_THAT(error, HasSubstr("without client_email or private_key"));
+  EXPECT_THAT(error_with_key_file(no_key), HasSubstr("without client_email or private_key"));
 }
 
 }  // namespace

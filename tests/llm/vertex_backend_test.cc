@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "fake_vertex_server.h"
+#include "setup_error_message.h"
 
 namespace mace::llm {
 namespace {
@@ -380,14 +381,13 @@ TEST(VertexEndpoint, RegionalGlobalAndOverridden) {
 TEST(VertexEndpoint, MaceVertexEndpointRedirectsTheCalls) {
   FakeVertexServer server;
   server.push(FakeVertexServer::text("via proxy"));
-  std::string error;
   auto b = make_vertex_backend("gemini-2.5-pro",
                                map_env({{"MACE_VERTEX_ENDPOINT", server.base_url() + "/"},
                                         {"MACE_VERTEX_ACCESS_TOKEN", "env-token"},
                                         {"GOOGLE_CLOUD_PROJECT", "proj-9"},
                                         {"GOOGLE_CLOUD_LOCATION", "us-east5"}}),
-                               PriceTable::defaults(), error);
-  ASSERT_NE(b, nullptr) << error;
+                               PriceTable::defaults());
+  ASSERT_NE(b, nullptr);
   Reply reply = b->call(Request{});
   ASSERT_TRUE(reply.ok) << reply.error;
   EXPECT_EQ(reply.text, "via proxy");
@@ -400,11 +400,9 @@ TEST(VertexEndpoint, MaceVertexEndpointRedirectsTheCalls) {
 }
 
 TEST(GeminiSchema, RejectsWhatIsNotAnObject) {
-  std::string error;
-  EXPECT_FALSE(gemini_schema("[1]", error));
-  EXPECT_FALSE(gemini_schema("{oops", error));
-  EXPECT_THAT(error, HasSubstr("not valid JSON"));
-  EXPECT_EQ(*gemini_schema(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}}})", error),
+  EXPECT_THROW(gemini_schema("[1]"), SetupError);
+  EXPECT_THAT(setup_error_of([] { gemini_schema("{oops"); }), HasSubstr("not valid JSON"));
+  EXPECT_EQ(gemini_schema(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}}})"),
             R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}}})");
 }
 

@@ -18,6 +18,7 @@
 
 #include "os/process_group.h"
 #include "support/child_process.h"
+#include "tool_error_message.h"
 
 namespace mace::tools {
 namespace {
@@ -235,22 +236,20 @@ TEST_F(CommandToolTest, ARunGetsTheToolsItsSpecNamesInItsOrder) {  // REQ-EXEC-7
   waves.name = "waves";
   CommandToolConfig unused = tool_running({"/bin/true"});
   unused.name = "unused";
-  std::string error;
-  auto tools = select_command_tools({logs, waves, unused}, {"waves", "logs"}, context(), error);
-  EXPECT_EQ(error, "");
+  auto tools = select_command_tools({logs, waves, unused}, {"waves", "logs"}, context());
   ASSERT_EQ(tools.size(), 2u);
   EXPECT_EQ(tools[0].name, "waves");
   EXPECT_EQ(tools[1].name, "logs");
-  EXPECT_TRUE(select_command_tools({logs}, {}, context(), error).empty());
+  EXPECT_TRUE(select_command_tools({logs}, {}, context()).empty());
 }
 
 TEST_F(CommandToolTest, ANameNoLongerConfiguredIsAnErrorNamingIt) {
-  std::string error;
-  auto tools = select_command_tools({tool_running({"/bin/true"})}, {"logs", "gone"}, context(), error);
-  EXPECT_TRUE(tools.empty());
-  EXPECT_EQ(error, "tool 'gone' is not in maced's configuration (it has logs)");
-  EXPECT_TRUE(select_command_tools({}, {"gone"}, context(), error).empty());
-  EXPECT_EQ(error, "tool 'gone' is not in maced's configuration (it has none)");
+  EXPECT_EQ(tool_error_of([&] {
+              select_command_tools({tool_running({"/bin/true"})}, {"logs", "gone"}, context());
+            }),
+            "tool 'gone' is not in maced's configuration (it has logs)");
+  EXPECT_EQ(tool_error_of([&] { select_command_tools({}, {"gone"}, context()); }),
+            "tool 'gone' is not in maced's configuration (it has none)");
 }
 
 }  // namespace

@@ -45,34 +45,32 @@ TEST(DiagnosticToolsRealCheckout, ReadsWhatSimsLeftInARunDirectory) {  // REQ-FA
   scope.checkout_root = root;
   scope.run_dirs = {runs.back()};
   scope.reference_run_dirs = {runs.front()};
-  std::string error;
-  auto tool = make_diagnostic_tool(scope, error);
-  ASSERT_TRUE(tool.has_value()) << error;
+  const llm::Tool tool = make_diagnostic_tool(scope);
   const std::string failed = "failed/" + runs.back().filename().string();
 
-  auto r = tool->call("search_logs", R"({"pattern":"Simulation ->"})");
+  auto r = tool.call("search_logs", R"({"pattern":"Simulation ->"})");
   ASSERT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find(failed + "/sim.log:"), std::string::npos) << r.content;
 
-  r = tool->call("list_files", "{}");
+  r = tool.call("list_files", "{}");
   ASSERT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find(failed + "/diag.exe"), std::string::npos) << r.content;
   EXPECT_NE(r.content.find("(ELF program"), std::string::npos);
 
-  r = tool->call("read_file", R"({"path":")" + failed + R"(/status.log"})");
+  r = tool.call("read_file", R"({"path":")" + failed + R"(/status.log"})");
   ASSERT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find("1: Diag: "), std::string::npos) << r.content;
 
-  r = tool->call("compare_transcript", R"({"reference":"reference"})");
+  r = tool.call("compare_transcript", R"({"reference":"reference"})");
   // "reference" alone names every reference run; one must be named.
   EXPECT_FALSE(r.ok);
-  r = tool->call("compare_transcript", R"({"reference":"reference/)" + runs.front().filename().string() + R"("})");
+  r = tool.call("compare_transcript", R"({"reference":"reference/)" + runs.front().filename().string() + R"("})");
   ASSERT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find(failed + "/sim.log: "), std::string::npos) << r.content;
   EXPECT_NE(r.content.find("verdict "), std::string::npos);
 
   // sims writes good_trap and bad_trap from the program's pass and fail labels.
-  r = tool->call("symbols", "{}");
+  r = tool.call("symbols", "{}");
   ASSERT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find("good_trap: "), std::string::npos) << r.content;
   EXPECT_NE(r.content.find(" -> pass ("), std::string::npos) << r.content;

@@ -16,6 +16,7 @@
 
 #include "os/environment.h"
 #include "os/process_group.h"
+#include "tool_error_message.h"
 
 namespace mace::tools {
 namespace {
@@ -127,12 +128,7 @@ class DiagnosticToolsTest : public ::testing::Test {
     return s;
   }
 
-  llm::Tool tool(const DiagnosticScope& s) const {
-    std::string error;
-    auto t = make_diagnostic_tool(s, error);
-    EXPECT_TRUE(t.has_value()) << error;
-    return t ? *t : llm::Tool{};
-  }
+  llm::Tool tool(const DiagnosticScope& s) const { return make_diagnostic_tool(s); }
   llm::Tool tool() const { return tool(scope()); }
 
   static ToolCallResult call(const llm::Tool& t, const std::string& method, const std::string& args) {
@@ -171,38 +167,33 @@ TEST_F(DiagnosticToolsTest, OffersTheFourKindsOfToolWithValidSchemas) {  // REQ-
 }
 
 TEST_F(DiagnosticToolsTest, CannotStartWithoutAnyDirectoryOfTheFailedTask) {  // REQ-FAIL-7
-  std::string error;
   DiagnosticScope s;
   s.checkout_root = checkout_;
   s.run_dirs = {"build/manycore/mace_a/runs/gone-1"};
   s.build_log = "build/manycore/mace_a/no_such.log";
   s.reference_run_dirs = {reference_};  // a reference alone is nothing to diagnose
-  EXPECT_FALSE(make_diagnostic_tool(s, error).has_value());
+  std::string error = tool_error_of([&] { make_diagnostic_tool(s); });
   EXPECT_NE(error.find("gone-1"), std::string::npos) << error;
   EXPECT_NE(error.find("No such file or directory"), std::string::npos) << error;
   EXPECT_NE(error.find("no_such.log"), std::string::npos) << error;
 
-  error.clear();
-  EXPECT_FALSE(make_diagnostic_tool(DiagnosticScope{}, error).has_value());
+  error = tool_error_of([] { make_diagnostic_tool(DiagnosticScope{}); });
   EXPECT_NE(error.find("names none"), std::string::npos) << error;
 
   // A run directory that is a file is not a run directory.
-  error.clear();
   s.run_dirs = {failed_ / "sim.log"};
   s.build_log.clear();
-  EXPECT_FALSE(make_diagnostic_tool(s, error).has_value());
+  error = tool_error_of([&] { make_diagnostic_tool(s); });
   EXPECT_NE(error.find("not a directory"), std::string::npos) << error;
 
   // A build that failed before any simulation still gets the tools, over its log.
-  error.clear();
   s.run_dirs.clear();
   s.build_log = model_ / "mace_build.log";
-  auto t = make_diagnostic_tool(s, error);
-  ASSERT_TRUE(t.has_value()) << error;
-  auto r = call(*t, "search_logs", R"({"pattern":"%Warning"})");
+  llm::Tool t = make_diagnostic_tool(s);
+  auto r = call(t, "search_logs", R"({"pattern":"%Warning"})");
   EXPECT_TRUE(r.ok) << r.content;
   EXPECT_NE(r.content.find("build/mace_build.log:2: %Warning-WIDTH"), std::string::npos) << r.content;
-  r = call(*t, "compare_transcript", "{}");
+  r = call(t, "compare_transcript", "{}");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.content.find("no run directory"), std::string::npos) << r.content;
 }
