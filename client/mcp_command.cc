@@ -9,15 +9,15 @@
 
 #include "commands.h"
 #include "exit_codes.h"
-#include "llm/mcp_server.h"
 #include "maced_connection.h"
+#include "mcp/mcp_server.h"
 
 namespace mace::client {
 namespace {
 
 // Blocking calls on the connection's event loop; the MCP loop waits on stdin in between,
 // which is fine because nothing else runs on this loop.
-class MacedToolProvider final : public llm::ToolProvider {
+class MacedToolProvider final : public mcp::ToolProvider {
  public:
   MacedToolProvider(api::Maced::Client& maced, kj::WaitScope& wait, std::string session)
       : maced_(maced), wait_(wait), session_(std::move(session)) {}
@@ -62,9 +62,9 @@ class MacedToolProvider final : public llm::ToolProvider {
 
 // The MCP server reports a failed request to the agent as a JSON-RPC error carrying the
 // exception's text; KJ's own prefix would only confuse the model.
-class ReadableErrors final : public llm::ToolProvider {
+class ReadableErrors final : public mcp::ToolProvider {
  public:
-  explicit ReadableErrors(llm::ToolProvider& inner) : inner_(inner) {}
+  explicit ReadableErrors(mcp::ToolProvider& inner) : inner_(inner) {}
   std::vector<llm::Tool> list() override {
     return guard([&] { return inner_.list(); });
   }
@@ -86,7 +86,7 @@ class ReadableErrors final : public llm::ToolProvider {
       throw std::runtime_error("maced: " + text);
     }
   }
-  llm::ToolProvider& inner_;
+  mcp::ToolProvider& inner_;
 };
 
 }  // namespace
@@ -100,7 +100,7 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     MacedToolProvider forward(maced, io.waitScope, *session);
     ReadableErrors provider(forward);
-    llm::McpServer server(provider, "mace", MACE_VERSION);
+    mcp::McpServer server(provider, "mace", MACE_VERSION);
     server.serve(std::cin, std::cout);
     return kExitOk;
   });

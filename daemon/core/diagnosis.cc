@@ -42,15 +42,15 @@ std::string diagnosis_prompt(const RunSpec& spec, const FailedTaskReport& r, boo
 
   out += "\nFailed task\n";
   out += "  id: " + r.task_id + "\n";
-  out += "  kind: " + r.kind + "\n";
+  out += "  kind: " + std::string(to_string(r.kind)) + "\n";
   out += "  instruction:\n";
   append_indented(out, r.instruction, "    ");
   out += "  build flags:\n";
   if (r.build_flags.empty()) out += "    (OpenPiton's defaults)\n";
   for (const auto& flag : r.build_flags) append_indented(out, flag, "    ");
-  out += "  build outcome: " + (r.build_outcome.empty() ? std::string("not built") : r.build_outcome) + "\n";
-  out += "  verdict: " + (r.verdict.empty() ? std::string("none (no simulation ran)") : r.verdict) + "\n";
-  out += "  failure reason: " + r.failure_reason + "\n";
+  out += "  build outcome: " + std::string(describe(r.build_outcome)) + "\n";
+  out += "  verdict: " + (r.verdict ? std::string(to_string(*r.verdict)) : std::string("none (no simulation ran)")) + "\n";
+  out += "  failure reason: " + std::string(to_string(r.failure_reason)) + "\n";
 
   if (!r.error_lines.empty())
     section(out, "Error lines of the build", digest_lines(r.error_lines, kErrorLineBytes));
@@ -117,7 +117,7 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
 Diagnosis fallback_diagnosis() { return {"unknown", "retry with more context", "fallback", ""}; }
 
 std::optional<Diagnosis> rule_diagnosis(const FailedTaskReport& r) {
-  if (r.kind != "unit_test" || r.build_outcome != "failed") return std::nullopt;
+  if (r.kind != TaskKind::unit_test || r.build_outcome != BuildOutcome::failed) return std::nullopt;
   bool pin_not_found = r.build_output_tail.find("%Error-PINNOTFOUND") != std::string::npos;
   for (const auto& line : r.error_lines)
     pin_not_found = pin_not_found || line.find("%Error-PINNOTFOUND") != std::string::npos;

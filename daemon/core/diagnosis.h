@@ -13,19 +13,23 @@
 #include <string_view>
 #include <vector>
 
+#include "core/build_outcome.h"
+#include "core/failure_reason.h"
 #include "core/run_spec.h"
+#include "core/task_kind.h"
+#include "core/verdict.h"
 
 namespace mace {
 
 // Everything REQ-FAIL-2 says the diagnosis call gets, for the first failed task.
 struct FailedTaskReport {
   std::string task_id;
-  std::string kind;
+  TaskKind kind = TaskKind::config;
   std::string instruction;
   std::vector<std::string> build_flags;  // caches, defines and extra flags, one per entry
-  std::string build_outcome;             // succeeded, reused, failed, not built
-  std::string verdict;                   // of the last workload simulated; "" when none ran
-  std::string failure_reason;
+  BuildOutcome build_outcome = BuildOutcome::none;
+  std::optional<Verdict> verdict;        // of the last workload simulated; none when none ran
+  FailureReason failure_reason = FailureReason::none;
   std::vector<std::string> error_lines;  // of a failed build
   std::string build_output_tail;         // of a failed build
   std::string sim_log_tail;              // of a failed run

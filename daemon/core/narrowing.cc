@@ -7,10 +7,6 @@
 namespace mace {
 namespace {
 
-std::string geometry_text(const CacheOverride& g) {
-  return std::to_string(g.size) + " B " + std::to_string(g.associativity) + "-way";
-}
-
 std::vector<std::string> sorted_unique(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -32,8 +28,8 @@ std::vector<ConfigChange> changes_from_default(const CacheGeometry& caches,
     c.name = std::string(name);
     c.key = "cache:" + c.name + "=" + std::to_string(it->second.size) + "," +
             std::to_string(it->second.associativity);
-    c.description = c.name + " " + geometry_text(it->second);
-    if (d != defaults.end()) c.description += " (default " + geometry_text(d->second) + ")";
+    c.description = c.name + " " + describe(it->second);
+    if (d != defaults.end()) c.description += " (default " + describe(d->second) + ")";
     out.push_back(std::move(c));
   }
   for (const auto& define : sorted_unique(defines)) {

@@ -29,6 +29,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/task_kind.h"
+
 namespace mace {
 
 struct CacheOverride {
@@ -37,13 +39,15 @@ struct CacheOverride {
   bool operator==(const CacheOverride&) const = default;
 };
 
-inline constexpr std::string_view kTaskKinds[] = {"config", "workload", "unit_test", "rtl"};
+// "8192 B 4-way": how prompts and messages show a cache's geometry.
+std::string describe(const CacheOverride& cache);
+
 inline constexpr std::string_view kCacheNames[] = {"l1i", "l1d", "l15", "l2"};
 
 struct PlannedTask {
   std::string id;
   std::vector<std::string> deps;  // in the order written, without repeats
-  std::string kind;               // one of kTaskKinds
+  TaskKind kind = TaskKind::config;
   std::string instruction;
   std::map<std::string, CacheOverride> caches;  // keys from kCacheNames
   std::vector<std::string> config_rtl;          // sorted, unique

@@ -8,10 +8,10 @@ namespace mace {
 namespace {
 
 bool builds_design(const PlannedTask& t) {
-  return t.kind == "config" || t.kind == "workload" || t.kind == "rtl";
+  return t.kind != TaskKind::unit_test;
 }
 
-bool is_config_or_workload(const PlannedTask& t) { return t.kind == "config" || t.kind == "workload"; }
+bool is_config_or_workload(const PlannedTask& t) { return builds_without_agent(t.kind); }
 
 std::string upper_cache_name(const std::string& name) {
   return name == "l15" ? "L1.5" : name == "l1d" ? "L1D" : name == "l1i" ? "L1I" : "L2";
@@ -99,14 +99,14 @@ PlanCheckResult check_plan(const Plan& plan, const PlanContext& ctx) {
   const Plan& adjusted = r.plan;
   bool generic_skeleton = ctx.core == "generic" && ctx.generic_wrapper_is_skeleton;
   if (generic_skeleton &&
-      std::none_of(adjusted.tasks.begin(), adjusted.tasks.end(), [](const auto& t) { return t.kind == "rtl"; })) {
+      std::none_of(adjusted.tasks.begin(), adjusted.tasks.end(), [](const auto& t) { return t.kind == TaskKind::rtl; })) {
     r.rejections.push_back("the plan has no rtl task while the generic core's wrapper is still a skeleton");
   }
 
   for (const auto& t : adjusted.tasks) {
-    if (t.kind == "rtl" && !ctx.rtl_edits) reject(t.id, "edits source in a run without RTL edits");
+    if (t.kind == TaskKind::rtl && !ctx.rtl_edits) reject(t.id, "edits source in a run without RTL edits");
 
-    if (t.kind == "unit_test" && ctx.module_exists && !ctx.module_exists(unit_test_module(t)))
+    if (t.kind == TaskKind::unit_test && ctx.module_exists && !ctx.module_exists(unit_test_module(t)))
       reject(t.id, "names unit_test module " + unit_test_module(t) + ", which does not exist");
 
     if (!builds_design(t)) continue;

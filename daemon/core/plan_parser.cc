@@ -134,12 +134,13 @@ LineResult parse_task(std::string_view body) {
     r.reason = "task " + t.id + ": third field is not kind=<kind>";
     return r;
   }
-  t.kind = lower(*kind);
-  if (std::find(std::begin(kTaskKinds), std::end(kTaskKinds), t.kind) == std::end(kTaskKinds)) {
+  std::optional<TaskKind> parsed_kind = task_kind_from_string(lower(*kind));
+  if (!parsed_kind) {
     r.reason = "task " + t.id + ": unknown kind \"" + std::string(*kind) +
                "\" (config, workload, unit_test, rtl)";
     return r;
   }
+  t.kind = *parsed_kind;
 
   t.instruction = os::trim(body.substr(p3 + 1));
   if (t.instruction.empty()) {
@@ -337,13 +338,17 @@ std::string unit_test_module(const PlannedTask& task) {
   return word;
 }
 
+std::string describe(const CacheOverride& cache) {
+  return std::to_string(cache.size) + " B " + std::to_string(cache.associativity) + "-way";
+}
+
 std::string plan_to_json(const Plan& plan) {
   JsonWriter w;
   w.begin_object().key("tasks").begin_array();
   for (const auto& t : plan.tasks) {
     w.begin_object().field("id", t.id).key("deps").begin_array();
     for (const auto& d : t.deps) w.value(d);
-    w.end_array().field("kind", t.kind).field("instruction", t.instruction).key("caches").begin_object();
+    w.end_array().field("kind", to_string(t.kind)).field("instruction", t.instruction).key("caches").begin_object();
     for (const auto& [name, c] : t.caches) {
       w.key(name).begin_object().field("size", c.size).field("associativity", c.associativity).end_object();
     }

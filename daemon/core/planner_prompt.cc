@@ -4,6 +4,7 @@
 
 #include "core/joined.h"
 #include "core/prompt_text.h"
+#include "core/task_kind.h"
 #include "os/text.h"
 
 namespace mace {
@@ -77,8 +78,9 @@ std::string planner_prompt(const PromptInputs& in) {
     append_list(out, in.rejection_reasons);
   }
 
-  std::vector<std::string_view> kinds = {"config", "workload", "unit_test"};
-  if (in.rtl_edits) kinds.push_back("rtl");
+  std::vector<std::string_view> kinds;
+  for (TaskKind kind : kAllTaskKinds)
+    if (kind != TaskKind::rtl || in.rtl_edits) kinds.push_back(to_string(kind));
   out += "\nReply format. Only these lines are read; write each at the start of a line, exactly as shown:\n"
          "TASK: <id> | deps=<ids> | kind=<kind> | <instruction>\n"
          "    <ids> is a comma-separated list of the ids of tasks this one depends on, empty "

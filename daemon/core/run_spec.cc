@@ -398,4 +398,9 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   return w.take();
 }
 
+std::vector<std::string> extra_build_flags(const RunSpec& spec) {
+  if (spec.coverage) return {std::string(kCoverageBuildFlag)};
+  return {};
+}
+
 }  // namespace mace

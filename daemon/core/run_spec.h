@@ -88,6 +88,11 @@ struct RunSpec {
   bool operator==(const RunSpec&) const = default;
 };
 
+// The sims flag of line coverage (REQ-EXEC-6), as builds get it and task rows record it.
+inline constexpr std::string_view kCoverageBuildFlag = "-vlt_build_args=--coverage-line";
+// The flags every build of the run adds to its configuration: coverage when asked for.
+std::vector<std::string> extra_build_flags(const RunSpec& spec);
+
 // The backends a spec may name: the four LLM backends (REQ-PLAT-7) and `direct`, the
 // planner that calls no LLM.
 inline constexpr std::string_view kBackendNames[] = {"vertex", "claude", "opencode",

@@ -1,36 +1,27 @@
 #include "core/run_state.h"
 
-#include <array>
-#include <utility>
+#include "core/enum_text.h"
 
 namespace mace {
-namespace {
-
-constexpr std::array<std::pair<RunState, std::string_view>, 10> kNames{{
-    {RunState::queued, "queued"},
-    {RunState::running, "running"},
-    {RunState::passed, "passed"},
-    {RunState::failed, "failed"},
-    {RunState::planning_failed, "planning_failed"},
-    {RunState::budget_exceeded, "budget_exceeded"},
-    {RunState::checksum_mismatch, "checksum_mismatch"},
-    {RunState::unsupported_core, "unsupported_core"},
-    {RunState::error, "error"},
-    {RunState::cancelled, "cancelled"},
-}};
-
-}  // namespace
 
 std::string_view to_string(RunState s) {
-  for (auto& [state, name] : kNames)
-    if (state == s) return name;
-  return "unknown";
+  switch (s) {
+    case RunState::queued: return "queued";
+    case RunState::running: return "running";
+    case RunState::passed: return "passed";
+    case RunState::failed: return "failed";
+    case RunState::planning_failed: return "planning_failed";
+    case RunState::budget_exceeded: return "budget_exceeded";
+    case RunState::checksum_mismatch: return "checksum_mismatch";
+    case RunState::unsupported_core: return "unsupported_core";
+    case RunState::error: return "error";
+    case RunState::cancelled: return "cancelled";
+  }
+  return "";
 }
 
 std::optional<RunState> run_state_from_string(std::string_view s) {
-  for (auto& [state, name] : kNames)
-    if (name == s) return state;
-  return std::nullopt;
+  return enum_from_string<RunState>(s);
 }
 
 bool is_final(RunState s) { return s != RunState::queued && s != RunState::running; }

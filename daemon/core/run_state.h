@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "core/enum_text.h"
+
 namespace mace {
 
 enum class RunState {

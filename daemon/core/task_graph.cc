@@ -138,9 +138,9 @@ std::vector<std::string> inherited_defines(const Plan& plan, const PlannedTask& 
 }
 
 bool builds_on_rtl_edits(const Plan& plan, const PlannedTask& task) {
-  if (task.kind == "rtl") return true;
+  if (task.kind == TaskKind::rtl) return true;
   auto up = ancestors(plan.tasks, task);
-  return std::any_of(up.begin(), up.end(), [&](size_t i) { return plan.tasks[i].kind == "rtl"; });
+  return std::any_of(up.begin(), up.end(), [&](size_t i) { return plan.tasks[i].kind == TaskKind::rtl; });
 }
 
 }  // namespace mace

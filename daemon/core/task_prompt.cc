@@ -11,13 +11,12 @@ std::string task_prompt(const RunSpec& spec, const PlannedTask& task) {
   append_indented(out, spec.objective, "  ");
   out += "Gate workloads:\n";
   append_list(out, spec.workloads);
-  out += "\nTask " + task.id + " (kind " + task.kind + "):\n";
+  out += "\nTask " + task.id + " (kind " + std::string(to_string(task.kind)) + "):\n";
   append_indented(out, task.instruction, "  ");
   if (!task.caches.empty() || !task.config_rtl.empty()) {
     out += "Its configuration:\n";
     for (const auto& [name, g] : task.caches)
-      out += "  " + name + " " + std::to_string(g.size) + " B " + std::to_string(g.associativity) +
-             "-way\n";
+      out += "  " + name + " " + describe(g) + "\n";
     for (const auto& define : task.config_rtl) out += "  define " + define + "\n";
   }
   out += "\nMACE builds this configuration with Verilator and runs the gate workloads on it "

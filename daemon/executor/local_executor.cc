@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "executor/adapter_bridge.h"
 #include "executor/rtl_task.h"
 #include "executor/task_calls.h"
 #include "executor/unit_test_task.h"
@@ -13,46 +14,27 @@
 namespace mace::executor {
 namespace {
 
-openpiton::Core adapter_core(Core core) {
-  switch (core) {
-    case Core::ariane: return openpiton::Core::ariane;
-    case Core::sparc: return openpiton::Core::sparc;
-    case Core::pico: return openpiton::Core::pico;
-    case Core::generic: return openpiton::Core::generic;
-  }
-  return openpiton::Core::ariane;
-}
-
-// REQ-EXEC-5/6: the task's configuration is the run's core and mesh, the task's caches,
-// the defines of the task and its dependencies, and coverage when the spec asks.
-openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob& job) {
-  openpiton::BuildConfig config;
-  config.core = adapter_core(spec.core);
-  config.x_tiles = spec.mesh_x;
-  config.y_tiles = spec.mesh_y;
-  for (openpiton::Cache cache : openpiton::kAllCaches) {
-    auto it = job.caches.find(std::string(openpiton::to_string(cache)));
-    if (it != job.caches.end())
-      config.caches[cache] = {it->second.size, it->second.associativity};
-  }
-  config.rtl_defines = openpiton::normalise_defines(job.defines);
-  if (spec.coverage) config.extra_flags.push_back("-vlt_build_args=--coverage-line");
-  return config;
-}
-
 // What triage is shown of a log (REQ-FAIL-2): its end, where builds and runs say what
 // went wrong.
 constexpr std::size_t kTriageTailBytes = 16 * 1024;
 
 }  // namespace
 
-LocalExecutor::LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
-                             std::filesystem::path workloads_dir,
-                             const os::CancelToken* cancel)
+LocalExecutor::LocalExecutor(const RunSpec& spec, ExecutorSettings settings)
     : spec_(spec),
-      checkouts_(std::move(checkouts)),
-      workloads_dir_(std::move(workloads_dir)),
-      cancel_(cancel) {}
+      settings_(std::move(settings)),
+      calls_(settings_.task_calls ? *settings_.task_calls : direct_calls_) {
+  if (TaskLlm* llm = settings_.llm) {
+    agent_ = [llm](int iteration, const loop::TaskJob& job, const std::string& prompt,
+                   std::vector<llm::Tool> task_tools) {
+      return llm->agent(iteration, job, prompt, std::move(task_tools));
+    };
+  }
+}
+
+void LocalExecutor::stage(int iteration, const loop::TaskJob& job, TaskStage stage) const {
+  if (settings_.on_stage) settings_.on_stage(iteration, job.task.id, stage);
+}
 
 std::vector<loop::TaskOutcome> LocalExecutor::run_batch(int iteration,
                                                         const std::vector<loop::TaskJob>& jobs) {
@@ -64,7 +46,7 @@ std::vector<loop::TaskOutcome> LocalExecutor::run_batch(int iteration,
         outcomes[i] = run_task(iteration, jobs[i]);
       } catch (const std::exception& e) {
         outcomes[i].task_id = jobs[i].task.id;
-        outcomes[i].failure_reason = "executor_error";
+        outcomes[i].failure_reason = FailureReason::executor_error;
         outcomes[i].evidence = {e.what()};
       }
     });
@@ -76,23 +58,23 @@ std::vector<loop::TaskOutcome> LocalExecutor::run_batch(int iteration,
 loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& job) {
   loop::TaskOutcome outcome;
   outcome.task_id = job.task.id;
-  if (job.slot >= checkouts_.size()) {
-    outcome.failure_reason = "no_checkout";
+  if (job.slot >= settings_.checkouts.size()) {
+    outcome.failure_reason = FailureReason::no_checkout;
     outcome.evidence = {"the run holds no checkout for slot " + std::to_string(job.slot)};
     return outcome;
   }
-  const openpiton::Checkout& checkout = checkouts_[job.slot];
+  const openpiton::Checkout& checkout = settings_.checkouts[job.slot];
   outcome.checkout = checkout.root().string();
 
-  if (job.task.kind == "unit_test") {
-    if (on_stage) on_stage(iteration, job.task.id, "building");  // REQ-EXEC-10
-    return run_unit_test_task(iteration, job, spec_, checkout, agent, cancel_);
+  if (job.task.kind == TaskKind::unit_test) {
+    stage(iteration, job, TaskStage::building);  // REQ-EXEC-10
+    return run_unit_test_task(iteration, job, spec_, checkout, agent_, settings_.cancel);
   }
 
   // REQ-EXEC-10, 11: the prompt call comes first; whatever it answers, the task builds.
-  if (job.prompt && task_prompt) {
-    if (on_stage) on_stage(iteration, job.task.id, "prompting");
-    outcome.llm_cost_usd += task_prompt(iteration, job);
+  if (job.prompt && settings_.llm) {
+    stage(iteration, job, TaskStage::prompting);
+    outcome.llm_cost_usd += settings_.llm->prompt(iteration, job);
   }
 
   // REQ-EXEC-14..17: the edits the build carries go in before it and come out after its
@@ -100,9 +82,9 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
   openpiton::EditSet edits = to_edit_set(job.edits);
   openpiton::AppliedEdits applied;
   try {
-    if (job.task.kind == "rtl") {
-      if (on_stage) on_stage(iteration, job.task.id, "prompting");
-      AgentEdits agent_edits = rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent);
+    if (job.task.kind == TaskKind::rtl) {
+      stage(iteration, job, TaskStage::prompting);
+      AgentEdits agent_edits = rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent_);
       edits = std::move(agent_edits.edits);
       outcome.llm_cost_usd += agent_edits.cost_usd;
       outcome.agent_reply = agent_edits.agent_reply;
@@ -115,7 +97,7 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
       applied = openpiton::apply_edits(checkout.root(), edits);
     }
   } catch (const openpiton::EditError& e) {
-    outcome.failure_reason = "rtl_edits_failed";
+    outcome.failure_reason = FailureReason::rtl_edits_failed;
     outcome.evidence = {e.what()};
     return outcome;
   }
@@ -128,55 +110,53 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
 void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
                                        const openpiton::Checkout& checkout,
                                        const std::string& edits_hash, loop::TaskOutcome& outcome) {
-  if (on_stage) on_stage(iteration, job.task.id, "building");
+  stage(iteration, job, TaskStage::building);
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
-  options.cancel = cancel_;
+  options.cancel = settings_.cancel;
   // A cancelled run's build must stop at once; nothing of a half-built model is kept.
   options.kill_grace = std::chrono::seconds(3);
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
-  static DirectTaskCalls direct_calls;
-  TaskCalls& calls = task_calls ? *task_calls : direct_calls;
   const TaskCallSite site{iteration, job.task.id, job.narrowing};
-  openpiton::BuildResult build = calls.build(site, checkout, config, options);
+  openpiton::BuildResult build = calls_.build(site, checkout, config, options);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
   outcome.build_log = build.log_path;
   if (!build.success) {
     outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
-    outcome.failure_reason = build.failure_reason;
+    outcome.failure_reason = failure_reason_from_adapter(build.failure_reason);
     outcome.evidence = build.error_lines;
     if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
     return;
   }
   outcome.built = true;
 
-  if (on_stage) on_stage(iteration, job.task.id, "running");
+  stage(iteration, job, TaskStage::running);
   openpiton::SimulationRequest request{.checkout = checkout,
                                        .build_id = build.build_id,
                                        .core = adapter_core(spec_.core),
                                        .x_tiles = spec_.mesh_x,
                                        .y_tiles = spec_.mesh_y,
                                        .workloads = spec_.workloads,
-                                       .workloads_dir = workloads_dir_,
+                                       .workloads_dir = settings_.workloads_dir,
                                        .rtl_timeout = spec_.effective_rtl_timeout(),
                                        .max_cycle = spec_.max_cycle};
   for (const auto& [program, args] : spec_.workload_args)
     request.per_workload[program] = {args.finish_mask, args.options};
   request.time_limit = job.run_limit;
-  request.cancel = cancel_;
+  request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
-  WorkloadCall gate = run_gate_workloads(calls, site, request);
+  WorkloadCall gate = run_gate_workloads(calls_, site, request);
   const openpiton::SimulationResult& simulated = gate.result;
   for (const auto& run : simulated.runs) {
-    outcome.verdicts.push_back({run.workload, std::string(openpiton::to_string(run.verdict)),
-                                run.run_dir, run.wall_seconds, run.returncode});
+    outcome.verdicts.push_back(
+        {run.workload, loop_verdict(run.verdict), run.run_dir, run.wall_seconds, run.returncode});
   }
   outcome.passed = simulated.passed;
   if (!simulated.passed) {
-    outcome.failure_reason = simulated.failure_reason;
+    outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
     // A failure after the last run passed (no time left for the next workload, a cache
     // miss) is its own evidence, not that run's transcript.
     if (!simulated.runs.empty() && !simulated.runs.back().passed) {

@@ -11,35 +11,34 @@
 #include <vector>
 
 #include "core/run_spec.h"
-#include "executor/agent.h"
+#include "core/task_stage.h"
 #include "executor/task_calls.h"
+#include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
-#include "os/process_group.h"
+#include "os/cancel_token.h"
 
 namespace mace::executor {
 
-class LocalExecutor final : public loop::TaskRunner {
- public:
-  // `checkouts` are the run's leased checkouts: slot i of a batch runs on checkouts[i].
-  LocalExecutor(const RunSpec& spec, std::vector<openpiton::Checkout> checkouts,
-                std::filesystem::path workloads_dir, const os::CancelToken* cancel);
-
-  // A config or workload task's prompt call, made when job.prompt says so (REQ-EXEC-10);
-  // returns its cost. Its failure is the callee's to log: the task builds anyway
-  // (REQ-EXEC-11).
-  std::function<double(int iteration, const loop::TaskJob& job)> task_prompt;
-
-  // The agent call of rtl and unit_test tasks (REQ-EXEC-8, 14); unset: none.
-  Agent agent;
-
+// Everything an executor works with, given once when it is made.
+struct ExecutorSettings {
+  // The run's leased checkouts: slot i of a batch runs on checkouts[i].
+  std::vector<openpiton::Checkout> checkouts;
+  std::filesystem::path workloads_dir;
+  const os::CancelToken* cancel = nullptr;
   // Makes the tasks' builds and workload runs (REQ-REPLAY-1..4: the replay cache wraps
   // them); null: the adapter directly.
   TaskCalls* task_calls = nullptr;
+  // The tasks' prompt and agent calls; null: none (no LLM).
+  TaskLlm* llm = nullptr;
+  // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
+  // called from several threads at once.
+  std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+};
 
-  // Told when a task enters a stage: "prompting", "building", "running" (REQ-EXEC-10).
-  std::function<void(int iteration, const std::string& task_id, const std::string& stage)>
-      on_stage;
+class LocalExecutor final : public loop::TaskRunner {
+ public:
+  LocalExecutor(const RunSpec& spec, ExecutorSettings settings);
 
   std::vector<loop::TaskOutcome> run_batch(int iteration,
                                            const std::vector<loop::TaskJob>& jobs) override;
@@ -51,11 +50,13 @@ class LocalExecutor final : public loop::TaskRunner {
   void build_and_simulate(int iteration, const loop::TaskJob& job,
                           const openpiton::Checkout& checkout, const std::string& edits_hash,
                           loop::TaskOutcome& outcome);
+  void stage(int iteration, const loop::TaskJob& job, TaskStage stage) const;
 
   const RunSpec& spec_;
-  std::vector<openpiton::Checkout> checkouts_;
-  std::filesystem::path workloads_dir_;
-  const os::CancelToken* cancel_;
+  ExecutorSettings settings_;
+  DirectTaskCalls direct_calls_;
+  TaskCalls& calls_;
+  Agent agent_;
 };
 
 }  // namespace mace::executor

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-#include "executor/agent.h"
+#include "executor/task_llm.h"
 #include "openpiton/rtl_edits.h"
 
 namespace mace::executor {

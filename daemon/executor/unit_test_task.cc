@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "core/agent_prompts.h"
+#include "executor/adapter_bridge.h"
 #include "executor/task_calls.h"
 #include "openpiton/unit_test_env.h"
 #include "os/file_io.h"
@@ -28,7 +29,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   // REQ-EXEC-12: a bad module path fails the task before anything is scaffolded.
   auto checked = openpiton::validate_unit_test_module(checkout.root(), module);
   if (!checked.ok) {
-    outcome.failure_reason = std::string(openpiton::kUnitTestBadModulePath);
+    outcome.failure_reason = FailureReason::unit_test_bad_module_path;
     outcome.evidence = {checked.error};
     return outcome;
   }
@@ -45,7 +46,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   scaffold.cancel = cancel;
   openpiton::ScaffoldResult scaffolded = openpiton::scaffold_unit_test_env(scaffold);
   if (!scaffolded.ok()) {
-    outcome.failure_reason = scaffolded.failure_reason;
+    outcome.failure_reason = failure_reason_from_adapter(scaffolded.failure_reason);
     outcome.evidence = {scaffolded.error};
     return outcome;
   }
@@ -72,7 +73,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   outcome.built = built.ok;
   outcome.passed = built.ok;  // REQ-VER-6
   if (!built.ok) {
-    outcome.failure_reason = built.failure_reason;
+    outcome.failure_reason = failure_reason_from_adapter(built.failure_reason);
     outcome.evidence = built.error_lines;
     if (outcome.evidence.empty() && !built.error.empty()) outcome.evidence = {built.error};
     outcome.build_output_tail = file_tail(built.log_path);

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "core/run_spec.h"
-#include "executor/agent.h"
+#include "executor/task_llm.h"
 #include "openpiton/checkout.h"
 #include "os/process_group.h"
 

@@ -14,33 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "llm/tool.h"
+
 namespace mace::llm {
 
-// A tool has a name and methods with JSON-schema parameters (REQ-EXEC-7). For vertex each
-// method becomes a function declaration named `{tool}__{tool}_{method}` cut to 64
-// characters; for the CLI agents the tools are served over MCP by `mace mcp`.
-struct ToolMethod {
-  std::string name;
-  std::string description;
-  std::string parameters_schema_json = R"({"type":"object","properties":{}})";
-};
-
-struct ToolCallResult {
-  bool ok = true;
-  std::string content;  // JSON or text, given back to the model as the function's response
-};
-
-struct Tool {
-  std::string name;
-  std::string description;
-  std::vector<ToolMethod> methods;
-  // Runs a method with its JSON arguments. A failure is a result with ok=false, given back
-  // to the model; it never ends the call.
-  std::function<ToolCallResult(const std::string& method, const std::string& arguments_json)>
-      call;
-};
-
-// The vertex function-declaration name of a tool method.
+// The vertex function-declaration name of a tool method: `{tool}__{tool}_{method}` cut to
+// 64 characters.
 std::string function_name(const std::string& tool, const std::string& method);
 
 enum class ErrorClass {

@@ -29,8 +29,7 @@ std::string caches_text(const CacheGeometry& caches) {
   std::string out;
   for (const auto& [name, geometry] : caches) {
     if (!out.empty()) out += ", ";
-    out += name + " " + std::to_string(geometry.size) + " B " +
-           std::to_string(geometry.associativity) + "-way";
+    out += name + " " + describe(geometry);
   }
   return out;
 }
@@ -43,7 +42,7 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
 bool design_passed_every_workload(const TaskOutcome& outcome) {
   if (!outcome.passed || outcome.verdicts.empty()) return false;
   for (const auto& v : outcome.verdicts)
-    if (v.verdict != "pass") return false;
+    if (v.verdict != Verdict::pass) return false;
   return true;
 }
 
@@ -93,7 +92,7 @@ class RunLoop {
                    .slot = slot,
                    .build_limit = budget_.cap(kBuildTimeLimit, in_.now()),
                    .run_limit = budget_.cap(kRunTimeLimit, in_.now()),
-                   .prompt = task_prompts_on() && (task.kind == "config" || task.kind == "workload"),
+                   .prompt = task_prompts_on() && builds_without_agent(task.kind),
                    .edits = std::move(edits)};
   }
 
@@ -198,6 +197,8 @@ LoopResult RunLoop::iterate() {
     try {
       plan = make_plan(reply_text, reasons);
     } catch (const PlannerSilent& silent) {  // REQ-BUD-14
+      // A cancel cuts a rate-limit wait short; the run was stopped, not failed.
+      if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
       return finish(RunState::error, "the planner gave no reply: " + silent.error);
     }
     if (!plan) {  // REQ-PLAN-13
@@ -267,7 +268,8 @@ LoopResult RunLoop::iterate() {
     }
     const TaskOutcome& failure = outcomes[*first_failure];
     // REQ-FAIL-13: the next prompt carries what the failed task left behind.
-    failure_digest_ = "task " + failure.task_id + " failed (" + failure.failure_reason + ")\n" +
+    failure_digest_ = "task " + failure.task_id + " failed (" +
+                      std::string(to_string(failure.failure_reason)) + ")\n" +
                       digest_lines(failure.evidence, kDigestBytes);
     last_failure_ = failure;
     triage(iteration, jobs_run[*first_failure], failure);
@@ -281,12 +283,10 @@ FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOu
   r.kind = job.task.kind;
   r.instruction = job.task.instruction;
   for (const auto& [name, g] : job.caches)
-    r.build_flags.push_back(name + " " + std::to_string(g.size) + " B " +
-                            std::to_string(g.associativity) + "-way");
+    r.build_flags.push_back(name + " " + describe(g));
   for (const auto& define : job.defines) r.build_flags.push_back("define " + define);
-  if (spec.coverage) r.build_flags.push_back("-vlt_build_args=--coverage-line");
-  r.build_outcome = outcome.built ? (outcome.reused ? "reused" : "succeeded")
-                    : outcome.build_id.empty() ? "not built" : "failed";
+  for (const auto& flag : extra_build_flags(spec)) r.build_flags.push_back(flag);
+  r.build_outcome = outcome.build_outcome();
   if (!outcome.verdicts.empty()) r.verdict = outcome.verdicts.back().verdict;
   r.failure_reason = outcome.failure_reason;
   if (!outcome.built) r.error_lines = outcome.evidence;
@@ -305,11 +305,7 @@ FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOu
 // Failures narrowing cannot explain: nothing was built or run because of the budget, a
 // cancel or MACE itself, not because of the configuration.
 bool configuration_could_be_the_cause(const TaskOutcome& outcome) {
-  // cache_miss: a bypassed call had no cache entry (REQ-REPLAY-4); a rebuild would miss too.
-  static const std::set<std::string> kNotTheDesign = {"budget_exhausted", "cancelled",
-                                                      "executor_error", "no_checkout",
-                                                      "cache_miss"};
-  return kNotTheDesign.count(outcome.failure_reason) == 0;
+  return !says_nothing_about_the_design(outcome.failure_reason);
 }
 
 void RunLoop::triage(int iteration, const TaskJob& job, const TaskOutcome& outcome) {
@@ -338,7 +334,7 @@ void RunLoop::triage(int iteration, const TaskJob& job, const TaskOutcome& outco
 }
 
 std::optional<Diagnosis> RunLoop::narrow(int iteration, const TaskJob& job, FailedTaskReport& report) {
-  if (job.task.kind != "config" && job.task.kind != "workload") return std::nullopt;
+  if (!builds_without_agent(job.task.kind)) return std::nullopt;
   std::vector<NarrowingVariant> variants =
       narrowing_variants(job.caches, job.defines, in_.default_caches);
   std::vector<std::pair<const NarrowingVariant*, TaskOutcome>> tried;
@@ -373,7 +369,8 @@ std::optional<Diagnosis> RunLoop::narrow(int iteration, const TaskJob& job, Fail
     }
   }
   for (const auto& [variant, outcome] : tried)
-    report.narrowing.push_back(variant->description() + ": failed (" + outcome.failure_reason + ")");
+    report.narrowing.push_back(variant->description() + ": failed (" +
+                               std::string(to_string(outcome.failure_reason)) + ")");
   return std::nullopt;
 }
 

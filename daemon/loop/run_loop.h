@@ -19,12 +19,15 @@
 #include <string>
 #include <vector>
 
+#include "core/build_outcome.h"
 #include "core/diagnosis.h"
+#include "core/failure_reason.h"
 #include "core/plan.h"
 #include "core/plan_checks.h"
 #include "core/post_mortem.h"
 #include "core/run_spec.h"
 #include "core/run_state.h"
+#include "core/verdict.h"
 
 namespace mace::loop {
 
@@ -73,7 +76,7 @@ struct TaskJob {
 
 struct WorkloadVerdict {
   std::string workload;
-  std::string verdict;  // pass, fail, timeout, maxcycles, none
+  Verdict verdict = Verdict::none;
   std::string run_dir = {};
   double wall_s = 0;
   int returncode = 0;
@@ -83,7 +86,7 @@ struct TaskOutcome {
   std::string task_id;
   bool passed = false;        // REQ-VER-5
   bool built = false;
-  std::string failure_reason; // way_rule, build_failed, workload_failed, budget_exhausted, ...
+  FailureReason failure_reason = FailureReason::none;
   std::vector<WorkloadVerdict> verdicts;
   std::vector<std::string> evidence;  // error lines or the simulation log's tail
   std::string build_id = {};
@@ -104,6 +107,11 @@ struct TaskOutcome {
   bool agent_recorded_no_edit = false;  // an rtl task whose agent changed nothing (REQ-EXEC-16)
   // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
   double llm_cost_usd = 0;
+
+  BuildOutcome build_outcome() const {
+    if (!built) return build_id.empty() ? BuildOutcome::none : BuildOutcome::failed;
+    return reused ? BuildOutcome::reused : BuildOutcome::succeeded;
+  }
 };
 
 enum class TriagePhase { diagnosis, post_mortem };

@@ -19,8 +19,10 @@
 #include <kj/async-io.h>
 #include <kj/async-unix.h>
 
-#include "llm/tool_sessions.h"
 #include "llm/backend_factory.h"
+#include "llm/retry.h"
+#include "llm/setup_error.h"
+#include "llm/tool_sessions.h"
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
@@ -53,6 +55,46 @@ struct Options {
 };
 
 const char* env_or_null(const char* name) { return std::getenv(name); }
+
+// The `mace` client next to this maced (an install puts maced in sbin or bin and mace in
+// bin; a build tree in daemon/maced and client), overridden by MACE_CLIENT; else "mace"
+// from PATH. The CLI agents start it as their MCP server (`mace mcp`).
+std::string find_mace_client() {
+  if (const char* override_path = std::getenv("MACE_CLIENT"); override_path && *override_path)
+    return override_path;
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto dir = self.parent_path();
+    for (auto candidate : {dir / "mace", dir / ".." / "bin" / "mace", dir / ".." / ".." / "client" / "mace"})
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate.lexically_normal().string();
+  }
+  return "mace";
+}
+
+// What every run gets from maced: its workloads, tools, replay default, the backends'
+// prices and wiring, the retry policy (read once, here).
+mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Options& options,
+                                    const std::string& socket_path,
+                                    mace::llm::ToolSessions& sessions) {
+  mace::run::RunSettings settings;
+  settings.workloads_dir = options.workloads_dir;
+  settings.tools = config.tools;
+  settings.replay_cache = config.replay_cache;
+  if (!config.llm_prices_json.empty())  // checked when the config was read
+    settings.backend_options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}");
+  settings.backend_options.cli.mace_binary = find_mace_client();
+  settings.backend_options.cli.maced_socket = socket_path;
+  settings.backend_options.cli.sessions = &sessions;
+  settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
+  return settings;
+}
+
+std::vector<mace::service::PooledCheckout> pooled(const mace::MacedConfig& config) {
+  std::vector<mace::service::PooledCheckout> out;
+  for (const auto& c : config.checkouts) out.push_back({c.path, c.node});
+  return out;
+}
 
 // systemd may list several directories separated by ':'; the first is ours.
 std::string first_dir(const char* list) {
@@ -242,11 +284,8 @@ int main(int argc, char** argv) {
     auto receiver = io.lowLevelProvider->wrapListenSocketFd(
         listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
 
-    mace::LlmWiring wiring;
-    wiring.mace_binary = mace::find_mace_client();
-    wiring.maced_socket = listen.path;
-    wiring.sessions = &tool_sessions;
-    mace::RunSupervisor supervisor(service, config, options.workloads_dir, wiring);
+    mace::RunSupervisor supervisor(service, *store, pooled(config),
+                                   run_settings(config, options, listen.path, tool_sessions));
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
 

@@ -6,6 +6,7 @@
 // watchers live; so the store keeps one writer.
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,32 +15,19 @@
 
 #include <kj/async.h>
 
-#include "llm/tool_sessions.h"
-#include "maced/config.h"
-#include "os/process_group.h"
+#include "os/cancel_token.h"
+#include "run/run_execution.h"
 #include "service/checkout_pool.h"
 #include "service/run_service.h"
+#include "store/store.h"
 
 namespace mace {
 
-// What the LLM calls of a run need from the daemon around them.
-struct LlmWiring {
-  // For the CLI agents: their MCP configuration starts `mace_binary --socket
-  // maced_socket mcp --session TOKEN`, which finds the call's tools in `sessions`.
-  std::string mace_binary = "mace";
-  std::string maced_socket;
-  llm::ToolSessions* sessions = nullptr;
-};
-
-// The `mace` client next to this maced (an install puts maced in sbin or bin and mace in
-// bin; a build tree in daemon/maced and client), overridden by MACE_CLIENT; else "mace"
-// from PATH.
-std::string find_mace_client();
-
 class RunSupervisor {
  public:
-  RunSupervisor(service::RunService& service, const MacedConfig& config,
-                std::filesystem::path workloads_dir, LlmWiring wiring = {});
+  // `pool` lists the checkouts runs are leased; `settings` is what every run gets.
+  RunSupervisor(service::RunService& service, store::Store& store,
+                std::vector<service::PooledCheckout> pool, run::RunSettings settings);
   ~RunSupervisor();
 
   // Event-loop thread only. Starts queued runs while checkouts are free.
@@ -59,10 +47,12 @@ class RunSupervisor {
   void report_end(const std::string& run_id, RunState state, std::string reason);
   void finished(const std::string& run_id);
 
+  // Runs `work` on the event-loop thread and waits for it; from a run's thread.
+  void on_loop_thread(const std::function<void()>& work);
+
   service::RunService& service_;
-  const MacedConfig& config_;
-  std::filesystem::path workloads_dir_;
-  LlmWiring wiring_;
+  store::Store& store_;
+  run::RunSettings settings_;
   service::CheckoutPool pool_;
   const kj::Executor& loop_;
   std::map<std::string, ActiveRun> active_;

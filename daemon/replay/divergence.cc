@@ -9,9 +9,15 @@ namespace {
 
 constexpr std::size_t kShownBytes = 120;
 
-std::string passed_text(bool passed, const std::string& failure_reason) {
+std::string passed_text(bool passed, FailureReason failure_reason) {
   if (passed) return "passed";
-  return failure_reason.empty() ? "failed" : "failed (" + failure_reason + ")";
+  return failure_reason == FailureReason::none
+             ? "failed"
+             : "failed (" + std::string(to_string(failure_reason)) + ")";
+}
+
+std::string build_text(BuildOutcome outcome) {
+  return outcome == BuildOutcome::none ? "none" : std::string(to_string(outcome));
 }
 
 std::string quoted(const std::string& text) {
@@ -36,22 +42,14 @@ std::string first_difference(const std::string& a, const std::string& b) {
   return "original " + quoted(line_of(a)) + ", replay " + quoted(line_of(b));
 }
 
-std::string verdicts_text(const std::vector<std::pair<std::string, std::string>>& verdicts) {
+std::string verdicts_text(const std::vector<std::pair<std::string, Verdict>>& verdicts) {
   std::vector<std::string> parts;
-  for (const auto& [workload, verdict] : verdicts) parts.push_back(workload + " " + verdict);
+  for (const auto& [workload, verdict] : verdicts)
+    parts.push_back(workload + " " + std::string(to_string(verdict)));
   return parts.empty() ? "none" : joined(parts, ", ");
 }
 
-std::string caches_text(int64_t size, int64_t assoc) {
-  return std::to_string(size) + " B " + std::to_string(assoc) + "-way";
-}
-
 }  // namespace
-
-std::string build_outcome_of(const loop::TaskOutcome& outcome) {
-  if (!outcome.built) return outcome.build_id.empty() ? "" : "failed";
-  return outcome.reused ? "reused" : "succeeded";
-}
 
 std::string divergence_message(int iteration, const std::string& task_id, const std::string& what) {
   std::string where = iteration > 0 ? "at iteration " + std::to_string(iteration) : "at the end";
@@ -69,21 +67,18 @@ std::string compare_task(const store::TaskRecord* original, const loop::TaskJob&
                          const loop::TaskOutcome& outcome) {
   if (!original) return "the original ran no such task in this iteration";
   if (original->kind != job.task.kind)
-    return "original kind " + original->kind + ", replay kind " + job.task.kind;
+    return "original kind " + std::string(to_string(original->kind)) + ", replay kind " +
+           std::string(to_string(job.task.kind));
   if (original->deps != job.task.deps)
     return "original deps [" + joined(original->deps, ", ") + "], replay deps [" +
            joined(job.task.deps, ", ") + "]";
-  struct CacheRow { const char* name; int64_t size, assoc; };
-  for (const CacheRow& c : {CacheRow{"l1i", original->l1i_size, original->l1i_assoc},
-                            CacheRow{"l1d", original->l1d_size, original->l1d_assoc},
-                            CacheRow{"l15", original->l15_size, original->l15_assoc},
-                            CacheRow{"l2", original->l2_size, original->l2_assoc}}) {
-    auto it = job.caches.find(c.name);
-    int64_t size = it == job.caches.end() ? 0 : it->second.size;
-    int64_t assoc = it == job.caches.end() ? 0 : it->second.associativity;
-    if (size != c.size || assoc != c.assoc)
-      return std::string(c.name) + ": original " + caches_text(c.size, c.assoc) + ", replay " +
-             caches_text(size, assoc);
+  for (std::string_view name : kCacheNames) {
+    auto [size, associativity] = original->cache(name);
+    const CacheOverride was{size, associativity};
+    auto it = job.caches.find(std::string(name));
+    const CacheOverride is = it == job.caches.end() ? CacheOverride{} : it->second;
+    if (was != is)
+      return std::string(name) + ": original " + describe(was) + ", replay " + describe(is);
   }
   std::vector<std::string> defines = job.defines;
   std::sort(defines.begin(), defines.end());
@@ -95,11 +90,11 @@ std::string compare_task(const store::TaskRecord* original, const loop::TaskJob&
   if (original_passed != outcome.passed || original->failure_reason != outcome.failure_reason)
     return "original " + passed_text(original_passed, original->failure_reason) + ", replay " +
            passed_text(outcome.passed, outcome.failure_reason);
-  std::string build = build_outcome_of(outcome);
+  const BuildOutcome build = outcome.build_outcome();
   if (original->build_outcome != build)
-    return "original build " + (original->build_outcome.empty() ? "none" : original->build_outcome) +
-           ", replay build " + (build.empty() ? "none" : build);
-  std::vector<std::pair<std::string, std::string>> was, is;
+    return "original build " + build_text(original->build_outcome) + ", replay build " +
+           build_text(build);
+  std::vector<std::pair<std::string, Verdict>> was, is;
   for (const auto& r : original->results) was.emplace_back(r.workload, r.verdict);
   for (const auto& v : outcome.verdicts) is.emplace_back(v.workload, v.verdict);
   if (was != is)

@@ -19,9 +19,6 @@
 
 namespace mace::replay {
 
-// What a task's row says of its build: "", succeeded, reused or failed.
-std::string build_outcome_of(const loop::TaskOutcome& outcome);
-
 // Each returns "" when the replay agrees with the original, else what differs, for people.
 std::string compare_plan(const store::IterationRecord* original, const std::string& replay_reply);
 std::string compare_task(const store::TaskRecord* original, const loop::TaskJob& job,

@@ -1,6 +1,7 @@
 #include "rpc/conversions.h"
 
 #include <string>
+#include <stdexcept>
 #include <string_view>
 
 #include <simdjson.h>
@@ -10,48 +11,83 @@
 namespace mace::rpc {
 namespace {
 
-template <typename Enum, size_t N>
-Enum enum_from_name(std::string_view name, const std::pair<Enum, std::string_view> (&table)[N],
-                    Enum fallback) {
-  for (auto& [value, text] : table)
-    if (text == name) return value;
-  return fallback;
+std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+
+// The wire's enums and ours, enumerator by enumerator. Switches without a default, so a
+// word added on either side without its counterpart does not compile (-Werror=switch).
+
+api::EventKind to_wire(EventKind kind) {
+  switch (kind) {
+    case EventKind::submitted: return api::EventKind::SUBMITTED;
+    case EventKind::state_changed: return api::EventKind::STATE_CHANGED;
+    case EventKind::iteration_started: return api::EventKind::ITERATION_STARTED;
+    case EventKind::level_started: return api::EventKind::LEVEL_STARTED;
+    case EventKind::task_stage: return api::EventKind::TASK_STAGE;
+    case EventKind::verdict: return api::EventKind::VERDICT;
+    case EventKind::iteration_finished: return api::EventKind::ITERATION_FINISHED;
+    case EventKind::message: return api::EventKind::MESSAGE;
+  }
+  throw std::logic_error("an event kind without a wire name");
 }
 
-constexpr std::pair<api::EventKind, std::string_view> kEventKinds[] = {
-    {api::EventKind::SUBMITTED, "submitted"},
-    {api::EventKind::STATE_CHANGED, "state_changed"},
-    {api::EventKind::ITERATION_STARTED, "iteration_started"},
-    {api::EventKind::LEVEL_STARTED, "level_started"},
-    {api::EventKind::TASK_STAGE, "task_stage"},
-    {api::EventKind::VERDICT, "verdict"},
-    {api::EventKind::ITERATION_FINISHED, "iteration_finished"},
-    {api::EventKind::MESSAGE, "message"},
-};
+api::TaskStage to_wire(TaskStage stage) {
+  switch (stage) {
+    case TaskStage::pending: return api::TaskStage::PENDING;
+    case TaskStage::prompting: return api::TaskStage::PROMPTING;
+    case TaskStage::building: return api::TaskStage::BUILDING;
+    case TaskStage::running: return api::TaskStage::RUNNING;
+    case TaskStage::passed: return api::TaskStage::PASSED;
+    case TaskStage::failed: return api::TaskStage::FAILED;
+    case TaskStage::skipped: return api::TaskStage::SKIPPED;
+  }
+  throw std::logic_error("a task stage without a wire name");
+}
 
-constexpr std::pair<api::TaskStage, std::string_view> kStages[] = {
-    {api::TaskStage::PENDING, "pending"},   {api::TaskStage::PROMPTING, "prompting"},
-    {api::TaskStage::BUILDING, "building"}, {api::TaskStage::RUNNING, "running"},
-    {api::TaskStage::PASSED, "passed"},     {api::TaskStage::FAILED, "failed"},
-    {api::TaskStage::SKIPPED, "skipped"},
-};
-
-constexpr std::pair<api::Verdict, std::string_view> kVerdicts[] = {
-    {api::Verdict::NONE, "none"},         {api::Verdict::PASS, "pass"},
-    {api::Verdict::FAIL, "fail"},         {api::Verdict::TIMEOUT, "timeout"},
-    {api::Verdict::MAXCYCLES, "maxcycles"},
-};
-
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+api::Verdict to_wire(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::none: return api::Verdict::NONE;
+    case Verdict::pass: return api::Verdict::PASS;
+    case Verdict::fail: return api::Verdict::FAIL;
+    case Verdict::timeout: return api::Verdict::TIMEOUT;
+    case Verdict::maxcycles: return api::Verdict::MAXCYCLES;
+  }
+  throw std::logic_error("a verdict without a wire name");
+}
 
 }  // namespace
 
 api::RunState to_wire(RunState s) {
-  // The schema's enumerants are declared in the same order as RunState.
-  return static_cast<api::RunState>(static_cast<uint16_t>(s));
+  switch (s) {
+    case RunState::queued: return api::RunState::QUEUED;
+    case RunState::running: return api::RunState::RUNNING;
+    case RunState::passed: return api::RunState::PASSED;
+    case RunState::failed: return api::RunState::FAILED;
+    case RunState::planning_failed: return api::RunState::PLANNING_FAILED;
+    case RunState::budget_exceeded: return api::RunState::BUDGET_EXCEEDED;
+    case RunState::checksum_mismatch: return api::RunState::CHECKSUM_MISMATCH;
+    case RunState::unsupported_core: return api::RunState::UNSUPPORTED_CORE;
+    case RunState::error: return api::RunState::ERROR;
+    case RunState::cancelled: return api::RunState::CANCELLED;
+  }
+  throw std::logic_error("a run state without a wire name");
 }
 
-RunState from_wire(api::RunState s) { return static_cast<RunState>(static_cast<uint16_t>(s)); }
+RunState from_wire(api::RunState s) {
+  switch (s) {
+    case api::RunState::QUEUED: return RunState::queued;
+    case api::RunState::RUNNING: return RunState::running;
+    case api::RunState::PASSED: return RunState::passed;
+    case api::RunState::FAILED: return RunState::failed;
+    case api::RunState::PLANNING_FAILED: return RunState::planning_failed;
+    case api::RunState::BUDGET_EXCEEDED: return RunState::budget_exceeded;
+    case api::RunState::CHECKSUM_MISMATCH: return RunState::checksum_mismatch;
+    case api::RunState::UNSUPPORTED_CORE: return RunState::unsupported_core;
+    case api::RunState::ERROR: return RunState::error;
+    case api::RunState::CANCELLED: return RunState::cancelled;
+  }
+  // A client built against a newer schema, or a hand-made message.
+  throw UnknownWireValue("unknown run state " + std::to_string(static_cast<uint16_t>(s)));
+}
 
 void fill(api::RunSummary::Builder out, const store::RunRecord& run) {
   out.setRunId(run.id);
@@ -78,31 +114,32 @@ void fill(api::RunSummary::Builder out, const store::RunRecord& run) {
 void fill(api::Event::Builder out, const store::EventRecord& event) {
   out.setSeq(static_cast<uint64_t>(event.seq));
   out.setAtMs(event.at_ms);
-  out.setKind(enum_from_name(event.kind, kEventKinds, api::EventKind::MESSAGE));
+  out.setKind(to_wire(event.kind));
   if (event.state) out.setState(to_wire(*event.state));
   out.setIteration(static_cast<uint32_t>(event.iteration));
   out.setTaskId(event.task_id);
-  out.setStage(enum_from_name(event.stage, kStages, api::TaskStage::PENDING));
+  // The wire has no "no stage" and "no verdict": their first enumerants stand for them.
+  out.setStage(to_wire(event.stage.value_or(TaskStage::pending)));
   out.setWorkload(event.workload);
-  out.setVerdict(enum_from_name(event.verdict, kVerdicts, api::Verdict::NONE));
+  out.setVerdict(to_wire(event.verdict.value_or(Verdict::none)));
   out.setMessage(event.message);
 }
 
 void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
   out.setIteration(static_cast<uint32_t>(t.iteration));
   out.setTaskId(t.task_id);
-  out.setKind(t.kind);
+  out.setKind(std::string(to_string(t.kind)));
   out.setInstruction(t.instruction);
   auto deps = out.initDeps(t.deps.size());
   for (size_t i = 0; i < t.deps.size(); ++i) deps.set(i, t.deps[i]);
-  out.setStage(enum_from_name(t.stage, kStages, api::TaskStage::PENDING));
+  out.setStage(to_wire(t.stage));
   out.setBuildId(t.build_id);
-  out.setBuildOutcome(t.build_outcome);
-  out.setFailureReason(t.failure_reason);
+  out.setBuildOutcome(std::string(to_string(t.build_outcome)));
+  out.setFailureReason(std::string(to_string(t.failure_reason)));
   auto results = out.initResults(t.results.size());
   for (size_t i = 0; i < t.results.size(); ++i) {
     results[i].setWorkload(t.results[i].workload);
-    results[i].setVerdict(enum_from_name(t.results[i].verdict, kVerdicts, api::Verdict::NONE));
+    results[i].setVerdict(to_wire(t.results[i].verdict));
     results[i].setWallS(t.results[i].wall_s);
   }
   out.setCheckout(t.checkout);
@@ -124,7 +161,7 @@ void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& b
   out.setUndone(b.undone);
   out.setBuildId(b.build_id);
   out.setPassed(b.passed);
-  out.setFailureReason(b.failure_reason);
+  out.setFailureReason(std::string(to_string(b.failure_reason)));
 }
 
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& pm) {

@@ -2,14 +2,22 @@
 // Between the schema's structs and the daemon's own types. Kept in one place so the
 // store, the service and the wire agree on every name.
 
+#include <stdexcept>
+
 #include "core/run_spec.h"
 #include "mace.capnp.h"
 #include "store/store.h"
 
 namespace mace::rpc {
 
+// A value of the schema's enums this maced does not know: the request is refused.
+class UnknownWireValue : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 api::RunState to_wire(RunState s);
-RunState from_wire(api::RunState s);
+RunState from_wire(api::RunState s);  // throws UnknownWireValue
 
 void fill(api::RunSummary::Builder out, const store::RunRecord& run);
 void fill(api::Event::Builder out, const store::EventRecord& event);

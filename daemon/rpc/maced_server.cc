@@ -24,6 +24,8 @@ kj::Promise<void> answer(Fn&& fn) {
     return kj::READY_NOW;
   } catch (const service::RequestError& e) {
     return failure(e.what());
+  } catch (const UnknownWireValue& e) {
+    return failure(e.what());
   } catch (const std::exception& e) {
     return failure(std::string("maced internal error: ") + e.what());
   }
@@ -87,20 +89,19 @@ kj::Promise<void> MacedServer::watch(WatchContext context) {
 
 kj::Promise<void> MacedServer::status(StatusContext context) {
   return answer([&] {
-    store::RunRecord run = service_.run(text(context.getParams().getRunId()));
+    service::RunDetail run = service_.detail(text(context.getParams().getRunId()));
     auto detail = context.getResults().initRun();
-    fill(detail.initSummary(), run);
-    detail.setSpecJson(run.spec_json);
-    auto tasks = service_.store().tasks(run.id);
-    auto out = detail.initTasks(tasks.size());
-    for (size_t i = 0; i < tasks.size(); ++i) fill(out[i], tasks[i]);
-    auto diagnoses = service_.store().diagnoses(run.id);
-    auto d_out = detail.initDiagnoses(static_cast<unsigned>(diagnoses.size()));
-    for (size_t i = 0; i < diagnoses.size(); ++i) fill(d_out[static_cast<unsigned>(i)], diagnoses[i]);
-    auto narrowing = service_.store().narrowing_builds(run.id);
-    auto n_out = detail.initNarrowingBuilds(static_cast<unsigned>(narrowing.size()));
-    for (size_t i = 0; i < narrowing.size(); ++i) fill(n_out[static_cast<unsigned>(i)], narrowing[i]);
-    if (auto pm = service_.store().post_mortem(run.id)) fill(detail.initPostMortem(), *pm);
+    fill(detail.initSummary(), run.run);
+    detail.setSpecJson(run.run.spec_json);
+    auto tasks = detail.initTasks(static_cast<unsigned>(run.tasks.size()));
+    for (size_t i = 0; i < run.tasks.size(); ++i) fill(tasks[static_cast<unsigned>(i)], run.tasks[i]);
+    auto diagnoses = detail.initDiagnoses(static_cast<unsigned>(run.diagnoses.size()));
+    for (size_t i = 0; i < run.diagnoses.size(); ++i)
+      fill(diagnoses[static_cast<unsigned>(i)], run.diagnoses[i]);
+    auto narrowing = detail.initNarrowingBuilds(static_cast<unsigned>(run.narrowing_builds.size()));
+    for (size_t i = 0; i < run.narrowing_builds.size(); ++i)
+      fill(narrowing[static_cast<unsigned>(i)], run.narrowing_builds[i]);
+    if (run.post_mortem) fill(detail.initPostMortem(), *run.post_mortem);
   });
 }
 
@@ -131,9 +132,9 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
       std::string source = "maced";
       if (!e.task_id.empty())
         source = "iter" + std::to_string(e.iteration) + "/" + e.task_id +
-                 (e.stage.empty() ? "" : "/" + e.stage);
+                 (e.stage ? "/" + std::string(to_string(*e.stage)) : "");
       out[i].setSource(source);
-      out[i].setText(e.message.empty() ? e.kind : e.message);
+      out[i].setText(e.message.empty() ? std::string(to_string(e.kind)) : e.message);
     }
   });
 }

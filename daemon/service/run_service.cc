@@ -75,13 +75,14 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   run.max_iterations = spec.budget.max_iterations;
   run.max_usd = spec.budget.max_usd;
   run.max_wall_s = spec.budget.max_wall_s;
+  run.checkouts_wanted = spec.checkouts.value_or(0);
   run.submitted_by_uid = uid;
   run.submitted_at_ms = now;
   store_.insert_run(run);
 
   store::EventRecord submitted;
   submitted.run_id = run.id;
-  submitted.kind = "submitted";
+  submitted.kind = EventKind::submitted;
   submitted.state = RunState::queued;
   submitted.message = "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
                       std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y);
@@ -123,7 +124,7 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
 
   store::EventRecord submitted;
   submitted.run_id = replay.id;
-  submitted.kind = "submitted";
+  submitted.kind = EventKind::submitted;
   submitted.state = RunState::queued;
   submitted.message = "replay of " + original.id + " submitted by uid " + std::to_string(uid) +
                       (until_iteration > 0 ? ", until iteration " + std::to_string(until_iteration)
@@ -137,6 +138,16 @@ store::RunRecord RunService::run(const std::string& run_id) const {
   auto found = store_.find_run(run_id);
   if (!found) throw RequestError({"runId", "no run named '" + run_id + "'"});
   return *found;
+}
+
+RunDetail RunService::detail(const std::string& run_id) const {
+  RunDetail d;
+  d.run = run(run_id);
+  d.tasks = store_.tasks(run_id);
+  d.diagnoses = store_.diagnoses(run_id);
+  d.narrowing_builds = store_.narrowing_builds(run_id);
+  d.post_mortem = store_.post_mortem(run_id);
+  return d;
 }
 
 store::RunMetrics RunService::metrics(const std::string& run_id) const {
@@ -209,7 +220,7 @@ void RunService::set_state(const std::string& run_id, RunState state,
     throw RequestError({"runId", "no run named '" + run_id + "'"});
   store::EventRecord changed;
   changed.run_id = run_id;
-  changed.kind = "state_changed";
+  changed.kind = EventKind::state_changed;
   changed.state = state;
   std::string name(to_string(state));
   // "cancelled by uid 0" already says which state it is.

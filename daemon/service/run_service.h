@@ -26,6 +26,15 @@ struct SubmitOutcome {
   FieldErrors errors;
 };
 
+// Everything `mace status RUN` shows of one run.
+struct RunDetail {
+  store::RunRecord run;
+  std::vector<store::TaskRecord> tasks;
+  std::vector<store::DiagnosisRecord> diagnoses;
+  std::vector<store::NarrowingBuildRecord> narrowing_builds;
+  std::optional<store::PostMortemRecord> post_mortem;
+};
+
 struct CancelOutcome {
   RunState state;
   bool changed;
@@ -78,6 +87,7 @@ class RunService {
 
   // Throw RequestError when no run has that id.
   store::RunRecord run(const std::string& run_id) const;
+  RunDetail detail(const std::string& run_id) const;
   store::RunMetrics metrics(const std::string& run_id) const;
   // The run's LLM call attempts, oldest first. Throws ServiceError for an unknown run.
   std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id) const;
@@ -102,7 +112,6 @@ class RunService {
   // its loop was finishing stays cancelled). Returns whether the state changed.
   bool finish(const std::string& run_id, RunState state, const std::string& reason);
 
-  store::Store& store() { return store_; }
   void set_hooks(std::function<void(const std::string&)> on_queued,
                  std::function<void(const std::string&)> on_cancelled);
 

@@ -1,5 +1,7 @@
 #include "store/migrations.h"
 
+#include <algorithm>
+
 #include <stdexcept>
 #include <string>
 
@@ -226,6 +228,14 @@ ALTER TABLE runs ADD COLUMN replay_until INTEGER;
     R"sql(
 ALTER TABLE llm_calls ADD COLUMN prompt_text TEXT NOT NULL DEFAULT '';
 )sql",
+
+    // 5: how many checkouts a run's spec asks for (0: all maced grants), read by the
+    // scheduler for every queued run; kept in a column so it need not parse each spec.
+    R"sql(
+ALTER TABLE runs ADD COLUMN checkouts_wanted INTEGER NOT NULL DEFAULT 0;
+UPDATE runs SET checkouts_wanted = coalesce(json_extract(spec_json, '$.checkouts'), 0)
+  WHERE json_valid(spec_json);
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
@@ -248,10 +258,10 @@ void refuse_newer_schema(Database& db) {
                              std::to_string(kLatest));
 }
 
-int migrate(Database& db) {
+int migrate(Database& db, int up_to) {
   refuse_newer_schema(db);
   int applied = 0;
-  for (int version = 1; version <= kLatest; ++version) {
+  for (int version = 1; version <= std::min(up_to, kLatest); ++version) {
     // Cheap check outside the lock so reopening a current database takes no write lock.
     if (read_schema_version(db) >= version) continue;
     Transaction txn(db);

@@ -17,7 +17,8 @@ void refuse_newer_schema(Database& db);
 
 // Applies every migration `db` lacks and returns how many it applied. Safe when several
 // connections open the same new file at once: each migration re-reads the version under
-// the write lock and skips itself when another connection got there first.
-int migrate(Database& db);
+// the write lock and skips itself when another connection got there first. `up_to` stops
+// at an older version, for tests of the migrations themselves.
+int migrate(Database& db, int up_to = latest_schema_version());
 
 }  // namespace mace::store

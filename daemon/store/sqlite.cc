@@ -96,7 +96,10 @@ void Statement::check_bind(int rc, int index) {
 }
 
 Statement& Statement::bind(int index, std::string_view text) {
-  check_bind(sqlite3_bind_text64(stmt_, index, text.data(), text.size(), SQLITE_TRANSIENT,
+  // SQLite binds a null pointer as NULL; an empty view is the empty text, whatever its
+  // pointer (a default-constructed view has none).
+  const char* data = text.data() != nullptr ? text.data() : "";
+  check_bind(sqlite3_bind_text64(stmt_, index, data, text.size(), SQLITE_TRANSIENT,
                                  SQLITE_UTF8),
              index);
   return *this;

@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "core/enum_text.h"
 #include "core/json_writer.h"
 #include "store/migrations.h"
 #include "store/sqlite.h"
@@ -23,6 +24,7 @@ constexpr const char* kSelectRun = R"sql(
 SELECT id, state, reason, spec_json, core, mesh_x, mesh_y, objective, workloads_json,
        backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
        submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
+       checkouts_wanted,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
 FROM runs
@@ -49,11 +51,32 @@ std::string enter_wal(Database& db) {
   }
 }
 
+// A vocabulary word read back from a column: a word this maced does not know (a newer
+// maced's database, a hand edit) is an error naming it, never a silent default.
+template <typename Enum>
+Enum parse_word(const Database& db, std::string_view column, const std::string& s) {
+  auto value = enum_from_string<Enum>(s);
+  if (!value)
+    throw std::runtime_error(db.path().string() + ": unknown " + std::string(column) + " \"" +
+                             s + "\"");
+  return *value;
+}
+
 RunState parse_state(const Database& db, const std::string& s) {
-  auto state = run_state_from_string(s);
-  if (!state)
-    throw std::runtime_error(db.path().string() + ": unknown run state \"" + s + "\"");
-  return *state;
+  return parse_word<RunState>(db, "run state", s);
+}
+
+// Optional words are stored as "" when absent.
+template <typename Enum>
+std::optional<Enum> parse_optional_word(const Database& db, std::string_view column,
+                                        const std::string& s) {
+  if (s.empty()) return std::nullopt;
+  return parse_word<Enum>(db, column, s);
+}
+
+template <typename Enum>
+std::string_view optional_word(const std::optional<Enum>& value) {
+  return value ? to_string(*value) : std::string_view();
 }
 
 std::string strings_to_json(const std::vector<std::string>& strings) {
@@ -135,8 +158,9 @@ RunRecord read_run(const Database& db, const Statement& s) {
   r.finished_at_ms = s.int64(17);
   r.replay_of = s.text(18);
   r.replay_until = s.int64(19);
-  r.iterations = s.int64(20);
-  r.cost_usd = s.real(21);
+  r.checkouts_wanted = s.int64(20);
+  r.iterations = s.int64(21);
+  r.cost_usd = s.real(22);
   return r;
 }
 
@@ -247,9 +271,10 @@ void Store::insert_run(const RunRecord& run) {
   auto stmt = db_->prepare(R"sql(
 INSERT INTO runs (id, state, reason, spec_json, core, mesh_x, mesh_y, objective,
                   workloads_json, backend, model, max_iterations, max_usd, max_wall_s,
-                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until)
+                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
+                  checkouts_wanted)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-        ?20)
+        ?20, ?21)
 )sql");
   stmt.bind(1, run.id)
       .bind(2, to_string(run.state))
@@ -270,7 +295,8 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?
       .bind(17, unless_zero(run.started_at_ms))
       .bind(18, unless_zero(run.finished_at_ms))
       .bind(19, unless_empty(run.replay_of))
-      .bind(20, unless_zero(run.replay_until));
+      .bind(20, unless_zero(run.replay_until))
+      .bind(21, run.checkouts_wanted);
   stmt.run();
 }
 
@@ -352,13 +378,13 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
   insert.bind(1, event.run_id)
       .bind(2, event.seq)
       .bind(3, event.at_ms)
-      .bind(4, event.kind)
+      .bind(4, to_string(event.kind))
       .bind(5, state)
       .bind(6, event.iteration)
       .bind(7, event.task_id)
-      .bind(8, event.stage)
+      .bind(8, optional_word(event.stage))
       .bind(9, event.workload)
-      .bind(10, event.verdict)
+      .bind(10, optional_word(event.verdict))
       .bind(11, event.message);
   insert.run();
   txn.commit();
@@ -439,13 +465,13 @@ FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
     e.run_id = stmt.text(0);
     e.seq = stmt.int64(1);
     e.at_ms = stmt.int64(2);
-    e.kind = stmt.text(3);
+    e.kind = parse_word<EventKind>(*db_, "event kind", stmt.text(3));
     if (!stmt.is_null(4)) e.state = parse_state(*db_, stmt.text(4));
     e.iteration = stmt.int64(5);
     e.task_id = stmt.text(6);
-    e.stage = stmt.text(7);
+    e.stage = parse_optional_word<TaskStage>(*db_, "task stage", stmt.text(7));
     e.workload = stmt.text(8);
-    e.verdict = stmt.text(9);
+    e.verdict = parse_optional_word<Verdict>(*db_, "verdict", stmt.text(9));
     e.message = stmt.text(10);
     out.push_back(std::move(e));
   }
@@ -546,7 +572,7 @@ int64_t Store::upsert_task(const TaskRecord& t) {
   upsert.bind(1, t.run_id)
       .bind(2, t.iteration)
       .bind(3, t.task_id)
-      .bind(4, t.kind)
+      .bind(4, to_string(t.kind))
       .bind(5, t.instruction)
       .bind(6, strings_to_json(t.deps))
       .bind(7, unless_empty(t.checkout))
@@ -567,10 +593,10 @@ int64_t Store::upsert_task(const TaskRecord& t) {
       .bind(22, t.rtl_edits_hash)
       .bind(23, extra_flags)
       .bind(24, unless_empty(t.build_id))
-      .bind(25, t.build_outcome)
+      .bind(25, to_string(t.build_outcome))
       .bind(26, t.build_reused)
-      .bind(27, t.failure_reason)
-      .bind(28, t.stage)
+      .bind(27, to_string(t.failure_reason))
+      .bind(28, to_string(t.stage))
       .bind(29, t.passed)
       .bind(30, unless_zero(t.started_at_ms))
       .bind(31, unless_zero(t.finished_at_ms));
@@ -594,7 +620,7 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
     insert.bind(1, row)
         .bind(2, r.ordinal)
         .bind(3, r.workload)
-        .bind(4, r.verdict)
+        .bind(4, to_string(r.verdict))
         .bind(5, r.returncode)
         .bind(6, r.run_dir)
         .bind(7, r.wall_s);
@@ -603,6 +629,29 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
   }
   txn.commit();
   return row;
+}
+
+namespace {
+
+std::pair<int64_t*, int64_t*> cache_columns(TaskRecord& t, std::string_view name) {
+  if (name == "l1i") return {&t.l1i_size, &t.l1i_assoc};
+  if (name == "l1d") return {&t.l1d_size, &t.l1d_assoc};
+  if (name == "l15") return {&t.l15_size, &t.l15_assoc};
+  if (name == "l2") return {&t.l2_size, &t.l2_assoc};
+  throw std::invalid_argument("no cache named \"" + std::string(name) + "\"");
+}
+
+}  // namespace
+
+std::pair<int64_t, int64_t> TaskRecord::cache(std::string_view name) const {
+  auto [size, associativity] = cache_columns(const_cast<TaskRecord&>(*this), name);
+  return {*size, *associativity};
+}
+
+void TaskRecord::set_cache(std::string_view name, int64_t size, int64_t associativity) {
+  auto columns = cache_columns(*this, name);
+  *columns.first = size;
+  *columns.second = associativity;
 }
 
 std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
@@ -618,7 +667,7 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       t.run_id = stmt.text(1);
       t.iteration = stmt.int64(2);
       t.task_id = stmt.text(3);
-      t.kind = stmt.text(4);
+      t.kind = parse_word<TaskKind>(*db_, "task kind", stmt.text(4));
       t.instruction = stmt.text(5);
       t.deps = strings_from_json(
           *db_, "task " + t.run_id + "/" + t.task_id + ": deps_json", stmt.text(6));
@@ -640,10 +689,10 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       t.rtl_edits_hash = stmt.text(22);
       t.extra_flags = split_words(stmt.text(23));
       t.build_id = stmt.text(24);
-      t.build_outcome = stmt.text(25);
+      t.build_outcome = parse_word<BuildOutcome>(*db_, "build outcome", stmt.text(25));
       t.build_reused = stmt.int64(26) != 0;
-      t.failure_reason = stmt.text(27);
-      t.stage = stmt.text(28);
+      t.failure_reason = parse_word<FailureReason>(*db_, "failure reason", stmt.text(27));
+      t.stage = parse_word<TaskStage>(*db_, "task stage", stmt.text(28));
       if (!stmt.is_null(29)) t.passed = stmt.int64(29) != 0;
       t.started_at_ms = stmt.int64(30);
       t.finished_at_ms = stmt.int64(31);
@@ -653,7 +702,7 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
     WorkloadResultRecord r;
     r.ordinal = stmt.int64(r0);
     r.workload = stmt.text(r0 + 1);
-    r.verdict = stmt.text(r0 + 2);
+    r.verdict = parse_word<Verdict>(*db_, "verdict", stmt.text(r0 + 2));
     r.returncode = stmt.optional_int64(r0 + 3);
     r.run_dir = stmt.text(r0 + 4);
     r.wall_s = stmt.real(r0 + 5);
@@ -716,7 +765,7 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
       .bind(5, b.build_id)
       .bind(6, b.checkout)
       .bind(7, static_cast<int64_t>(b.passed))
-      .bind(8, b.failure_reason)
+      .bind(8, to_string(b.failure_reason))
       .bind(9, b.created_at_ms);
   stmt.run();
 }
@@ -730,7 +779,9 @@ FROM narrowing_builds WHERE run_id = ?1 ORDER BY id
   std::vector<NarrowingBuildRecord> out;
   while (stmt.step()) {
     out.push_back({run_id, stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3),
-                   stmt.text(4), stmt.int64(5) != 0, stmt.text(6), stmt.int64(7)});
+                   stmt.text(4), stmt.int64(5) != 0,
+                   parse_word<FailureReason>(*db_, "failure reason", stmt.text(6)),
+                   stmt.int64(7)});
   }
   return out;
 }

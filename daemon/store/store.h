@@ -14,7 +14,13 @@
 #include <string>
 #include <vector>
 
+#include "core/build_outcome.h"
+#include "core/event_kind.h"
+#include "core/failure_reason.h"
 #include "core/run_state.h"
+#include "core/task_kind.h"
+#include "core/task_stage.h"
+#include "core/verdict.h"
 
 namespace mace::store {
 
@@ -41,6 +47,7 @@ struct RunRecord {
   int64_t finished_at_ms = 0;  // 0: not finished
   std::string replay_of;       // the original run when this run is a replay
   int64_t replay_until = 0;    // a replay's last iteration (`--until`); 0: the whole run
+  int64_t checkouts_wanted = 0;  // the spec's `checkouts`; 0: all maced grants
   // Derived from other tables when read:
   int64_t iterations = 0;
   double cost_usd = 0;
@@ -52,19 +59,18 @@ struct RunFilter {
   int64_t limit = 100;                    // newest first; 0: no limit
 };
 
-// A progress event as stored; `kind`, `stage` and `verdict` use the snake_case names of
-// the schema's enums.
+// A progress event as stored (its words as their to_string names).
 struct EventRecord {
   std::string run_id;
   int64_t seq = 0;  // assigned by append_event: 1, 2, ... per run
   int64_t at_ms = 0;
-  std::string kind;
+  EventKind kind = EventKind::message;
   std::optional<RunState> state;
   int64_t iteration = 0;
   std::string task_id;
-  std::string stage;
+  std::optional<TaskStage> stage;
   std::string workload;
-  std::string verdict;
+  std::optional<Verdict> verdict;
   std::string message;
 };
 
@@ -107,7 +113,7 @@ struct IterationRecord {
 struct WorkloadResultRecord {
   int64_t ordinal = 0;  // 0 for the first gate workload; unique within the task
   std::string workload;
-  std::string verdict;  // none | pass | fail | timeout | maxcycles
+  Verdict verdict = Verdict::none;
   std::optional<int64_t> returncode;  // none when the simulator gave none (killed, say)
   std::string run_dir;
   double wall_s = 0;
@@ -121,7 +127,7 @@ struct TaskRecord {
   std::string run_id;
   int64_t iteration = 0;
   std::string task_id;  // the planner's id, unique in its iteration
-  std::string kind;     // config | workload | unit_test | rtl
+  TaskKind kind = TaskKind::config;
   std::string instruction;
   std::vector<std::string> deps;  // task ids; stored as a JSON array
   std::string checkout;
@@ -145,14 +151,20 @@ struct TaskRecord {
   std::string rtl_edits_hash;
   std::vector<std::string> extra_flags;
   std::string build_id;
-  std::string build_outcome;  // "" | succeeded | reused | failed
+  BuildOutcome build_outcome = BuildOutcome::none;
   bool build_reused = false;
-  std::string failure_reason;  // e.g. way_rule, build_failed
-  std::string stage = "pending";  // a TaskStage
+  FailureReason failure_reason = FailureReason::none;
+  TaskStage stage = TaskStage::pending;
   std::optional<bool> passed;     // none until the task ends
   int64_t started_at_ms = 0;
   int64_t finished_at_ms = 0;
   std::vector<WorkloadResultRecord> results;  // by ordinal
+
+  // The cache columns by the loop's cache names (core/plan.h kCacheNames: "l1i", "l1d",
+  // "l15", "l2"): {size, associativity}, 0 for the core's default. Throws
+  // std::invalid_argument for another name.
+  std::pair<int64_t, int64_t> cache(std::string_view name) const;
+  void set_cache(std::string_view name, int64_t size, int64_t associativity);
 };
 
 // The five metrics of REQ-VER-15, each read from the run's recorded rows.
@@ -193,7 +205,7 @@ struct NarrowingBuildRecord {
   std::string build_id;
   std::string checkout;
   bool passed = false;
-  std::string failure_reason;
+  FailureReason failure_reason = FailureReason::none;
   int64_t created_at_ms = 0;
 };
 

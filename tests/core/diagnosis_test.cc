@@ -20,12 +20,12 @@ RunSpec pico_spec() {
 FailedTaskReport failed_run_report() {
   FailedTaskReport r;
   r.task_id = "big_l2";
-  r.kind = "config";
+  r.kind = TaskKind::config;
   r.instruction = "Build with a 128 KiB L2";
   r.build_flags = {"l2 131072 B 4-way", "define PITON_EXTRA"};
-  r.build_outcome = "succeeded";
-  r.verdict = "fail";
-  r.failure_reason = "workload_failed";
+  r.build_outcome = BuildOutcome::succeeded;
+  r.verdict = Verdict::fail;
+  r.failure_reason = FailureReason::workload_failed;
   r.sim_log_tail = "4498250 : Simulation -> FAIL(HIT BAD TRAP)";
   r.status_log = "Simulation status: FAIL";
   return r;
@@ -48,9 +48,9 @@ TEST(DiagnosisPrompt, CarriesEveryFieldOfAFailedRun) {
 TEST(DiagnosisPrompt, CarriesAFailedBuildsErrorLinesAndTail) {
   FailedTaskReport r;
   r.task_id = "t";
-  r.kind = "workload";
-  r.build_outcome = "failed";
-  r.failure_reason = "build_failed";
+  r.kind = TaskKind::workload;
+  r.build_outcome = BuildOutcome::failed;
+  r.failure_reason = FailureReason::build_failed;
   r.error_lines = {"%Error: tile.v:12: syntax error"};
   r.build_output_tail = std::string(20000, 'x') + "\nmake: *** [Vcmp] Error 1";
   std::string p = diagnosis_prompt(pico_spec(), r, true);
@@ -92,17 +92,17 @@ TEST(DiagnosisReply, AMissingFixIsEmptyAndTheFirstLabelWins) {
 // REQ-FAIL-3
 TEST(RuleDiagnosis, PinNotFoundInAUnitTestBuildIsTestbenchMismatch) {
   FailedTaskReport r;
-  r.kind = "unit_test";
-  r.build_outcome = "failed";
+  r.kind = TaskKind::unit_test;
+  r.build_outcome = BuildOutcome::failed;
   r.build_output_tail = "%Error-PINNOTFOUND: tb.v:40: Pin not found: 'clk_i'";
   auto d = rule_diagnosis(r);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->label, "testbench_mismatch");
   EXPECT_EQ(d->source, "rule");
 
-  r.kind = "config";
+  r.kind = TaskKind::config;
   EXPECT_FALSE(rule_diagnosis(r)) << "only unit_test builds";
-  r.kind = "unit_test";
+  r.kind = TaskKind::unit_test;
   r.build_output_tail = "%Error: other";
   EXPECT_FALSE(rule_diagnosis(r));
   r.error_lines = {"%Error-PINNOTFOUND: tb.v:3: Pin not found"};

@@ -36,10 +36,10 @@ TEST(PlanParser, ReadsEveryFieldOfATaskLine) {
   ASSERT_EQ(plan.tasks.size(), 2u);
   EXPECT_EQ(plan.tasks[0].id, "t1");
   EXPECT_THAT(plan.tasks[0].deps, IsEmpty());
-  EXPECT_EQ(plan.tasks[0].kind, "config");
+  EXPECT_EQ(plan.tasks[0].kind, TaskKind::config);
   EXPECT_EQ(plan.tasks[0].instruction, "Build the default 1x1 Ariane");
   EXPECT_THAT(plan.tasks[1].deps, ElementsAre("t1"));
-  EXPECT_EQ(plan.tasks[1].kind, "workload");
+  EXPECT_EQ(plan.tasks[1].kind, TaskKind::workload);
   EXPECT_THAT(plan.skipped, IsEmpty());
 }
 
@@ -102,7 +102,7 @@ TEST(PlanParser, TagsAreCaseInsensitive) {
                          "Config_Rtl: b | FOO\n");
   ASSERT_TRUE(plan.usable());
   EXPECT_THAT(ids(plan), ElementsAre("a", "b"));
-  EXPECT_EQ(task(plan, "b").kind, "config");
+  EXPECT_EQ(task(plan, "b").kind, TaskKind::config);
   EXPECT_EQ(task(plan, "b").caches.at("l1d"), (CacheOverride{8192, 4}));
   EXPECT_THAT(task(plan, "b").config_rtl, ElementsAre("FOO"));
 }
@@ -149,7 +149,7 @@ TEST(PlanParser, ToleratesCrlfAndExtraSpaces) {
   ASSERT_TRUE(plan.usable());
   EXPECT_THAT(ids(plan), ElementsAre("a", "b"));
   EXPECT_EQ(task(plan, "a").instruction, "Build it");
-  EXPECT_EQ(task(plan, "a").kind, "config");
+  EXPECT_EQ(task(plan, "a").kind, TaskKind::config);
   EXPECT_EQ(task(plan, "a").caches.at("l1d"), (CacheOverride{16384, 8}));
   EXPECT_EQ(task(plan, "a").caches.at("l15"), (CacheOverride{16384, 8}));
   // Verbatim, but without the line ending.

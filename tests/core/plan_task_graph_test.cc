@@ -15,12 +15,12 @@ using testing::ElementsAre;
 using testing::HasSubstr;
 using testing::IsEmpty;
 
-PlannedTask t(std::string id, std::vector<std::string> deps = {}, std::string kind = "config",
+PlannedTask t(std::string id, std::vector<std::string> deps = {}, TaskKind kind = TaskKind::config,
               std::vector<std::string> defines = {}) {
   PlannedTask task;
   task.id = std::move(id);
   task.deps = std::move(deps);
-  task.kind = std::move(kind);
+  task.kind = kind;
   task.instruction = "do " + task.id;
   task.config_rtl = std::move(defines);
   return task;
@@ -120,9 +120,9 @@ TEST(TaskGraphBatches, NeedsACheckoutAndHandlesAnEmptyLevel) {
 TEST(TaskGraphInheritance, DefinesComeFromEveryAncestor) {
   // REQ-EXEC-1 (what a level's task builds with; spec: REQ-EXEC-5)
   Plan plan;
-  plan.tasks = {t("a", {}, "config", {"A_DEF"}), t("b", {"a"}, "config", {"B_DEF"}),
-                t("c", {"b"}, "workload", {"A_DEF", "C_DEF"}), t("other", {}, "config", {"OTHER"}),
-                t("d", {"c", "a"}, "workload")};
+  plan.tasks = {t("a", {}, TaskKind::config, {"A_DEF"}), t("b", {"a"}, TaskKind::config, {"B_DEF"}),
+                t("c", {"b"}, TaskKind::workload, {"A_DEF", "C_DEF"}), t("other", {}, TaskKind::config, {"OTHER"}),
+                t("d", {"c", "a"}, TaskKind::workload)};
   EXPECT_THAT(inherited_defines(plan, plan.tasks[0]), ElementsAre("A_DEF"));
   EXPECT_THAT(inherited_defines(plan, plan.tasks[2]), ElementsAre("A_DEF", "B_DEF", "C_DEF"));
   EXPECT_THAT(inherited_defines(plan, plan.tasks[4]), ElementsAre("A_DEF", "B_DEF", "C_DEF"));
@@ -132,14 +132,14 @@ TEST(TaskGraphInheritance, DefinesComeFromEveryAncestor) {
 TEST(TaskGraphInheritance, SurvivesCyclesAndUnknownDeps) {
   // REQ-EXEC-1
   Plan plan;
-  plan.tasks = {t("a", {"b", "ghost"}, "config", {"A"}), t("b", {"a"}, "config", {"B"})};
+  plan.tasks = {t("a", {"b", "ghost"}, TaskKind::config, {"A"}), t("b", {"a"}, TaskKind::config, {"B"})};
   EXPECT_THAT(inherited_defines(plan, plan.tasks[0]), ElementsAre("A", "B"));
 }
 
 TEST(TaskGraphInheritance, BuildsOnRtlEditsThroughAnyAncestor) {
   // REQ-PLAN-15
   Plan plan;
-  plan.tasks = {t("edit", {}, "rtl"), t("cfg", {"edit"}), t("run", {"cfg"}, "workload"), t("plain")};
+  plan.tasks = {t("edit", {}, TaskKind::rtl), t("cfg", {"edit"}), t("run", {"cfg"}, TaskKind::workload), t("plain")};
   EXPECT_TRUE(builds_on_rtl_edits(plan, plan.tasks[0]));
   EXPECT_TRUE(builds_on_rtl_edits(plan, plan.tasks[1]));
   EXPECT_TRUE(builds_on_rtl_edits(plan, plan.tasks[2]));

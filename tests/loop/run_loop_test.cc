@@ -21,8 +21,10 @@ class ScriptedPlanner : public Planner {
  public:
   std::deque<PlannerReply> replies;
   std::vector<std::string> prompts;
+  std::function<void()> during_plan;
   PlannerReply plan(const std::string& prompt) override {
     prompts.push_back(prompt);
+    if (during_plan) during_plan();
     if (replies.empty()) return {false, "", 0, "script exhausted"};
     PlannerReply r = replies.front();
     if (replies.size() > 1) replies.pop_front();  // the last reply repeats
@@ -76,7 +78,7 @@ class ScriptedRunner : public TaskRunner {
         auto it = outcomes.find(key + "/" + job.narrowing);
         if (it == outcomes.end()) it = outcomes.find(key);
         out.push_back(it != outcomes.end() ? it->second
-                                           : TaskOutcome{job.task.id, true, true, "", {{"hello", "pass"}}, {}});
+                                           : TaskOutcome{job.task.id, true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}});
         continue;
       }
       names.push_back(job.task.id + "@" + std::to_string(job.slot));
@@ -85,7 +87,7 @@ class ScriptedRunner : public TaskRunner {
       if (it != outcomes.end()) {
         out.push_back(it->second);
       } else {
-        out.push_back({job.task.id, true, true, "", {{"hello", "pass"}}, {}});
+        out.push_back({job.task.id, true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}});
       }
     }
     if (!names.empty()) batches.push_back(names);
@@ -95,7 +97,7 @@ class ScriptedRunner : public TaskRunner {
 };
 
 TaskOutcome failed(const std::string& id, const std::string& evidence) {
-  return {id, false, true, "workload_failed", {{"hello", "fail"}}, {evidence}};
+  return {id, false, true, FailureReason::workload_failed, {{"hello", Verdict::fail}}, {evidence}};
 }
 
 class RecordingObserver : public LoopObserver {
@@ -325,13 +327,26 @@ TEST_F(RunLoopTest, CancellingStopsBeforeTheNextBatch) {
   EXPECT_EQ(runner.jobs.size(), 1u);
 }
 
+// A cancel ends the planner's rate-limit wait, so its call comes back without a reply: the
+// run was stopped, not broken.
+TEST_F(RunLoopTest, APlannerCallCutShortByACancelEndsCancelled) {
+  planner.replies = {{false, "", 0, "rate limited; the wait was cancelled"}};
+  planner.during_plan = [this] { cancel = true; };
+  EXPECT_EQ(run().state, RunState::cancelled);
+  planner.during_plan = nullptr;
+  cancel = false;
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::error);
+  EXPECT_THAT(result.reason, ::testing::HasSubstr("the planner gave no reply"));
+}
+
 TEST_F(RunLoopTest, TheDirectPlannerBuildsTheSpecsMeshWithDefaults) {
   DirectPlanner direct(spec);
   LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
   auto result = run_loop(in, direct, runner, observer);
   EXPECT_EQ(result.state, RunState::passed);
   ASSERT_EQ(runner.jobs.size(), 1u);
-  EXPECT_EQ(runner.jobs[0].task.kind, "config");
+  EXPECT_EQ(runner.jobs[0].task.kind, TaskKind::config);
   EXPECT_EQ(runner.jobs[0].caches, defaults);
 }
 
@@ -362,7 +377,7 @@ TEST_F(RunLoopTest, NarrowingFindsTheBreakingChangeWithoutAnLlmCall) {
       reply("TASK: t1 | deps= | kind=config | y\nCACHES: t1 | l1d=32768,4\nCONFIG_RTL: t1 | PITON_A\n"),
       reply("TASK: t1 | deps= | kind=config | z\nCACHES: t1 | l1d=32768,4\n")};
   runner.outcomes["1/t1"] = failed("t1", "FAIL(HIT BAD TRAP)");
-  runner.outcomes["1/t1/undo define PITON_A"] = {"t1", true, true, "", {{"hello", "pass"}}, {}};
+  runner.outcomes["1/t1/undo define PITON_A"] = {"t1", true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
   auto result = run();
   EXPECT_EQ(result.state, RunState::passed);
   EXPECT_THAT(observer.narrowed,
@@ -448,7 +463,7 @@ TEST_F(RunLoopTest, AReplyWithoutADiagnosisLineIsRecordedUnknownAndTheRunGoesOn)
 TEST_F(RunLoopTest, AUnitTestPinMismatchIsDiagnosedWithoutACall) {  // REQ-FAIL-3
   spec.budget.max_iterations = 1;
   planner.replies = {reply("TASK: ut | deps= | kind=unit_test | piton/design/a.v\n")};
-  TaskOutcome o{"ut", false, false, "build_failed", {}, {"%Error-PINNOTFOUND: tb.v:4: Pin not found"}};
+  TaskOutcome o{"ut", false, false, FailureReason::build_failed, {}, {"%Error-PINNOTFOUND: tb.v:4: Pin not found"}};
   o.build_id = "ut";
   runner.outcomes["1/ut"] = o;
   run();
@@ -516,7 +531,7 @@ TEST_F(RunLoopTest, TaskPromptsAreAskedForOnlyWithTheFastPathOff) {
   ASSERT_EQ(runner.jobs.size(), 1u);
   EXPECT_FALSE(runner.jobs[0].prompt);
   spec.options.fast_path = false;
-  TaskOutcome passed_with_cost{"a", true, true, "", {{"hello", "pass"}}, {}};
+  TaskOutcome passed_with_cost{"a", true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
   passed_with_cost.llm_cost_usd = 0.5;
   runner.outcomes["1/a"] = passed_with_cost;
   auto result = run();
@@ -538,7 +553,7 @@ TEST_F(RunLoopTest, ATaskBuildsOnTheEditsOfTheRtlTasksItDependsOn) {
   spec.options.rtl_edits = true;
   planner.replies = {reply("TASK: r | deps= | kind=rtl | widen the bus\n"
                            "TASK: t | deps=r | kind=workload | run it\nCACHES: t | l1d=16384,4\n")};
-  TaskOutcome r{"r", true, true, "", {{"hello", "pass"}}, {}};
+  TaskOutcome r{"r", true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
   r.applied_edits = edit_of("piton/design/a.v", "new a");
   runner.outcomes["1/r"] = r;
   EXPECT_EQ(run().state, RunState::passed);

@@ -45,12 +45,12 @@ class CachedTaskCallsTest : public ::testing::Test {
     cache.checkout_fingerprint = current_checkout_fingerprint;
     executor::DirectTaskCalls direct;
     CachedTaskCalls calls(cache, direct, MACE_VERSION);
-    executor::LocalExecutor executor(spec_, {openpiton::Checkout(checkout_.root())},
-                                     dir_.file("workloads"), nullptr);
-    executor.task_calls = &calls;
+    executor::LocalExecutor executor(spec_, {.checkouts = {openpiton::Checkout(checkout_.root())},
+                                             .workloads_dir = dir_.file("workloads"),
+                                             .task_calls = &calls});
     loop::TaskJob job;
     job.task.id = task_id;
-    job.task.kind = "config";
+    job.task.kind = TaskKind::config;
     // The loop's jobs carry every cache, defaults filled in: the fixture's.
     job.caches = {{"l1i", {16384, 4}}, {"l1d", {8192, 4}}, {"l15", {8192, 4}}, {"l2", {65536, 4}}};
     job.build_limit = std::chrono::seconds(60);
@@ -124,16 +124,16 @@ TEST_F(CachedTaskCallsTest, AMissFailsTheTaskNamingTheTagAndRunsNothing) {  // R
 
   auto no_build = run_task(replay_policy("R2", "R1"), "t2");
   EXPECT_FALSE(no_build.passed);
-  EXPECT_EQ(no_build.failure_reason, "cache_miss");
+  EXPECT_EQ(no_build.failure_reason, FailureReason::cache_miss);
   EXPECT_THAT(no_build.evidence, ElementsAre("cache miss: no cache entry for tag R1/iter1/t2/build"));
 
   // The build is there, the second workload's run is not: the first runs from the cache,
   // the second fails.
   db_->database().exec("DELETE FROM call_cache WHERE tag = 'R1/iter1/t1/run:princeton-test-test.s'");
   auto no_run = run_task(replay_policy("R2", "R1"), "t1");
-  EXPECT_EQ(no_run.failure_reason, "cache_miss");
+  EXPECT_EQ(no_run.failure_reason, FailureReason::cache_miss);
   ASSERT_EQ(no_run.verdicts.size(), 1u);
-  EXPECT_EQ(no_run.verdicts[0].verdict, "pass");
+  EXPECT_EQ(no_run.verdicts[0].verdict, Verdict::pass);
   EXPECT_THAT(no_run.evidence,
               ElementsAre("cache miss: no cache entry for tag R1/iter1/t1/run:princeton-test-test.s"));
   EXPECT_THAT(missed_, ElementsAre("R1/iter1/t2/build", "R1/iter1/t1/run:princeton-test-test.s"));

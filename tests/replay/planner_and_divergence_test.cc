@@ -145,21 +145,21 @@ store::TaskRecord task_record(const std::string& id, bool passed, const std::str
   store::TaskRecord t;
   t.iteration = 2;
   t.task_id = id;
-  t.kind = "config";
+  t.kind = TaskKind::config;
   t.l1d_size = 8192;
   t.l1d_assoc = 4;
   t.rtl_defines = {"A_DEF", "B_DEF"};
-  t.build_outcome = "succeeded";
+  t.build_outcome = BuildOutcome::succeeded;
   t.passed = passed;
-  t.failure_reason = reason;
-  t.results = {{0, "hello", passed ? "pass" : "fail", 0, "", 1.0}};
+  t.failure_reason = *failure_reason_from_string(reason);
+  t.results = {{0, "hello", passed ? Verdict::pass : Verdict::fail, 0, "", 1.0}};
   return t;
 }
 
 loop::TaskJob job_for(const std::string& id) {
   loop::TaskJob job;
   job.task.id = id;
-  job.task.kind = "config";
+  job.task.kind = TaskKind::config;
   job.caches["l1d"] = {8192, 4};
   job.defines = {"B_DEF", "A_DEF"};
   return job;
@@ -170,8 +170,8 @@ loop::TaskOutcome outcome(bool passed, const std::string& reason, const std::str
   o.passed = passed;
   o.built = true;
   o.build_id = "mace_x";
-  o.failure_reason = reason;
-  o.verdicts = {{"hello", verdict}};
+  o.failure_reason = *failure_reason_from_string(reason);
+  o.verdicts = {{"hello", *verdict_from_string(verdict)}};
   return o;
 }
 
@@ -193,7 +193,7 @@ TEST(CompareTask, SaysWhatDiffered) {
   reused.reused = true;
   EXPECT_EQ(compare_task(&original, job_for("t1"), reused), "original build succeeded, replay build reused");
   auto other_verdicts = outcome(true, "", "pass");
-  other_verdicts.verdicts.push_back({"memstress", "pass"});
+  other_verdicts.verdicts.push_back({"memstress", Verdict::pass});
   EXPECT_EQ(compare_task(&original, job_for("t1"), other_verdicts),
             "original verdicts hello pass, replay verdicts hello pass, memstress pass");
   EXPECT_EQ(compare_task(nullptr, job_for("t9"), outcome(true, "", "pass")),

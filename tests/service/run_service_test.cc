@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 class Recorder : public RunWatcher {
  public:
   void on_event(const store::EventRecord& e) override {
-    events.push_back(std::to_string(e.seq) + ":" + e.kind);
+    events.push_back(std::to_string(e.seq) + ":" + std::string(to_string(e.kind)));
   }
   void on_done(const store::RunRecord& run) override { done.push_back(run.state); }
   std::vector<std::string> events;
@@ -125,7 +125,7 @@ TEST_F(RunServiceTest, WatcherSeesHistoryThenLiveEventsThenDone) {
   EXPECT_THAT(r.events, ElementsAre("1:submitted"));
   store::EventRecord e;
   e.run_id = id;
-  e.kind = "message";
+  e.kind = EventKind::message;
   service_.record_event(e);
   service_.set_state(id, RunState::running, "");
   service_.set_state(id, RunState::passed, "");

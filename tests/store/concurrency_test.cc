@@ -36,7 +36,7 @@ EventRecord make_event(const std::string& run_id, int i) {
   EventRecord e;
   e.run_id = run_id;
   e.at_ms = i;
-  e.kind = "message";
+  e.kind = EventKind::message;
   e.message = "event " + std::to_string(i);
   return e;
 }

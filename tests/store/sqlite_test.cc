@@ -87,6 +87,18 @@ TEST(Sqlite, BindsAndReadsEveryType) {
   EXPECT_FALSE(select.step());
 }
 
+TEST(Sqlite, AnEmptyViewIsTheEmptyTextNotNull) {
+  TempDir dir;
+  Database db(dir.db());
+  db.exec("CREATE TABLE t(a TEXT NOT NULL)");
+  // A default-constructed view has no pointer; SQLite would bind that as NULL.
+  db.prepare("INSERT INTO t VALUES (?1)").bind(1, std::string_view()).run();
+  auto select = db.prepare("SELECT a IS NULL, a FROM t");
+  ASSERT_TRUE(select.step());
+  EXPECT_EQ(select.int64(0), 0);
+  EXPECT_EQ(select.text(1), "");
+}
+
 TEST(Sqlite, TransactionNotCommittedRollsBack) {
   TempDir dir;
   Database db(dir.db());

@@ -103,7 +103,7 @@ TEST_F(StoreTest, ForeignKeysRejectRowsOfAnUnknownRun) {
                   HasSubstr("FOREIGN KEY constraint failed")));
   EventRecord e;
   e.run_id = "no-such-run";
-  e.kind = "message";
+  e.kind = EventKind::message;
   EXPECT_THROW(store->append_event(e), std::runtime_error);
   EXPECT_THROW(insert_llm_call("no-such-run", 1.0), std::runtime_error);
   auto stmt = db().prepare(
@@ -124,7 +124,7 @@ TEST_F(StoreTest, DeletingARunDeletesEverythingRecordedForIt) {
   insert_diagnosis("r1", 1, false);
   EventRecord e;
   e.run_id = "r1";
-  e.kind = "submitted";
+  e.kind = EventKind::submitted;
   store->append_event(e);
 
   db().exec("DELETE FROM runs WHERE id = 'r1'");
@@ -311,7 +311,7 @@ TEST_F(StoreTest, EventSeqIsGaplessPerRun) {
   std::vector<int64_t> a_seqs, b_seqs;
   for (int i = 0; i < 5; ++i) {
     EventRecord e;
-    e.kind = "message";
+    e.kind = EventKind::message;
     e.message = std::to_string(i);
     e.run_id = "a";
     a_seqs.push_back(store->append_event(e));
@@ -328,7 +328,7 @@ TEST_F(StoreTest, FailedAppendUsesNoSeq) {
   store->insert_run(make_run("a"));
   EventRecord e;
   e.run_id = "a";
-  e.kind = "message";
+  e.kind = EventKind::message;
   EXPECT_EQ(store->append_event(e), 1);
   // The trigger fails the insert after the seq was chosen inside the transaction.
   db().exec(
@@ -345,7 +345,7 @@ TEST_F(StoreTest, AppendInsideACallersTransactionCommitsWithIt) {
   store->insert_run(make_run("a"));
   EventRecord e;
   e.run_id = "a";
-  e.kind = "message";
+  e.kind = EventKind::message;
   {
     Transaction step(db());
     EXPECT_EQ(store->append_event(e), 1);
@@ -365,18 +365,18 @@ TEST_F(StoreTest, EventsReadBackEveryField) {
   EventRecord e;
   e.run_id = "a";
   e.at_ms = 123456;
-  e.kind = "state_changed";
+  e.kind = EventKind::state_changed;
   e.state = RunState::planning_failed;
   e.iteration = 3;
   e.task_id = "t7";
-  e.stage = "building";
+  e.stage = TaskStage::building;
   e.workload = "hello";
-  e.verdict = "maxcycles";
+  e.verdict = Verdict::maxcycles;
   e.message = "text";
   store->append_event(e);
   EventRecord plain;
   plain.run_id = "a";
-  plain.kind = "message";
+  plain.kind = EventKind::message;
   store->append_event(plain);
 
   auto got = store->events_after("a", 0);
@@ -384,13 +384,13 @@ TEST_F(StoreTest, EventsReadBackEveryField) {
   EXPECT_EQ(got[0].run_id, "a");
   EXPECT_EQ(got[0].seq, 1);
   EXPECT_EQ(got[0].at_ms, 123456);
-  EXPECT_EQ(got[0].kind, "state_changed");
+  EXPECT_EQ(got[0].kind, EventKind::state_changed);
   EXPECT_EQ(got[0].state, RunState::planning_failed);
   EXPECT_EQ(got[0].iteration, 3);
   EXPECT_EQ(got[0].task_id, "t7");
-  EXPECT_EQ(got[0].stage, "building");
+  EXPECT_EQ(got[0].stage, TaskStage::building);
   EXPECT_EQ(got[0].workload, "hello");
-  EXPECT_EQ(got[0].verdict, "maxcycles");
+  EXPECT_EQ(got[0].verdict, Verdict::maxcycles);
   EXPECT_EQ(got[0].message, "text");
   EXPECT_EQ(got[1].seq, 2);
   EXPECT_EQ(got[1].state, std::nullopt);
@@ -402,13 +402,13 @@ TEST_F(StoreTest, EventsAfterPagesInOrder) {
   for (int i = 0; i < 10; ++i) {
     EventRecord e;
     e.run_id = "a";
-    e.kind = "message";
+    e.kind = EventKind::message;
     e.message = std::to_string(i + 1);
     store->append_event(e);
   }
   EventRecord other;
   other.run_id = "b";
-  other.kind = "message";
+  other.kind = EventKind::message;
   store->append_event(other);
 
   std::vector<int64_t> seen;
@@ -671,7 +671,7 @@ class RecordStoreTest : public StoreTest {
     t.run_id = run;
     t.iteration = iteration;
     t.task_id = id;
-    t.kind = "config";
+    t.kind = TaskKind::config;
     return t;
   }
 };
@@ -731,7 +731,7 @@ TEST_F(RecordStoreTest, IterationRecordsUpdateRatherThanDuplicate) {
 TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   store->insert_run(make_run("r1"));
   TaskRecord t = make_task("r1", 1, "t2");
-  t.kind = "rtl";
+  t.kind = TaskKind::rtl;
   t.instruction = "grow L2 \"twice\"\n\tand see";
   t.deps = {"t0", "t\"1\\", "ü"};
   t.checkout = "/var/lib/mace/checkouts/c3";
@@ -752,15 +752,15 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   t.rtl_edits_hash = "abc123";
   t.extra_flags = {"--x_tiles", "-O2"};  // order kept
   t.build_id = "b-7";
-  t.build_outcome = "reused";
+  t.build_outcome = BuildOutcome::reused;
   t.build_reused = true;
-  t.failure_reason = "way_rule";
-  t.stage = "simulating";
+  t.failure_reason = FailureReason::way_rule;
+  t.stage = TaskStage::running;
   t.passed = true;
   t.started_at_ms = 1000;
   t.finished_at_ms = 2000;
-  t.results = {{0, "add", "pass", 0, "/runs/a", 0.65},
-               {1, "hello", "timeout", std::nullopt, "/runs/h", 30.0}};
+  t.results = {{0, "add", Verdict::pass, 0, "/runs/a", 0.65},
+               {1, "hello", Verdict::timeout, std::nullopt, "/runs/h", 30.0}};
   int64_t row = store->upsert_task(t);
   EXPECT_GT(row, 0);
   EXPECT_EQ(count("SELECT count(*) FROM tasks WHERE rtl_defines = 'NO_RTL_CSM PITON_ASIC' "
@@ -774,7 +774,7 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.run_id, "r1");
   EXPECT_EQ(r.iteration, 1);
   EXPECT_EQ(r.task_id, "t2");
-  EXPECT_EQ(r.kind, "rtl");
+  EXPECT_EQ(r.kind, TaskKind::rtl);
   EXPECT_EQ(r.instruction, t.instruction);
   EXPECT_EQ(r.deps, t.deps);
   EXPECT_EQ(r.checkout, t.checkout);
@@ -795,23 +795,23 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.rtl_edits_hash, "abc123");
   EXPECT_THAT(r.extra_flags, ElementsAre("--x_tiles", "-O2"));
   EXPECT_EQ(r.build_id, "b-7");
-  EXPECT_EQ(r.build_outcome, "reused");
+  EXPECT_EQ(r.build_outcome, BuildOutcome::reused);
   EXPECT_TRUE(r.build_reused);
-  EXPECT_EQ(r.failure_reason, "way_rule");
-  EXPECT_EQ(r.stage, "simulating");
+  EXPECT_EQ(r.failure_reason, FailureReason::way_rule);
+  EXPECT_EQ(r.stage, TaskStage::running);
   EXPECT_EQ(r.passed, std::optional<bool>(true));
   EXPECT_EQ(r.started_at_ms, 1000);
   EXPECT_EQ(r.finished_at_ms, 2000);
   ASSERT_EQ(r.results.size(), 2u);
   EXPECT_EQ(r.results[0].ordinal, 0);
   EXPECT_EQ(r.results[0].workload, "add");
-  EXPECT_EQ(r.results[0].verdict, "pass");
+  EXPECT_EQ(r.results[0].verdict, Verdict::pass);
   EXPECT_EQ(r.results[0].returncode, std::optional<int64_t>(0));
   EXPECT_EQ(r.results[0].run_dir, "/runs/a");
   EXPECT_DOUBLE_EQ(r.results[0].wall_s, 0.65);
   EXPECT_EQ(r.results[1].ordinal, 1);
   EXPECT_EQ(r.results[1].workload, "hello");
-  EXPECT_EQ(r.results[1].verdict, "timeout");
+  EXPECT_EQ(r.results[1].verdict, Verdict::timeout);
   EXPECT_EQ(r.results[1].returncode, std::nullopt);
   EXPECT_DOUBLE_EQ(r.results[1].wall_s, 30.0);
 }
@@ -833,7 +833,7 @@ TEST_F(RecordStoreTest, TaskWithDefaultsStoresNullsAndReadsBackDefaults) {
   EXPECT_TRUE(tasks[0].extra_flags.empty());
   EXPECT_TRUE(tasks[0].results.empty());
   EXPECT_EQ(tasks[0].l2_size, 0);
-  EXPECT_EQ(tasks[0].stage, "pending");
+  EXPECT_EQ(tasks[0].stage, TaskStage::pending);
 
   TaskRecord failed = make_task("r1", 1, "t1");
   failed.passed = false;
@@ -845,25 +845,25 @@ TEST_F(RecordStoreTest, TaskWithDefaultsStoresNullsAndReadsBackDefaults) {
 TEST_F(RecordStoreTest, UpsertUpdatesTheTaskAndReplacesItsResults) {
   store->insert_run(make_run("r1"));
   TaskRecord t = make_task("r1", 1, "t1");
-  t.stage = "building";
-  t.results = {{0, "add", "fail", 1, "/runs/a", 1.0},
-               {1, "hello", "pass", 0, "/runs/h", 2.0},
-               {2, "fib", "pass", 0, "/runs/f", 3.0}};
+  t.stage = TaskStage::building;
+  t.results = {{0, "add", Verdict::fail, 1, "/runs/a", 1.0},
+               {1, "hello", Verdict::pass, 0, "/runs/h", 2.0},
+               {2, "fib", Verdict::pass, 0, "/runs/f", 3.0}};
   int64_t row = store->upsert_task(t);
 
-  t.stage = "passed";
+  t.stage = TaskStage::passed;
   t.passed = true;
   t.build_id = "b-1";
-  t.results = {{0, "add", "pass", 0, "/runs/a2", 1.5}};
+  t.results = {{0, "add", Verdict::pass, 0, "/runs/a2", 1.5}};
   EXPECT_EQ(store->upsert_task(t), row);
   EXPECT_EQ(count("SELECT count(*) FROM tasks"), 1);
   EXPECT_EQ(count("SELECT count(*) FROM task_results"), 1);
   auto tasks = store->tasks("r1");
   ASSERT_EQ(tasks.size(), 1u);
-  EXPECT_EQ(tasks[0].stage, "passed");
+  EXPECT_EQ(tasks[0].stage, TaskStage::passed);
   EXPECT_EQ(tasks[0].build_id, "b-1");
   ASSERT_EQ(tasks[0].results.size(), 1u);
-  EXPECT_EQ(tasks[0].results[0].verdict, "pass");
+  EXPECT_EQ(tasks[0].results[0].verdict, Verdict::pass);
   EXPECT_EQ(tasks[0].results[0].run_dir, "/runs/a2");
 
   // Fields set back to their defaults are cleared, not kept.
@@ -881,15 +881,15 @@ TEST_F(RecordStoreTest, UpsertUpdatesTheTaskAndReplacesItsResults) {
 TEST_F(RecordStoreTest, FailedUpsertWritesNothing) {
   store->insert_run(make_run("r1"));
   TaskRecord t = make_task("r1", 1, "t1");
-  t.results = {{0, "add", "pass", 0, "", 1.0}};
+  t.results = {{0, "add", Verdict::pass, 0, "", 1.0}};
   store->upsert_task(t);
 
   TaskRecord dup = t;
-  dup.stage = "failed";
-  dup.results = {{0, "add", "fail", 1, "", 1.0}, {0, "hello", "fail", 1, "", 1.0}};
+  dup.stage = TaskStage::failed;
+  dup.results = {{0, "add", Verdict::fail, 1, "", 1.0}, {0, "hello", Verdict::fail, 1, "", 1.0}};
   EXPECT_THROW(store->upsert_task(dup), std::runtime_error);
   TaskRecord spaced = t;
-  spaced.stage = "failed";
+  spaced.stage = TaskStage::failed;
   spaced.extra_flags = {"-D X=1 2"};
   EXPECT_THROW(store->upsert_task(spaced), std::invalid_argument);
   spaced.extra_flags.clear();
@@ -899,9 +899,9 @@ TEST_F(RecordStoreTest, FailedUpsertWritesNothing) {
 
   auto tasks = store->tasks("r1");
   ASSERT_EQ(tasks.size(), 1u);
-  EXPECT_EQ(tasks[0].stage, "pending");
+  EXPECT_EQ(tasks[0].stage, TaskStage::pending);
   ASSERT_EQ(tasks[0].results.size(), 1u);
-  EXPECT_EQ(tasks[0].results[0].verdict, "pass");
+  EXPECT_EQ(tasks[0].results[0].verdict, Verdict::pass);
   EXPECT_FALSE(db().in_transaction());
 }
 
@@ -914,7 +914,7 @@ TEST_F(RecordStoreTest, TasksAreByIterationThenFirstRecordedAndOfTheRunOnly) {
   store->upsert_task(make_task("r1", 1, "b"));
   store->upsert_task(make_task("r2", 1, "other"));
   TaskRecord z = make_task("r1", 1, "z");
-  z.results = {{0, "add", "pass", 0, "", 0}};
+  z.results = {{0, "add", Verdict::pass, 0, "", 0}};
   store->upsert_task(z);  // an update keeps its place
   std::vector<std::string> order;
   for (auto& t : store->tasks("r1")) order.push_back(std::to_string(t.iteration) + t.task_id);
@@ -974,15 +974,15 @@ TEST_F(RecordStoreTest, DiagnosesReadBackOldestFirstWithRecovery) {  // REQ-FAIL
 
 TEST_F(RecordStoreTest, NarrowingBuildsAreKeptApartFromTasks) {  // REQ-FAIL-12
   store->insert_run(make_run("r1"));
-  store->record_narrowing_build({"r1", 1, "t1", "undo define PITON_A", "mace_x", "/co", true, "", 7});
-  store->record_narrowing_build({"r1", 1, "t1", "undo l2", "mace_y", "/co", false, "workload_failed", 8});
+  store->record_narrowing_build({"r1", 1, "t1", "undo define PITON_A", "mace_x", "/co", true, FailureReason::none, 7});
+  store->record_narrowing_build({"r1", 1, "t1", "undo l2", "mace_y", "/co", false, FailureReason::workload_failed, 8});
   auto b = store->narrowing_builds("r1");
   ASSERT_EQ(b.size(), 2u);
   EXPECT_EQ(b[0].undone, "undo define PITON_A");
   EXPECT_TRUE(b[0].passed);
-  EXPECT_EQ(b[1].failure_reason, "workload_failed");
+  EXPECT_EQ(b[1].failure_reason, FailureReason::workload_failed);
   EXPECT_EQ(store->metrics("r1").successful_tasks, 0) << "narrowing builds are not plan tasks";
-  EXPECT_THROW(store->record_narrowing_build({"nope", 1, "t", "u", "", "", false, "", 0}),
+  EXPECT_THROW(store->record_narrowing_build({"nope", 1, "t", "u", "", "", false, FailureReason::none, 0}),
                std::runtime_error);
 }
 
@@ -1048,7 +1048,7 @@ TEST_F(RecordStoreTest, DeletingARunDeletesWhatTheRecordingMethodsWrote) {
     store->record_iteration_start(run, 1, 1000, "p");
     store->record_iteration_end(run, 1, 2000, 0.1, 1.0, true);
     TaskRecord t = make_task(run, 1, "t1");
-    t.results = {{0, "add", "pass", 0, "", 1.0}, {1, "hello", "pass", 0, "", 1.0}};
+    t.results = {{0, "add", Verdict::pass, 0, "", 1.0}, {1, "hello", Verdict::pass, 0, "", 1.0}};
     store->upsert_task(t);
     store->record_diagnosis(run, 1, "t1", "l", "f", "llm", "e", 0);
   }

@@ -16,9 +16,13 @@
 #include <utility>
 #include <vector>
 
-#include "llm/llm.h"
+#include "llm/tool.h"
 
-namespace mace::llm {
+namespace mace::mcp {
+
+using llm::Tool;
+using llm::ToolCallResult;
+using llm::ToolMethod;
 
 class ToolProvider {
  public:
@@ -71,4 +75,4 @@ class McpServer {
   bool listed_ = false;
 };
 
-}  // namespace mace::llm
+}  // namespace mace::mcp

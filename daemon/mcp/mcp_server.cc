@@ -1,4 +1,4 @@
-#include "llm/mcp_server.h"
+#include "mcp/mcp_server.h"
 
 #include <istream>
 #include <ostream>
@@ -8,7 +8,7 @@
 
 #include "core/json_writer.h"
 
-namespace mace::llm {
+namespace mace::mcp {
 namespace {
 
 using simdjson::dom::element;
@@ -191,4 +191,4 @@ void McpServer::serve(std::istream& in, std::ostream& out) {
   }
 }
 
-}  // namespace mace::llm
+}  // namespace mace::mcp

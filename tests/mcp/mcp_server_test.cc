@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "llm/mcp_server.h"
+#include "mcp/mcp_server.h"
 
-namespace mace::llm {
+namespace mace::mcp {
 namespace {
 
 class FakeProvider : public ToolProvider {
@@ -206,4 +206,4 @@ TEST(McpServer, ServesAStream) {
 }
 
 }  // namespace
-}  // namespace mace::llm
+}  // namespace mace::mcp

@@ -1,40 +1,52 @@
-#include "maced/run_replay.h"
+#include "run/run_replay.h"
 
 #include "replay/tag.h"
 #include "replay/values.h"
 #include "service/clock.h"
 
-namespace mace {
+namespace mace::run {
+namespace {
 
-RunReplay::RunReplay(service::RunService& service, const kj::Executor& loop,
-                     const store::RunRecord& record, const RunSpec& spec,
-                     const std::vector<std::string>& default_cache,
-                     std::function<void(const std::string&)> note)
-    : service_(service),
-      loop_(loop),
-      run_id_(record.id),
-      note_(std::move(note)),
-      state_(static_cast<int>(record.replay_until)) {
+// A replay's tasks ask the replay planner, which answers from the original's record.
+class RecordedTaskLlm final : public executor::TaskLlm {
+ public:
+  explicit RecordedTaskLlm(replay::ReplayPlanner& planner) : planner_(planner) {}
+  double prompt(int iteration, const loop::TaskJob& job) override {
+    return planner_.task(iteration, job.task.id).cost_usd;
+  }
+  loop::PlannerReply agent(int iteration, const loop::TaskJob& job, const std::string&,
+                           std::vector<llm::Tool>) override {
+    return planner_.task(iteration, job.task.id);
+  }
+
+ private:
+  replay::ReplayPlanner& planner_;
+};
+
+}  // namespace
+
+RunReplay::RunReplay(RunRecorder& recorder, const store::RunRecord& record, const RunSpec& spec,
+                     const std::vector<std::string>& default_cache)
+    : recorder_(recorder), state_(static_cast<int>(record.replay_until)) {
   replay::CallPolicy policy;
   if (!record.replay_of.empty()) {
-    loop_.executeSync([&] { original_ = replay::load_original_run(service_.store(), record.replay_of); });
-    policy = replay::replay_policy(run_id_, record.replay_of);
+    original_ = recorder_.with_store(
+        [&](store::Store& s) { return replay::load_original_run(s, record.replay_of); });
+    policy = replay::replay_policy(record.id, record.replay_of);
   } else {
-    policy = replay::call_policy(run_id_, spec.replay.cache, spec.replay.bypass, spec.replay.from,
-                                 default_cache);
+    policy = replay::call_policy(record.id, spec.replay.cache, spec.replay.bypass,
+                                 spec.replay.from, default_cache);
   }
   replay::CallCache::Storage storage;
   storage.find = [this](const std::string& tag) {
-    std::optional<store::CacheEntryRecord> entry;
-    loop_.executeSync([&] { entry = service_.store().find_cache_entry(tag); });
-    return entry;
+    return recorder_.with_store([&](store::Store& s) { return s.find_cache_entry(tag); });
   };
   storage.put = [this](const store::CacheEntryRecord& entry) {
-    loop_.executeSync([&] { service_.store().put_cache_entry(entry); });
+    recorder_.with_store([&](store::Store& s) { s.put_cache_entry(entry); });
   };
   cache_ = std::make_unique<replay::CallCache>(std::move(policy), std::move(storage),
                                                system_now_ms, MACE_VERSION);
-  cache_->on_notice = [this](const std::string& message) { note_(message); };
+  cache_->on_notice = [this](const std::string& message) { recorder_.message(message); };
   cache_->checkout_fingerprint = replay::current_checkout_fingerprint;
   if (is_replay()) {
     // In a replay every call has an entry, so a miss is a call the original did not make.
@@ -46,20 +58,17 @@ RunReplay::RunReplay(service::RunService& service, const kj::Executor& loop,
   task_calls_ = std::make_unique<replay::CachedTaskCalls>(*cache_, direct_, MACE_VERSION);
 }
 
+RunReplay::~RunReplay() = default;
+
 std::unique_ptr<loop::Planner> RunReplay::replay_planner(const RunSpec& spec,
-                                                         std::function<int()> iteration,
-                                                         executor::LocalExecutor& executor) {
+                                                         std::function<int()> iteration) {
   auto record = [this](const store::LlmCallRecord& call) {
-    loop_.executeSync([&] { service_.store().record_llm_call(call); });
+    recorder_.with_store([&](store::Store& s) { s.record_llm_call(call); });
   };
-  auto planner = std::make_unique<replay::ReplayPlanner>(*original_, spec, state_, run_id_,
-                                                         std::move(iteration), record, system_now_ms);
+  auto planner = std::make_unique<replay::ReplayPlanner>(
+      *original_, spec, state_, recorder_.run_id(), std::move(iteration), record, system_now_ms);
   planner_ = planner.get();
-  executor.task_prompt = [this](int iteration, const loop::TaskJob& job) {
-    return planner_->task(iteration, job.task.id).cost_usd;
-  };
-  executor.agent = [this](int iteration, const loop::TaskJob& job, const std::string&,
-                          std::vector<llm::Tool>) { return planner_->task(iteration, job.task.id); };
+  replay_task_llm_ = std::make_unique<RecordedTaskLlm>(*planner_);
   return planner;
 }
 
@@ -93,4 +102,4 @@ std::pair<RunState, std::string> RunReplay::conclude(const loop::LoopResult& res
   return {c.state, c.reason};
 }
 
-}  // namespace mace
+}  // namespace mace::run

@@ -1,0 +1,50 @@
+#pragma once
+// Why a task failed, in one word: what the store records, triage is told, narrowing
+// decides on, and replay compares (REQ-VER-5, REQ-FAIL-2). Each comes from one place; the
+// adapter's reasons arrive as its documented words and are read with
+// failure_reason_from_string.
+
+#include <optional>
+#include <string_view>
+
+#include "core/enum_text.h"
+
+namespace mace {
+
+enum class FailureReason {
+  none,  // the task passed, or has not ended
+  // The build (openpiton/builder.h).
+  way_rule,          // Ariane L1 ways above the L1.5's (REQ-EXEC-13); nothing ran
+  invalid_config,    // no safe sims command for the configuration
+  budget_exhausted,  // no time left in the run's budget (REQ-BUD-11); nothing ran
+  cancelled,
+  timeout,
+  launch_failed,     // sims or Verilator could not be started
+  build_failed,      // sims exited non-zero
+  no_model_binary,   // sims exited 0 without a model
+  leftover_edits,    // an interrupted task's RTL edits could not be restored
+  // The gate workloads (openpiton/simulator.h).
+  invalid_request,
+  no_workloads,
+  workload_failed,   // a gate workload did not pass (REQ-VER-1)
+  // unit_test tasks (openpiton/unit_test_env.h).
+  unit_test_bad_module_path,
+  unit_test_scaffold_failed,
+  unit_test_build_failed,
+  testbench_mismatch,  // the testbench connects a port the module lacks (REQ-FAIL-3)
+  // The executor and replay.
+  executor_error,    // MACE itself failed running the task
+  no_checkout,       // the run holds no checkout for the task's slot
+  rtl_edits_failed,  // the agent's edits could not be applied
+  cache_miss,        // a bypassed call had no cache entry (REQ-REPLAY-4)
+};
+
+// "" for none, otherwise the enumerator's name.
+std::string_view to_string(FailureReason reason);
+std::optional<FailureReason> failure_reason_from_string(std::string_view text);
+
+// Reasons that say nothing about the design: the budget, a cancel, MACE itself, a replay
+// cache miss. Narrowing a configuration for them would only repeat them.
+bool says_nothing_about_the_design(FailureReason reason);
+
+}  // namespace mace

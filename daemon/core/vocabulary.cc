@@ -1,0 +1,134 @@
+// The names of the vocabulary enums (task_kind.h, task_stage.h, event_kind.h, verdict.h,
+// build_outcome.h, failure_reason.h). Switches without a default: an enumerator without a
+// name does not compile (-Werror=switch).
+#include "core/build_outcome.h"
+#include "core/enum_text.h"
+#include "core/event_kind.h"
+#include "core/failure_reason.h"
+#include "core/task_kind.h"
+#include "core/task_stage.h"
+#include "core/verdict.h"
+
+namespace mace {
+
+std::string_view to_string(TaskKind kind) {
+  switch (kind) {
+    case TaskKind::config: return "config";
+    case TaskKind::workload: return "workload";
+    case TaskKind::unit_test: return "unit_test";
+    case TaskKind::rtl: return "rtl";
+  }
+  return "";
+}
+std::optional<TaskKind> task_kind_from_string(std::string_view text) {
+  return enum_from_string<TaskKind>(text);
+}
+
+std::string_view to_string(TaskStage stage) {
+  switch (stage) {
+    case TaskStage::pending: return "pending";
+    case TaskStage::prompting: return "prompting";
+    case TaskStage::building: return "building";
+    case TaskStage::running: return "running";
+    case TaskStage::passed: return "passed";
+    case TaskStage::failed: return "failed";
+    case TaskStage::skipped: return "skipped";
+  }
+  return "";
+}
+std::optional<TaskStage> task_stage_from_string(std::string_view text) {
+  return enum_from_string<TaskStage>(text);
+}
+
+std::string_view to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::submitted: return "submitted";
+    case EventKind::state_changed: return "state_changed";
+    case EventKind::iteration_started: return "iteration_started";
+    case EventKind::level_started: return "level_started";
+    case EventKind::task_stage: return "task_stage";
+    case EventKind::verdict: return "verdict";
+    case EventKind::iteration_finished: return "iteration_finished";
+    case EventKind::message: return "message";
+  }
+  return "";
+}
+std::optional<EventKind> event_kind_from_string(std::string_view text) {
+  return enum_from_string<EventKind>(text);
+}
+
+std::string_view to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::none: return "none";
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::timeout: return "timeout";
+    case Verdict::maxcycles: return "maxcycles";
+  }
+  return "";
+}
+std::optional<Verdict> verdict_from_string(std::string_view text) {
+  return enum_from_string<Verdict>(text);
+}
+
+std::string_view to_string(BuildOutcome outcome) {
+  switch (outcome) {
+    // "" names the first enumerator: enum_from_string stops at the first "" after it.
+    case BuildOutcome::none: return "";
+    case BuildOutcome::failed: return "failed";
+    case BuildOutcome::succeeded: return "succeeded";
+    case BuildOutcome::reused: return "reused";
+  }
+  return "";
+}
+std::optional<BuildOutcome> build_outcome_from_string(std::string_view text) {
+  return enum_from_string<BuildOutcome>(text);
+}
+std::string_view describe(BuildOutcome outcome) {
+  return outcome == BuildOutcome::none ? "not built" : to_string(outcome);
+}
+
+std::string_view to_string(FailureReason reason) {
+  switch (reason) {
+    case FailureReason::none: return "";
+    case FailureReason::way_rule: return "way_rule";
+    case FailureReason::invalid_config: return "invalid_config";
+    case FailureReason::budget_exhausted: return "budget_exhausted";
+    case FailureReason::cancelled: return "cancelled";
+    case FailureReason::timeout: return "timeout";
+    case FailureReason::launch_failed: return "launch_failed";
+    case FailureReason::build_failed: return "build_failed";
+    case FailureReason::no_model_binary: return "no_model_binary";
+    case FailureReason::leftover_edits: return "leftover_edits";
+    case FailureReason::invalid_request: return "invalid_request";
+    case FailureReason::no_workloads: return "no_workloads";
+    case FailureReason::workload_failed: return "workload_failed";
+    case FailureReason::unit_test_bad_module_path: return "unit_test_bad_module_path";
+    case FailureReason::unit_test_scaffold_failed: return "unit_test_scaffold_failed";
+    case FailureReason::unit_test_build_failed: return "unit_test_build_failed";
+    case FailureReason::testbench_mismatch: return "testbench_mismatch";
+    case FailureReason::executor_error: return "executor_error";
+    case FailureReason::no_checkout: return "no_checkout";
+    case FailureReason::rtl_edits_failed: return "rtl_edits_failed";
+    case FailureReason::cache_miss: return "cache_miss";
+  }
+  return "";
+}
+std::optional<FailureReason> failure_reason_from_string(std::string_view text) {
+  return enum_from_string<FailureReason>(text);
+}
+
+bool says_nothing_about_the_design(FailureReason reason) {
+  switch (reason) {
+    case FailureReason::budget_exhausted:
+    case FailureReason::cancelled:
+    case FailureReason::executor_error:
+    case FailureReason::no_checkout:
+    case FailureReason::cache_miss:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace mace

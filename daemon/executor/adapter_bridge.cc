@@ -1,0 +1,57 @@
+#include "executor/adapter_bridge.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace mace::executor {
+
+openpiton::Core adapter_core(Core core) {
+  switch (core) {
+    case Core::ariane: return openpiton::Core::ariane;
+    case Core::sparc: return openpiton::Core::sparc;
+    case Core::pico: return openpiton::Core::pico;
+    case Core::generic: return openpiton::Core::generic;
+  }
+  throw std::logic_error("a core the adapter does not know");
+}
+
+openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob& job) {
+  openpiton::BuildConfig config;
+  config.core = adapter_core(spec.core);
+  config.x_tiles = spec.mesh_x;
+  config.y_tiles = spec.mesh_y;
+  for (openpiton::Cache cache : openpiton::kAllCaches) {
+    auto it = job.caches.find(std::string(openpiton::to_string(cache)));
+    if (it != job.caches.end())
+      config.caches[cache] = {it->second.size, it->second.associativity};
+  }
+  config.rtl_defines = openpiton::normalise_defines(job.defines);
+  config.extra_flags = extra_build_flags(spec);
+  return config;
+}
+
+CacheGeometry loop_caches(const openpiton::CacheSet& caches) {
+  CacheGeometry out;
+  for (openpiton::Cache c : openpiton::kAllCaches)
+    out[std::string(openpiton::to_string(c))] = {caches[c].size_bytes, caches[c].associativity};
+  return out;
+}
+
+Verdict loop_verdict(openpiton::Verdict verdict) {
+  switch (verdict) {
+    case openpiton::Verdict::none: return Verdict::none;
+    case openpiton::Verdict::pass: return Verdict::pass;
+    case openpiton::Verdict::fail: return Verdict::fail;
+    case openpiton::Verdict::timeout: return Verdict::timeout;
+    case openpiton::Verdict::maxcycles: return Verdict::maxcycles;
+  }
+  throw std::logic_error("a verdict the loop does not know");
+}
+
+FailureReason failure_reason_from_adapter(std::string_view reason) {
+  if (auto known = failure_reason_from_string(reason)) return *known;
+  throw std::logic_error("the OpenPiton adapter reported a failure reason MACE does not know: \"" +
+                         std::string(reason) + "\"");
+}
+
+}  // namespace mace::executor

@@ -1,0 +1,35 @@
+#pragma once
+// The one place where the loop's vocabulary meets the OpenPiton adapter's: cores, caches,
+// build configurations, verdicts and failure reasons. The adapter depends on nothing of
+// ours (REQ-PLAT-9), so it has words of its own; everything that crosses goes through here.
+
+#include <string_view>
+
+#include "core/failure_reason.h"
+#include "core/plan_checks.h"
+#include "core/run_spec.h"
+#include "core/verdict.h"
+#include "loop/run_loop.h"
+#include "openpiton/build_config.h"
+#include "openpiton/verdict.h"
+
+namespace mace::executor {
+
+openpiton::Core adapter_core(Core core);
+
+// REQ-EXEC-5/6: a task's configuration is the run's core and mesh, the task's caches, the
+// defines of the task and its dependencies, and the run's extra build flags (coverage).
+openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob& job);
+
+// The adapter's cache set as the loop names caches ("l1i" → {size, associativity}).
+CacheGeometry loop_caches(const openpiton::CacheSet& caches);
+
+Verdict loop_verdict(openpiton::Verdict verdict);
+
+// The adapter reports failure reasons as the words its headers document (builder.h,
+// simulator.h, unit_test_env.h). One it reports that the loop does not know is MACE's
+// bug, not the design's: std::logic_error naming it, which fails the task loudly
+// (executor_error) instead of recording a reason nobody reads right.
+FailureReason failure_reason_from_adapter(std::string_view reason);
+
+}  // namespace mace::executor

@@ -1,0 +1,189 @@
+#include "run/run_execution.h"
+
+#include <optional>
+
+#include "executor/adapter_bridge.h"
+#include "executor/local_executor.h"
+#include "loop/direct_planner.h"
+#include "loop/run_loop.h"
+#include "openpiton/cache_defaults.h"
+#include "openpiton/define_search.h"
+#include "openpiton/unit_test_env.h"
+#include "openpiton/workload.h"
+#include "run/llm_planner.h"
+#include "run/planner_task_llm.h"
+#include "run/recording_observer.h"
+#include "run/run_replay.h"
+#include "tools/diagnostic_tools.h"
+
+namespace mace::run {
+namespace {
+
+// What the diagnostic tools of a call about `failed` may read (REQ-FAIL-5): its runs and
+// build log, passing runs of the same workloads from earlier tasks, the workloads.
+tools::DiagnosticScope diagnostic_scope(const loop::TaskOutcome& failed,
+                                        const std::vector<std::filesystem::path>& references,
+                                        const std::filesystem::path& workloads_dir) {
+  tools::DiagnosticScope scope;
+  scope.checkout_root = failed.checkout;
+  for (const auto& v : failed.verdicts)
+    if (!v.run_dir.empty()) scope.run_dirs.emplace_back(v.run_dir);
+  if (!failed.build_log.empty()) scope.build_log = failed.build_log;
+  scope.reference_run_dirs = references;
+  scope.workloads_dir = workloads_dir;
+  return scope;
+}
+
+std::unique_ptr<llm::Backend> make_run_backend(const RunSettings& settings,
+                                               const llm::BackendChoice& choice) {
+  if (settings.make_backend) return settings.make_backend(choice);
+  return llm::make_backend(choice, settings.environment, settings.backend_options);
+}
+
+// The loop's view of the checkout: its cache defaults, the defines and modules it has, the
+// workloads' checksums (REQ-PLAN-15, REQ-BUD-7).
+loop::LoopInputs loop_inputs(const RunSpec& spec, const std::vector<openpiton::Checkout>& checkouts,
+                             const RunSettings& settings) {
+  const openpiton::Checkout& first = checkouts.front();
+  loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
+  auto defaults = openpiton::read_cache_defaults(first, executor::adapter_core(spec.core));
+  if (!defaults.caches) throw std::runtime_error(defaults.error);
+  in.default_caches = executor::loop_caches(*defaults.caches);
+  // REQ-PLAN-15: defines no file of the checkout mentions are dropped from plans.
+  in.define_mentioned = [&first](const std::string& define) {
+    return openpiton::checkout_mentions_define(first, define);
+  };
+  in.module_exists = [&first](const std::string& module) {
+    return openpiton::validate_unit_test_module(first.root(), module).ok;
+  };
+  for (const auto& define : loop::define_candidates(spec.objective))
+    if (openpiton::checkout_mentions_define(first, define)) in.objective_defines.push_back(define);
+  in.checksum_problems = [&settings] {
+    return openpiton::verify_workload_checksums(settings.workloads_dir);
+  };
+  return in;
+}
+
+// The parts of one run, made in the order they need each other.
+class Run {
+ public:
+  Run(RunRecorder& recorder, const RunSettings& settings,
+      const std::vector<openpiton::Checkout>& checkouts, const os::CancelToken& cancel)
+      : recorder_(recorder),
+        settings_(settings),
+        checkouts_(checkouts),
+        cancel_(cancel),
+        record_(recorder.run_record()),
+        spec_(parse_recorded_spec(record_)),
+        observer_(recorder, spec_),
+        replay_(recorder, record_, spec_, settings.replay_cache) {}
+
+  RunEnding execute() {
+    make_planner();
+    executor::LocalExecutor executor(spec_, executor_settings());
+    loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
+    in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
+    loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
+    auto [state, reason] = replay_.conclude(result);
+    return {state, reason};
+  }
+
+ private:
+  static RunSpec parse_recorded_spec(const store::RunRecord& record) {
+    SpecParseResult parsed = parse_run_spec_json(record.spec_json);
+    if (!parsed.spec) throw std::runtime_error("the recorded spec no longer parses");
+    return *parsed.spec;
+  }
+
+  std::function<int()> current_iteration() {
+    return [this] { return observer_.current_iteration(); };
+  }
+
+  void make_planner() {
+    if (replay_.is_replay()) {
+      planner_ = replay_.replay_planner(spec_, current_iteration());
+      task_llm_ = &replay_.replay_task_llm();
+    } else if (record_.backend == "direct") {
+      planner_ = std::make_unique<loop::DirectPlanner>(spec_);
+    } else {
+      make_llm_planner();
+    }
+  }
+
+  void make_llm_planner() {
+    LlmPlanner::Parts parts;
+    parts.backend = make_run_backend(settings_, {record_.backend, record_.model});
+    // Vertex replies carry tokens, not prices: an unpriced model would make max_usd
+    // meaningless without anyone noticing.
+    if (record_.backend == "vertex" &&
+        !settings_.backend_options.prices.find(parts.backend->model()))
+      recorder_.message("no price is known for model " + parts.backend->model() +
+                        ": its calls count as $0 toward budget.max_usd; add it to llm.prices "
+                        "in maced's configuration");
+    parts.retry = settings_.retry;
+    parts.run_tools = run_tools();
+    parts.iteration = current_iteration();
+    parts.diagnostic_tool = [this](const loop::TaskOutcome* failed) -> std::optional<llm::Tool> {
+      if (!failed) return std::nullopt;
+      try {
+        return tools::make_diagnostic_tool(
+            diagnostic_scope(*failed, observer_.passing_run_dirs(), settings_.workloads_dir));
+      } catch (const tools::ToolError& e) {
+        recorder_.message(std::string("diagnostic tools not offered: ") + e.what());  // REQ-FAIL-7
+        return std::nullopt;
+      }
+    };
+    auto planner = std::make_unique<LlmPlanner>(std::move(parts), recorder_, cancel_);
+    planner_task_llm_ = std::make_unique<PlannerTaskLlm>(*planner, replay_, recorder_, spec_);
+    task_llm_ = planner_task_llm_.get();
+    planner_ = std::move(planner);
+  }
+
+  // REQ-EXEC-7: the tools of maced's configuration the spec names, on every LLM call.
+  std::vector<llm::Tool> run_tools() {
+    tools::CommandToolContext context;
+    context.run_id = recorder_.run_id();
+    context.cancel = &cancel_;
+    return tools::select_command_tools(settings_.tools, spec_.tools, context);
+  }
+
+  executor::ExecutorSettings executor_settings() {
+    executor::ExecutorSettings s;
+    s.checkouts = checkouts_;
+    s.workloads_dir = settings_.workloads_dir;
+    s.cancel = &cancel_;
+    s.task_calls = &replay_.task_calls();
+    s.llm = task_llm_;
+    s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
+      recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));
+    };
+    return s;
+  }
+
+  RunRecorder& recorder_;
+  const RunSettings& settings_;
+  const std::vector<openpiton::Checkout>& checkouts_;
+  const os::CancelToken& cancel_;
+  store::RunRecord record_;
+  RunSpec spec_;
+  RecordingObserver observer_;
+  RunReplay replay_;
+  std::unique_ptr<loop::Planner> planner_;
+  std::unique_ptr<PlannerTaskLlm> planner_task_llm_;
+  executor::TaskLlm* task_llm_ = nullptr;
+};
+
+}  // namespace
+
+RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
+                      const std::vector<openpiton::Checkout>& checkouts,
+                      const os::CancelToken& cancel) {
+  try {
+    if (checkouts.empty()) throw std::logic_error("a run was started without a checkout");
+    return Run(recorder, settings, checkouts, cancel).execute();
+  } catch (const std::exception& e) {
+    return {RunState::error, e.what()};  // REQ-BUD-10: this run ends; maced goes on
+  }
+}
+
+}  // namespace mace::run

@@ -1,0 +1,54 @@
+#pragma once
+// One run from its record to its end: the pieces a run is made of (its planner, executor,
+// observer, replay wiring and tools) assembled and handed to the loop (loop/run_loop.h).
+// maced calls this on the run's own thread; tests call it directly with a store of their
+// own. Nothing here knows about KJ, sockets or the event loop: every record goes through
+// the RunRecorder.
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/run_state.h"
+#include "llm/backend_factory.h"
+#include "llm/llm.h"
+#include "llm/retry.h"
+#include "openpiton/checkout.h"
+#include "os/cancel_token.h"
+#include "run/run_recorder.h"
+#include "tools/command_tool.h"
+
+namespace mace::run {
+
+// What maced gives every run: the same for all of them.
+struct RunSettings {
+  std::filesystem::path workloads_dir;
+  // The tools maced's configuration declares; a run gets those its spec names (REQ-EXEC-7).
+  std::vector<tools::CommandToolConfig> tools;
+  // What a run caches when its spec's `replay.cache` is unset (REQ-REPLAY-2).
+  std::vector<std::string> replay_cache = {"build", "run"};
+  // Prices and, for the CLI agents, how their tools reach maced.
+  llm::BackendOptions backend_options;
+  llm::RetryPolicy retry;
+  llm::EnvLookup environment = llm::process_environment();
+  // Makes a run's backend; unset: llm::make_backend with `environment` and
+  // `backend_options`. Throws llm::BackendError when it cannot.
+  std::function<std::unique_ptr<llm::Backend>(const llm::BackendChoice&)> make_backend;
+};
+
+struct RunEnding {
+  RunState state = RunState::error;
+  std::string reason;
+};
+
+// Plans, builds, simulates and triages the run `recorder` names on `checkouts` (leased to
+// it, at least one) until it ends, recording every step. Never throws: whatever goes wrong
+// ends the run in `error` with the reason (REQ-BUD-10: maced goes on). `cancel` stops its
+// builds and simulations at once.
+RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
+                      const std::vector<openpiton::Checkout>& checkouts,
+                      const os::CancelToken& cancel);
+
+}  // namespace mace::run
