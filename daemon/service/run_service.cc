@@ -78,14 +78,17 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   run.checkouts_wanted = spec.checkouts.value_or(0);
   run.submitted_by_uid = uid;
   run.submitted_at_ms = now;
-  store_.insert_run(run);
+  return queue(run, "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
+                        std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y));
+}
 
+SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message) {
+  store_.insert_run(run);
   store::EventRecord submitted;
   submitted.run_id = run.id;
   submitted.kind = EventKind::submitted;
   submitted.state = RunState::queued;
-  submitted.message = "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
-                      std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y);
+  submitted.message = std::move(message);
   record_event(std::move(submitted));
   if (settings_.on_queued) settings_.on_queued(run.id);
   return {run.id, {}};
@@ -120,18 +123,10 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
   replay.finished_at_ms = 0;
   replay.replay_of = original.id;
   replay.replay_until = until_iteration;
-  store_.insert_run(replay);
-
-  store::EventRecord submitted;
-  submitted.run_id = replay.id;
-  submitted.kind = EventKind::submitted;
-  submitted.state = RunState::queued;
-  submitted.message = "replay of " + original.id + " submitted by uid " + std::to_string(uid) +
-                      (until_iteration > 0 ? ", until iteration " + std::to_string(until_iteration)
-                                           : std::string());
-  record_event(std::move(submitted));
-  if (settings_.on_queued) settings_.on_queued(replay.id);
-  return {replay.id, {}};
+  return queue(replay, "replay of " + original.id + " submitted by uid " + std::to_string(uid) +
+                           (until_iteration > 0
+                                ? ", until iteration " + std::to_string(until_iteration)
+                                : std::string()));
 }
 
 store::RunRecord RunService::run(const std::string& run_id) const {

@@ -120,6 +120,8 @@ class RunService {
 
  private:
   SubmitOutcome accept(const RunSpec& spec, uint32_t uid);
+  // Records `run` as queued with its `submitted` event and tells the scheduler.
+  SubmitOutcome queue(const store::RunRecord& run, std::string message);
   void finish_watchers(const std::string& run_id);
 
   store::Store& store_;

@@ -3,7 +3,6 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/checkout_files.h"
 #include "support/child_process.h"
 
 namespace mace::os {
@@ -25,13 +25,6 @@ using mace::testing::TempDir;
 
 void write_text(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 TEST(LineDiffTest, EqualSequencesHaveNoChanges) {
@@ -137,7 +130,7 @@ TEST(UnifiedDiffTest, RandomEditsRoundTripThroughGitApply) {
     // Outside a repository git apply works relative to the current directory.
     ProcessResult result = run_process({"sh", "-c", "cd '" + dir.path() + "' && git apply -"}, options);
     ASSERT_EQ(result.exit_code, 0) << "round " << round << "\n" << result.err << diff;
-    EXPECT_EQ(read_text(fs::path(dir.path()) / "f.txt"), new_text) << "round " << round << "\n" << diff;
+    EXPECT_EQ(mace::testing::read_file(dir.file("f.txt")), new_text) << "round " << round << "\n" << diff;
   }
 }
 
