@@ -205,11 +205,18 @@ kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
   });
 }
 
+// Every few seconds: systemd's status line, and the ends of runs the store refused while
+// it was full, so none stays `running` once space returns.
 kj::Promise<void> refresh_status(kj::Timer& timer, mace::service::RunService& service,
-                                 const std::string& where) {
-  return timer.afterDelay(5 * kj::SECONDS).then([&timer, &service, where]() {
-    mace::notify_status(status_line(service, where));
-    return refresh_status(timer, service, where);
+                                 mace::RunSupervisor& supervisor, const std::string& where) {
+  return timer.afterDelay(5 * kj::SECONDS).then([&timer, &service, &supervisor, where]() {
+    try {
+      supervisor.retry_unrecorded();
+      mace::notify_status(status_line(service, where));
+    } catch (const std::exception& e) {
+      std::cerr << "maced: " << e.what() << "\n";  // the store; the next turn tries again
+    }
+    return refresh_status(timer, service, supervisor, where);
   });
 }
 
@@ -293,7 +300,7 @@ int main(int argc, char** argv) {
     kj::TaskSet connections(error_handler);
     kj::TaskSet background(error_handler);
     background.add(accept_loop(*receiver, service, tool_sessions, connections));
-    background.add(refresh_status(io.provider->getTimer(), service, where));
+    background.add(refresh_status(io.provider->getTimer(), service, supervisor, where));
     if (auto interval = mace::watchdog_ping_interval())
       background.add(watchdog_pings(io.provider->getTimer(), *interval));
 

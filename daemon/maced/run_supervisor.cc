@@ -36,8 +36,18 @@ void RunSupervisor::start_queued() {
   for (auto& t : ended_)
     if (t.joinable()) t.join();
   ended_.clear();
+  if (!unrecorded_.empty()) retry_unrecorded();
   if (stopping_) return;
+  try {
+    start_leased_runs();
+  } catch (const std::exception& e) {
+    // The store cannot be read or written now (a full disk); queued runs wait for the next
+    // turn, which comes with the next submit, run end or status refresh.
+    std::cerr << "maced: cannot start queued runs now: " << e.what() << "\n";
+  }
+}
 
+void RunSupervisor::start_leased_runs() {
   store::RunFilter filter;
   filter.states = {RunState::queued};
   filter.limit = 0;
@@ -55,11 +65,47 @@ void RunSupervisor::start_queued() {
   for (auto it = queued_runs.rbegin(); it != queued_runs.rend(); ++it)
     queued.push_back({it->id, it->submitted_by_uid, it->checkouts_wanted});
   while (auto lease = pool_.lease_next(queued)) {
+    try {
+      service_.set_state(lease->run_id, RunState::running, "");
+    } catch (...) {
+      pool_.release(lease->run_id);
+      throw;
+    }
     auto& run = active_[lease->run_id];
     run.cancel = std::make_unique<os::CancelToken>();
-    service_.set_state(lease->run_id, RunState::running, "");
     run.thread = std::thread(&RunSupervisor::run_thread, this, lease->run_id, lease->checkouts, &run);
     std::erase_if(queued, [&](const service::QueuedRun& q) { return q.run_id == lease->run_id; });
+  }
+}
+
+void RunSupervisor::record_end(Ending ending) {
+  try {
+    service_.finish(ending.run_id, ending.state, ending.reason);
+  } catch (const std::exception& e) {
+    // The store refused (a full disk): the run is over all the same, and its checkouts go
+    // back to the pool; its end is recorded as soon as the store takes it again, so it
+    // does not stay `running`.
+    std::cerr << "maced: cannot record the end of run " << ending.run_id << " yet: " << e.what()
+              << "\n";
+    unrecorded_.push_back(std::move(ending));
+  }
+}
+
+void RunSupervisor::retry_unrecorded() {
+  std::vector<Ending> pending = std::move(unrecorded_);
+  unrecorded_.clear();
+  for (auto& ending : pending) {
+    // Its record is incomplete (what the store refused is lost), so it cannot stand as a
+    // pass or a fail: it is an error that says what it was.
+    if (ending.reason.find("(recorded late") == std::string::npos) {
+      std::string was = ending.state == RunState::error
+                            ? ending.reason
+                            : "ended " + std::string(to_string(ending.state)) +
+                                  (ending.reason.empty() ? "" : ": " + ending.reason);
+      ending.reason = was + " (recorded late: the store refused it at the time)";
+      ending.state = RunState::error;
+    }
+    record_end(std::move(ending));
   }
 }
 
@@ -84,21 +130,35 @@ void RunSupervisor::finished(const std::string& run_id) {
   std::thread ending = std::move(it->second.thread);
   active_.erase(it);
   pool_.release(run_id);
+  // Into ended_ only after start_queued, which joins ended_; but however this is left.
+  struct KeepForJoin {
+    std::vector<std::thread>& ended;
+    std::thread& thread;
+    ~KeepForJoin() { ended.push_back(std::move(thread)); }
+  } keep{ended_, ending};
   if (stopping_) {
-    ended_.push_back(std::move(ending));
     if (active_.empty() && all_stopped_) all_stopped_->fulfill();
     return;
   }
   start_queued();
-  ended_.push_back(std::move(ending));
 }
 
 void RunSupervisor::on_loop_thread(const std::function<void()>& work) {
+  // The work's own exception (a full disk, say) comes back as itself: through KJ it would
+  // arrive as a kj::Exception whose text carries a stack of addresses.
+  std::exception_ptr failure;
   try {
-    loop_.executeSync([&] { work(); });
+    loop_.executeSync([&] {
+      try {
+        work();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
   } catch (const kj::Exception& e) {
     throw EventLoopGone(std::string("maced is exiting: ") + e.getDescription().cStr());
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, ActiveRun* active) {
@@ -125,11 +185,7 @@ void RunSupervisor::report_end(const std::string& run_id, RunState state, std::s
       state = RunState::error;
       reason = "maced stopped during the run";
     }
-    try {
-      service_.finish(run_id, state, reason);
-    } catch (const std::exception& e) {
-      std::cerr << "maced: recording the end of run " << run_id << ": " << e.what() << "\n";
-    }
+    record_end({run_id, state, reason});
     finished(run_id);
   });
 }

@@ -37,14 +37,25 @@ class RunSupervisor {
   // Stops every run (maced is shutting down); resolves when their threads ended.
   kj::Promise<void> stop_all();
   size_t active() const { return active_.size(); }
+  // Records the ends of runs the store refused (a full disk); start_queued does it too.
+  // maced calls it now and then, so a run does not stay `running` once space returns.
+  void retry_unrecorded();
 
  private:
   struct ActiveRun {
     std::unique_ptr<os::CancelToken> cancel;
     std::thread thread;
   };
+  void start_leased_runs();
   void run_thread(std::string run_id, std::vector<size_t> checkouts, ActiveRun* active);
   void report_end(const std::string& run_id, RunState state, std::string reason);
+  struct Ending {
+    std::string run_id;
+    RunState state;
+    std::string reason;
+  };
+  // Event-loop thread: the run's final state into the store, or kept for later.
+  void record_end(Ending ending);
   void finished(const std::string& run_id);
 
   // Runs `work` on the event-loop thread and waits for it; from a run's thread.
@@ -60,6 +71,7 @@ class RunSupervisor {
   kj::Own<kj::PromiseFulfiller<void>> all_stopped_;
   bool stopping_ = false;
   bool told_no_checkouts_ = false;
+  std::vector<Ending> unrecorded_;
 };
 
 }  // namespace mace

@@ -1,5 +1,7 @@
 #include "store/sqlite.h"
 
+#include <cctype>
+
 #include <sqlite3.h>
 
 #include <utility>
@@ -30,6 +32,55 @@ Database::~Database() {
   sqlite3_close_v2(db_);
 }
 
+namespace {
+
+// The next word of `sql` from `pos` on, upper-case; "" at punctuation or the end.
+std::string next_word(std::string_view sql, size_t& pos) {
+  while (pos < sql.size() && std::isspace(static_cast<unsigned char>(sql[pos]))) ++pos;
+  std::string word;
+  while (pos < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[pos])) || sql[pos] == '_'))
+    word += static_cast<char>(std::toupper(static_cast<unsigned char>(sql[pos++])));
+  return word;
+}
+
+std::string lower(std::string word) {
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return word;
+}
+
+// The table named after the first `marker` (INTO, FROM), lower-case; "" if none.
+std::string table_after(std::string_view sql, std::string_view marker) {
+  size_t pos = 0;
+  while (pos < sql.size()) {
+    std::string word = next_word(sql, pos);
+    if (word.empty()) {
+      ++pos;  // punctuation
+    } else if (word == marker) {
+      return lower(next_word(sql, pos));
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string describe_statement(std::string_view sql) {
+  size_t pos = 0;
+  const std::string verb = next_word(sql, pos);
+  auto on = [](const std::string& what, const std::string& table) {
+    return table.empty() ? what : what + " " + table;
+  };
+  if (verb == "INSERT" || verb == "REPLACE") return on("write to", table_after(sql, "INTO"));
+  if (verb == "UPDATE") return on("update", lower(next_word(sql, pos)));
+  if (verb == "DELETE") return on("delete from", table_after(sql, "FROM"));
+  if (verb == "SELECT" || verb == "WITH") return on("read", table_after(sql, "FROM"));
+  if (verb == "BEGIN" || verb == "SAVEPOINT") return "start a transaction";
+  if (verb == "COMMIT" || verb == "RELEASE" || verb == "END") return "commit";
+  if (verb == "ROLLBACK") return "roll back";
+  if (verb == "PRAGMA") return on("set", lower(next_word(sql, pos)));
+  return "change the schema";
+}
+
 void Database::fail(int rc, std::string_view what) const {
   std::string message = path_.string();
   message += ": ";
@@ -51,18 +102,15 @@ void Database::exec(std::string_view sql) {
   if (rc != SQLITE_OK) {
     std::string message = err ? err : sqlite3_errstr(rc);
     sqlite3_free(err);
-    // A migration is a whole schema; its opening words are enough to place the error.
-    constexpr size_t kQuoted = 120;
-    std::string quoted = owned.substr(0, kQuoted);
-    if (owned.size() > kQuoted) quoted += "...";
-    throw Error(path_.string() + ": " + message + " (in: " + quoted + ")", rc & 0xff);
+    // In words, not SQL: this reaches people (a full disk, a read-only file).
+    throw Error(path_.string() + ": cannot " + describe_statement(owned) + ": " + message, rc & 0xff);
   }
 }
 
 Statement Database::prepare(std::string_view sql) {
   sqlite3_stmt* stmt = nullptr;
   int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, nullptr);
-  if (rc != SQLITE_OK) fail(rc, "cannot prepare \"" + std::string(sql) + "\"");
+  if (rc != SQLITE_OK) fail(rc, "cannot " + describe_statement(sql));
   return Statement(*this, stmt);
 }
 
@@ -126,7 +174,7 @@ bool Statement::step() {
   if (rc == SQLITE_DONE) return false;
   // Leave the statement re-runnable; the error itself is reported from `rc`.
   sqlite3_reset(stmt_);
-  db_->fail(rc, std::string("cannot run \"") + sqlite3_sql(stmt_) + "\"");
+  db_->fail(rc, "cannot " + describe_statement(sqlite3_sql(stmt_)));
 }
 
 void Statement::run() {

@@ -30,6 +30,10 @@ class Error : public std::runtime_error {
   int code_;
 };
 
+// What a statement does, in words for an error message: "write to events", "read runs",
+// "commit". Errors reach people (a full disk, say), who need the what, not the SQL.
+std::string describe_statement(std::string_view sql);
+
 class Database {
  public:
   // `flags` are sqlite3_open_v2 flags; 0 means read-write, create when absent.

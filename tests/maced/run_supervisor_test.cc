@@ -11,6 +11,7 @@
 #include <kj/async-io.h>
 
 #include "service/run_service.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 #include "support/child_process.h"
 #include "support/fixture_checkout.h"
@@ -95,6 +96,36 @@ TEST_F(RunSupervisorTest, StopAllEndsRunsAsMacedStopping) {
   supervisor.stop_all().wait(io_->waitScope);
   EXPECT_EQ(state(id), RunState::error);
   EXPECT_EQ(service_->run(id).reason, "maced stopped during the run");
+}
+
+// The store refusing writes mid-run (as on a full disk; sqlite_test shows that message):
+// the run ends, its checkout goes back to the pool, and its end is recorded, in words, once
+// the store takes writes again; it does not stay `running`.
+TEST_F(RunSupervisorTest, ARunEndedWhileTheStoreRefusesWritesIsRecordedLater) {
+  checkout_.set_control("build", "hang");
+  RunSupervisor supervisor(*service_, *store_, {{checkout_.root(), "local"}}, settings_);
+  std::string id = submit();
+  std::string waiting = submit();
+  supervisor.start_queued();
+  ASSERT_TRUE(turn_until([&] { return checkout_.invocations("build") == 1; }, std::chrono::seconds(30)));
+  store_->database().exec("PRAGMA query_only = ON");
+  supervisor.cancel(id);
+  ASSERT_TRUE(turn_until([&] { return supervisor.active() == 0; }, std::chrono::seconds(30)));
+  EXPECT_EQ(state(id), RunState::running) << "nothing could be written";
+
+  store_->database().exec("PRAGMA query_only = OFF");
+  checkout_.clear_control();
+  supervisor.retry_unrecorded();
+  EXPECT_EQ(state(id), RunState::error);
+  const std::string reason = service_->run(id).reason;
+  EXPECT_THAT(reason, ::testing::HasSubstr("readonly database"));
+  EXPECT_THAT(reason, ::testing::HasSubstr("recorded late"));
+  EXPECT_THAT(reason, ::testing::Not(::testing::HasSubstr("stack:")));
+  EXPECT_THAT(reason, ::testing::Not(::testing::HasSubstr("INSERT")));
+  // The checkout is free again: the waiting run gets it.
+  supervisor.start_queued();
+  ASSERT_TRUE(turn_until([&] { return is_final(state(waiting)); }, std::chrono::seconds(60)));
+  EXPECT_EQ(state(waiting), RunState::passed);
 }
 
 }  // namespace

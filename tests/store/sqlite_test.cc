@@ -15,6 +15,7 @@ namespace {
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 using testing::TempDir;
+using ::testing::Not;
 
 int64_t count_rows(Database& db, const char* table) {
   auto stmt = db.prepare(std::string("SELECT count(*) FROM ") + table);
@@ -85,6 +86,34 @@ TEST(Sqlite, BindsAndReadsEveryType) {
   EXPECT_EQ(select.optional_int64(4), std::nullopt);
   EXPECT_EQ(select.optional_text(5), "set");
   EXPECT_FALSE(select.step());
+}
+
+// A full disk (here: a database held at its current size) is reported in words: which
+// table could not be written and SQLite's reason, never the statement.
+TEST(Sqlite, AFullDatabaseSaysWhatCouldNotBeWrittenInWords) {
+  TempDir dir;
+  Database db(dir.db());
+  db.exec("PRAGMA journal_mode=WAL; CREATE TABLE events(a TEXT)");
+  auto pages = db.prepare("PRAGMA page_count");
+  pages.step();
+  db.exec("PRAGMA max_page_count = " + std::to_string(pages.int64(0)));
+  try {
+    for (int i = 0; i < 1000; ++i)
+      db.prepare("INSERT INTO events VALUES (?1)").bind(1, std::string(4000, 'x')).run();
+    FAIL() << "the database never filled";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot write to events: database or disk is full"));
+    EXPECT_THAT(e.what(), Not(HasSubstr("INSERT")));
+  }
+}
+
+TEST(Sqlite, StatementsAreDescribedByWhatTheyDo) {
+  EXPECT_EQ(describe_statement("INSERT INTO events (a) VALUES (?1)"), "write to events");
+  EXPECT_EQ(describe_statement("\n  UPDATE runs SET state = ?1"), "update runs");
+  EXPECT_EQ(describe_statement("DELETE FROM task_results WHERE task_row = ?1"), "delete from task_results");
+  EXPECT_EQ(describe_statement("SELECT id, (SELECT 1) FROM runs WHERE x"), "read runs");
+  EXPECT_EQ(describe_statement("COMMIT"), "commit");
+  EXPECT_EQ(describe_statement("CREATE TABLE t(a)"), "change the schema");
 }
 
 TEST(Sqlite, AnEmptyViewIsTheEmptyTextNotNull) {
