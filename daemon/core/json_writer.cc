@@ -4,10 +4,25 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "os/text.h"
+
 namespace mace {
 
 void append_json_escaped(std::string& out, std::string_view s) {
-  for (unsigned char c : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x80) {
+      // JSON is UTF-8: a byte that is not part of a well-formed sequence (a model's or a
+      // log's) becomes U+FFFD, so what we write always parses.
+      const std::size_t n = os::utf8_sequence_length(s, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(s.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

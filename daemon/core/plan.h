@@ -23,6 +23,7 @@
 //  * duplicate ids keep every TASK: line in `tasks` (so `mace plan parse` shows them),
 //    and a directive naming a duplicated id applies to each of them.
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -43,6 +44,16 @@ struct CacheOverride {
 std::string describe(const CacheOverride& cache);
 
 inline constexpr std::string_view kCacheNames[] = {"l1i", "l1d", "l15", "l2"};
+
+// What a reply may ask for. A planner is a model and its reply is untrusted; a real plan
+// is a few tasks with a few dependencies each, far inside these.
+inline constexpr std::size_t kMaxReplyBytes = 1 << 20;  // larger: the plan is refused
+inline constexpr std::size_t kMaxPlanTasks = 256;       // more TASK: lines: refused
+inline constexpr std::size_t kMaxTaskDeps = 256;        // more on one line: the line is skipped
+inline constexpr std::size_t kMaxTaskIdBytes = 64;      // a longer id is not an id
+inline constexpr std::size_t kMaxInstructionBytes = 16 * 1024;  // longer: the line is skipped
+inline constexpr std::size_t kMaxDefinesPerLine = 64;   // more on a CONFIG_RTL: line: skipped
+inline constexpr std::size_t kMaxPlanErrors = 20;       // listed; the rest are counted
 
 struct PlannedTask {
   std::string id;

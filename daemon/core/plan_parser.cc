@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -27,7 +28,7 @@ bool starts_with_nocase(std::string_view s, std::string_view prefix) {
 }
 
 bool is_task_id(std::string_view s) {
-  if (s.empty()) return false;
+  if (s.empty() || s.size() > kMaxTaskIdBytes) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-';
   });
@@ -121,12 +122,19 @@ LineResult parse_task(std::string_view body) {
   if (dep_list.size() >= 2 && dep_list.front() == '[' && dep_list.back() == ']')
     dep_list = os::trim(dep_list.substr(1, dep_list.size() - 2));
   if (lower(dep_list) == "none" || dep_list == "-") dep_list = {};
+  std::set<std::string_view> listed;
   for (std::string_view dep : split_any(dep_list, ", \t")) {
     if (!is_task_id(dep)) {
       r.reason = "task " + t.id + ": dependency \"" + std::string(dep) + "\" is not a task id";
       return r;
     }
-    if (std::find(t.deps.begin(), t.deps.end(), dep) == t.deps.end()) t.deps.emplace_back(dep);
+    if (!listed.insert(dep).second) continue;
+    if (listed.size() > kMaxTaskDeps) {
+      r.reason = "task " + t.id + " depends on more than " + std::to_string(kMaxTaskDeps) +
+                 " tasks";
+      return r;
+    }
+    t.deps.emplace_back(dep);
   }
 
   auto kind = keyed_value(body.substr(p2 + 1, p3 - p2 - 1), "kind");
@@ -145,6 +153,11 @@ LineResult parse_task(std::string_view body) {
   t.instruction = os::trim(body.substr(p3 + 1));
   if (t.instruction.empty()) {
     r.reason = "task " + t.id + ": empty instruction";
+    return r;
+  }
+  if (t.instruction.size() > kMaxInstructionBytes) {
+    r.reason = "task " + t.id + ": instruction longer than " +
+               std::to_string(kMaxInstructionBytes) + " bytes";
     return r;
   }
   r.task = std::move(t);
@@ -227,6 +240,11 @@ std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::st
         return std::nullopt;
       }
       d.defines.emplace_back(flag);
+      if (d.defines.size() > kMaxDefinesPerLine) {
+        reason = "CONFIG_RTL: line for " + d.task_id + " names more than " +
+                 std::to_string(kMaxDefinesPerLine) + " defines";
+        return std::nullopt;
+      }
     }
     if (d.defines.empty()) {
       reason = "CONFIG_RTL: line for " + d.task_id + " names no define";
@@ -247,28 +265,44 @@ void add_graph_errors(Plan& plan) {
     plan.errors.push_back("no valid TASK: line");
     return;
   }
+  if (plan.tasks.size() > kMaxPlanTasks) {
+    plan.errors.push_back("the plan has " + std::to_string(plan.tasks.size()) +
+                          " tasks; at most " + std::to_string(kMaxPlanTasks) + " are run");
+    return;
+  }
+  // A broken reply can hold thousands of the same mistake: list the first, count the rest.
+  size_t unlisted = 0;
+  auto error = [&](std::string text) {
+    if (plan.errors.size() < kMaxPlanErrors) plan.errors.push_back(std::move(text));
+    else ++unlisted;
+  };
   std::set<std::string> seen, reported;
   for (const auto& t : plan.tasks) {
     if (!seen.insert(t.id).second && reported.insert(t.id).second)
-      plan.errors.push_back("duplicate task id " + t.id);
+      error("duplicate task id " + t.id);
   }
   for (const auto& t : plan.tasks) {
     for (const auto& dep : t.deps) {
-      if (!seen.count(dep))
-        plan.errors.push_back("task " + t.id + " depends on undefined task " + dep);
+      if (!seen.count(dep)) error("task " + t.id + " depends on undefined task " + dep);
     }
   }
   for (const auto& cycle : dependency_cycles(plan.tasks)) {
     std::string path;
     for (const auto& id : cycle) path += (path.empty() ? "" : " -> ") + id;
-    plan.errors.push_back("dependency cycle " + path);
+    error("dependency cycle " + path);
   }
+  if (unlisted > 0) plan.errors.push_back("and " + std::to_string(unlisted) + " more errors");
 }
 
 }  // namespace
 
 Plan parse_plan(std::string_view reply) {
   Plan plan;
+  if (reply.size() > kMaxReplyBytes) {
+    plan.errors.push_back("the reply is " + std::to_string(reply.size()) + " bytes; a plan may be " +
+                          "at most " + std::to_string(kMaxReplyBytes));
+    return plan;
+  }
   std::vector<Skip> skips;
   std::vector<Directive> directives;
   std::vector<std::string> lines;
@@ -298,16 +332,18 @@ Plan parse_plan(std::string_view reply) {
     }
   }
 
-  // Directives apply in reply order, so a later CACHES: value wins (REQ-PLAN-12).
+  // Directives apply in reply order, so a later CACHES: value wins (REQ-PLAN-12). A
+  // duplicated id gets each directive naming it.
+  std::map<std::string_view, std::vector<size_t>> tasks_by_id;
+  for (size_t i = 0; i < plan.tasks.size(); ++i) tasks_by_id[plan.tasks[i].id].push_back(i);
   for (const Directive& d : directives) {
-    bool found = false;
-    for (PlannedTask& t : plan.tasks) {
-      if (t.id != d.task_id) continue;
-      found = true;
+    auto named = tasks_by_id.find(d.task_id);
+    for (size_t i : named == tasks_by_id.end() ? std::vector<size_t>{} : named->second) {
+      PlannedTask& t = plan.tasks[i];
       for (const auto& [name, value] : d.caches) t.caches[name] = value;
       t.config_rtl.insert(t.config_rtl.end(), d.defines.begin(), d.defines.end());
     }
-    if (!found) {
+    if (named == tasks_by_id.end()) {
       skips.push_back({d.line, lines[d.line],
                        (d.tag == Tag::caches ? "CACHES: names unknown task " : "CONFIG_RTL: names unknown task ") +
                            d.task_id});

@@ -1,7 +1,6 @@
 #include "core/task_graph.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -49,38 +48,53 @@ std::vector<std::vector<std::string>> dependency_cycles(const std::vector<Planne
   auto index = index_by_id(tasks);
   enum class Colour { white, grey, black };
   std::vector<Colour> colour(tasks.size(), Colour::white);
-  std::vector<size_t> stack;
+  // Where each grey task stands on the path, so a back edge finds its cycle at once.
+  std::vector<size_t> position(tasks.size(), 0);
+  std::vector<size_t> path;
   std::vector<std::vector<std::string>> cycles;
   std::set<std::set<std::string>> seen_cycles;
 
-  // Plans are a handful of tasks, so recursion depth is no concern.
-  std::function<void(size_t)> visit = [&](size_t i) {
-    colour[i] = Colour::grey;
-    stack.push_back(i);
-    for (const auto& dep : tasks[i].deps) {
-      auto it = index.find(dep);
+  // Depth-first, with an explicit stack: a model's reply can chain thousands of tasks, and
+  // recursion that deep would overflow the thread's stack.
+  struct Frame {
+    size_t task;
+    size_t next_dep = 0;
+  };
+  for (size_t root = 0; root < tasks.size(); ++root) {
+    if (index.at(tasks[root].id) != root || colour[root] != Colour::white) continue;
+    std::vector<Frame> stack{{root}};
+    colour[root] = Colour::grey;
+    position[root] = path.size();
+    path.push_back(root);
+    while (!stack.empty()) {
+      Frame& frame = stack.back();
+      const auto& deps = tasks[frame.task].deps;
+      if (frame.next_dep == deps.size()) {
+        colour[frame.task] = Colour::black;
+        path.pop_back();
+        stack.pop_back();
+        continue;
+      }
+      auto it = index.find(deps[frame.next_dep++]);
       if (it == index.end()) continue;
-      size_t j = it->second;
+      const size_t j = it->second;
       if (colour[j] == Colour::white) {
-        visit(j);
-      } else if (colour[j] == Colour::grey) {
+        colour[j] = Colour::grey;
+        position[j] = path.size();
+        path.push_back(j);
+        stack.push_back({j});
+      } else if (colour[j] == Colour::grey && cycles.size() < kMaxReportedCycles) {
         // Edges point from a task to what it needs; the cycle reads the same way.
-        auto from = std::find(stack.begin(), stack.end(), j);
         std::vector<std::string> cycle;
         std::set<std::string> members;
-        for (auto k = from; k != stack.end(); ++k) {
-          cycle.push_back(tasks[*k].id);
-          members.insert(tasks[*k].id);
+        for (size_t k = position[j]; k < path.size(); ++k) {
+          cycle.push_back(tasks[path[k]].id);
+          members.insert(tasks[path[k]].id);
         }
         cycle.push_back(tasks[j].id);
         if (seen_cycles.insert(members).second) cycles.push_back(std::move(cycle));
       }
     }
-    stack.pop_back();
-    colour[i] = Colour::black;
-  };
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    if (index.at(tasks[i].id) == i && colour[i] == Colour::white) visit(i);
   }
   // Report in plan order of each cycle's first task, not in id order.
   std::stable_sort(cycles.begin(), cycles.end(), [&](const auto& a, const auto& b) {
@@ -100,22 +114,38 @@ std::vector<TaskLevel> topological_levels(const std::vector<PlannedTask>& tasks)
         throw std::invalid_argument("task " + t.id + " depends on undefined task " + dep);
     }
   }
-  auto cycles = dependency_cycles(tasks);
-  if (!cycles.empty()) throw std::invalid_argument("dependency cycle " + path_text(cycles.front()));
-
   auto index = index_by_id(tasks);
-  std::vector<int> level(tasks.size(), -1);
-  std::function<int(size_t)> level_of = [&](size_t i) {
-    if (level[i] >= 0) return level[i];
-    int l = 0;
-    for (const auto& dep : tasks[i].deps) l = std::max(l, level_of(index.at(dep)) + 1);
-    return level[i] = l;
-  };
+  // Kahn's algorithm: a task's level is one past its deepest dependency's, settled once
+  // all its dependencies are. Iterative, linear in tasks and dependencies.
+  std::vector<std::vector<size_t>> dependents(tasks.size());
+  std::vector<size_t> unsettled(tasks.size(), 0);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    unsettled[i] = tasks[i].deps.size();
+    for (const auto& dep : tasks[i].deps) dependents[index.at(dep)].push_back(i);
+  }
+  std::vector<size_t> level(tasks.size(), 0);
+  std::vector<size_t> ready;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (unsettled[i] == 0) ready.push_back(i);
+  size_t settled = 0;
+  while (!ready.empty()) {
+    const size_t i = ready.back();
+    ready.pop_back();
+    ++settled;
+    for (size_t d : dependents[i]) {
+      level[d] = std::max(level[d], level[i] + 1);
+      if (--unsettled[d] == 0) ready.push_back(d);
+    }
+  }
+  if (settled != tasks.size()) {
+    auto cycles = dependency_cycles(tasks);
+    throw std::invalid_argument("dependency cycle " +
+                                (cycles.empty() ? std::string("") : path_text(cycles.front())));
+  }
   std::vector<TaskLevel> levels;
   for (size_t i = 0; i < tasks.size(); ++i) {
-    size_t l = static_cast<size_t>(level_of(i));
-    if (levels.size() <= l) levels.resize(l + 1);
-    levels[l].push_back(tasks[i]);
+    if (levels.size() <= level[i]) levels.resize(level[i] + 1);
+    levels[level[i]].push_back(tasks[i]);
   }
   return levels;
 }

@@ -22,8 +22,9 @@ std::vector<TaskLevel> topological_levels(const std::vector<PlannedTask>& tasks)
 std::vector<TaskLevel> batches(const TaskLevel& level, std::size_t checkouts);
 
 // Each dependency cycle found, as the ids along it with the first repeated at the end
-// ("a", "b", "a"). At least one per cyclic part of the graph; unknown dependencies are
-// ignored and a duplicated id stands for its first task.
+// ("a", "b", "a"). At least one per cyclic part of the graph, at most kMaxReportedCycles;
+// unknown dependencies are ignored and a duplicated id stands for its first task.
+inline constexpr std::size_t kMaxReportedCycles = 20;
 std::vector<std::vector<std::string>> dependency_cycles(const std::vector<PlannedTask>& tasks);
 
 // The task's CONFIG_RTL defines and those of every task it depends on, directly or

@@ -28,6 +28,11 @@ std::string_view last_bytes(std::string_view text, std::size_t n);
 // splits a character.
 std::string_view clip_utf8(std::string_view s, std::size_t max_bytes);
 
+// The length of the well-formed UTF-8 sequence that starts at s[i] (1 for ASCII), or 0
+// when the bytes there are not one: a stray continuation byte, an overlong form, a
+// surrogate, a code point past U+10FFFF, or a sequence cut short.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
 // `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 

@@ -26,3 +26,20 @@ TEST(JsonWriter, DoublesReadBackExactlyAndLookLikeNumbers) {
 
 }  // namespace
 }  // namespace mace
+
+namespace mace {
+namespace {
+
+// What MACE writes as JSON parses, whatever bytes a model or a log put in a string:
+// `mace plan parse` used to copy invalid UTF-8 into its output.
+TEST(JsonWriterUtf8, BytesThatAreNotUtf8BecomeReplacementCharacters) {
+  JsonWriter w;
+  w.value(std::string("ok \xc3\xa9, bad \xff\xfe, cut \xe2\x82"));
+  EXPECT_EQ(w.str(), "\"ok \xc3\xa9, bad \\ufffd\\ufffd, cut \\ufffd\\ufffd\"");
+  JsonWriter overlong;
+  overlong.value(std::string("\xc0\xaf \xed\xa0\x80"));  // an overlong '/' and a surrogate
+  EXPECT_EQ(overlong.str(), "\"\\ufffd\\ufffd \\ufffd\\ufffd\\ufffd\"");
+}
+
+}  // namespace
+}  // namespace mace

@@ -435,3 +435,60 @@ TEST(PlanParser, JsonCarriesErrors) {
 
 }  // namespace
 }  // namespace mace
+
+namespace mace {
+namespace {
+
+std::string cyclic_reply(size_t n) {
+  std::string reply;
+  for (size_t i = 0; i < n; ++i)
+    reply += "TASK: t" + std::to_string(i) + " | deps=t" + std::to_string((i + n - 1) % n) +
+             " | kind=config | x\n";
+  return reply;
+}
+
+// REQ-PLAN-13 with a hostile reply: tens of thousands of tasks in one cycle crashed
+// `mace plan parse` and maced with a stack overflow; now the plan is refused for its
+// size, at once.
+TEST(PlanParserLimits, APlanOfTooManyTasksIsRefusedNotWalked) {
+  Plan plan = parse_plan(cyclic_reply(20000));
+  ASSERT_EQ(plan.errors.size(), 1u);
+  EXPECT_EQ(plan.errors[0], "the plan has 20000 tasks; at most 256 are run");
+  Plan small = parse_plan(cyclic_reply(kMaxPlanTasks));
+  EXPECT_FALSE(small.usable());
+  EXPECT_THAT(small.errors[0], ::testing::HasSubstr("dependency cycle t0 -> t255 -> "));
+}
+
+TEST(PlanParserLimits, ATaskWithTooManyDependenciesIsSkipped) {
+  std::string deps;
+  for (int i = 0; i < 100000; ++i) deps += (i ? "," : "") + std::string("d") + std::to_string(i);
+  Plan plan = parse_plan("TASK: a | deps=" + deps + " | kind=config | x\nTASK: b | deps= | kind=config | y\n");
+  ASSERT_EQ(plan.tasks.size(), 1u);
+  EXPECT_EQ(plan.skip_reasons[0], "task a depends on more than 256 tasks");
+}
+
+TEST(PlanParserLimits, OversizedPiecesAreRefusedWithTheLimit) {
+  EXPECT_EQ(parse_plan(std::string(kMaxReplyBytes + 1, 'x')).errors[0],
+            "the reply is 1048577 bytes; a plan may be at most 1048576");
+  Plan long_id = parse_plan("TASK: " + std::string(65, 'a') + " | deps= | kind=config | x\n");
+  EXPECT_TRUE(long_id.tasks.empty());
+  Plan long_instruction =
+      parse_plan("TASK: a | deps= | kind=config | " + std::string(20000, 'x') + "\n");
+  EXPECT_EQ(long_instruction.skip_reasons[0], "task a: instruction longer than 16384 bytes");
+  std::string defines;
+  for (int i = 0; i < 65; ++i) defines += " D_" + std::to_string(i);
+  Plan many_defines = parse_plan("TASK: a | deps= | kind=config | x\nCONFIG_RTL: a |" + defines + "\n");
+  EXPECT_EQ(many_defines.skip_reasons[0], "CONFIG_RTL: line for a names more than 64 defines");
+}
+
+TEST(PlanParserLimits, ManyErrorsAreCountedNotListed) {
+  std::string reply;
+  for (int i = 0; i < 100; ++i)
+    reply += "TASK: t" + std::to_string(i) + " | deps=missing" + std::to_string(i) + " | kind=config | x\n";
+  Plan plan = parse_plan(reply);
+  ASSERT_EQ(plan.errors.size(), kMaxPlanErrors + 1);
+  EXPECT_EQ(plan.errors.back(), "and 80 more errors");
+}
+
+}  // namespace
+}  // namespace mace

@@ -157,3 +157,49 @@ TEST(TaskGraphLevels, WorksOnAParsedPlan) {
 
 }  // namespace
 }  // namespace mace
+
+namespace mace {
+namespace {
+
+// A chain of 50,000 tasks, closed into a cycle: what a hostile reply could hold. Recursion
+// this deep overflowed the stack; the walks are iterative now.
+std::vector<PlannedTask> long_chain(size_t n, bool closed) {
+  std::vector<PlannedTask> tasks(n);
+  for (size_t i = 0; i < n; ++i) {
+    tasks[i].id = "t" + std::to_string(i);
+    tasks[i].instruction = "x";
+    if (i > 0) tasks[i].deps = {"t" + std::to_string(i - 1)};
+  }
+  if (closed) tasks[0].deps = {"t" + std::to_string(n - 1)};
+  return tasks;
+}
+
+TEST(TaskGraphLimits, AVeryLongCycleIsFoundWithoutRecursion) {
+  auto cycles = dependency_cycles(long_chain(50000, true));
+  ASSERT_EQ(cycles.size(), 1u);
+  EXPECT_EQ(cycles[0].size(), 50001u);
+  EXPECT_THROW(topological_levels(long_chain(50000, true)), std::invalid_argument);
+}
+
+TEST(TaskGraphLimits, AVeryLongChainLevelsWithoutRecursion) {
+  auto levels = topological_levels(long_chain(50000, false));
+  ASSERT_EQ(levels.size(), 50000u);
+  EXPECT_EQ(levels.back()[0].id, "t49999");
+}
+
+TEST(TaskGraphLimits, CyclesReportedAreBounded) {
+  std::vector<PlannedTask> tasks;
+  for (int i = 0; i < 100; ++i) {  // 100 separate two-task cycles
+    PlannedTask a, b;
+    a.id = "a" + std::to_string(i);
+    b.id = "b" + std::to_string(i);
+    a.deps = {b.id};
+    b.deps = {a.id};
+    tasks.push_back(a);
+    tasks.push_back(b);
+  }
+  EXPECT_EQ(dependency_cycles(tasks).size(), kMaxReportedCycles);
+}
+
+}  // namespace
+}  // namespace mace

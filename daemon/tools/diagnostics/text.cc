@@ -1,5 +1,7 @@
 #include "tools/diagnostics/text.h"
 
+#include "os/text.h"
+
 #include <algorithm>
 
 namespace mace::tools::diagnostics {
@@ -16,25 +18,8 @@ void append_printable(std::string& out, std::string_view s) {
       ++i;
       continue;
     }
-    std::size_t n = 0;
-    unsigned char lo = 0x80, hi = 0xbf;  // allowed range of the second byte
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 3;
-      if (c == 0xe0) lo = 0xa0;  // overlong
-      if (c == 0xed) hi = 0x9f;  // surrogates
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 4;
-      if (c == 0xf0) lo = 0x90;
-      if (c == 0xf4) hi = 0x8f;
-    }
-    bool valid = n != 0 && i + n <= s.size();
-    for (std::size_t j = 1; valid && j < n; ++j) {
-      const auto d = static_cast<unsigned char>(s[i + j]);
-      valid = j == 1 ? (d >= lo && d <= hi) : (d & 0xc0) == 0x80;
-    }
-    if (valid) {
+    const std::size_t n = c < 0x80 ? 0 : os::utf8_sequence_length(s, i);
+    if (n > 0) {
       out.append(s.substr(i, n));
       i += n;
     } else {
