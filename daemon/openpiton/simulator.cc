@@ -285,6 +285,111 @@ std::vector<std::string> simulation_argv(const SimulationRequest& request,
   return argv;
 }
 
+namespace {
+
+// What every run of one request shares, fixed before the first.
+struct RunSetting {
+  std::map<std::string, std::string> environment;  // the checkout's, for sims and the compiler
+  fs::path runs;                                   // where run directories are claimed
+  std::string sims;
+  fs::path workloads_dir;
+};
+
+RunSetting setting_for(const SimulationRequest& request) {
+  RunSetting setting;
+  setting.environment = request.checkout.environment(
+      request.base_environment ? *request.base_environment : os::inherited_environment());
+  // Absolute, because sims runs in the run directory and the daemon's may be anything.
+  setting.runs = fs::absolute(request.checkout.model_dir(request.build_id)) / "runs";
+  setting.sims = fs::absolute(request.checkout.dv_root() / "tools" / "bin" / "sims").string();
+  setting.workloads_dir =
+      request.workloads_dir.empty() ? fs::path() : fs::absolute(request.workloads_dir);
+  return setting;
+}
+
+// prepare_workload in the run's directory; what it throws becomes the run's error.
+PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunSetting& setting,
+                                    const WorkloadRunResult& run) {
+  WorkloadContext ctx;
+  ctx.workloads_dir = setting.workloads_dir;
+  ctx.run_dir = run.run_dir;
+  ctx.core = request.core;
+  ctx.x_tiles = request.x_tiles;
+  ctx.y_tiles = request.y_tiles;
+  ctx.environment = setting.environment;
+  PreparedWorkload prepared;
+  try {
+    prepared = prepare_workload(run.workload, ctx);
+  } catch (const std::exception& e) {
+    prepared.error = std::string("cannot prepare ") + run.workload + ": " + e.what();
+  }
+  return prepared;
+}
+
+bool is_die_line(std::string_view line) { return line.find("DIE.") != std::string_view::npos; }
+
+// Keeps the line sims printed just before its first DIE line, which often says why it
+// died (judge()).
+class LineBeforeDie {
+ public:
+  void see(std::string_view line) {
+    if (!died_ && is_die_line(line)) {
+      died_ = true;
+      before_die_ = previous_;
+    }
+    if (!died_ && !line.empty()) previous_.assign(line.substr(0, 1024));
+  }
+  const std::string& line() const { return before_die_; }
+
+ private:
+  std::string previous_, before_die_;
+  bool died_ = false;
+};
+
+// Runs sims for a prepared workload and judges what it left.
+void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
+              const RunSetting& setting, const PreparedWorkload& prepared) {
+  run.argv = simulation_argv(request, run.workload, prepared.diag_name, prepared.sims_args,
+                             setting.sims, setting.environment);
+  os::ProcessSpec spec;
+  spec.argv = run.argv;
+  spec.env = setting.environment;
+  spec.working_dir = run.run_dir.string();
+  spec.timeout = run.time_limit;
+  spec.kill_grace = request.kill_grace;
+  // No transcript file of our own: sims tees everything it and the simulator print into
+  // sims.log (and sim.log) already; a third copy would triple a long run's disk use.
+  spec.tail_bytes = 16 * 1024;
+  spec.is_error_line = is_die_line;
+  spec.max_error_lines = 20;
+  LineBeforeDie before_die;
+  spec.on_line = [&before_die](std::string_view line) { before_die.see(line); };
+  run.sims_invoked = true;
+  os::ProcessResult pr = os::run_process_group(spec, request.cancel);
+  judge(run, pr, request.core, before_die.line());
+}
+
+// One workload in a run directory of its own, given `limit` to run.
+WorkloadRunResult run_workload(const SimulationRequest& request, const RunSetting& setting,
+                               const std::string& workload, milliseconds limit) {
+  WorkloadRunResult run;
+  run.workload = workload;
+  run.time_limit = limit;
+  run.run_dir = claim_run_dir(setting.runs, directory_name_for(workload));
+  if (request.on_workload_started) request.on_workload_started(workload);
+
+  const PreparedWorkload prepared = prepare_in_run_dir(request, setting, run);
+  if (!prepared.error.empty()) {
+    run.error = prepared.error;
+  } else {
+    run_sims(run, request, setting, prepared);
+  }
+  run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);
+  return run;
+}
+
+}  // namespace
+
 SimulationResult simulate_workloads(const SimulationRequest& request) {
   SimulationResult result;
   auto fail = [&](std::string reason, std::string detail) {
@@ -299,16 +404,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
   if (request.workloads.empty())
     return fail("no_workloads", "the request names no gate workload");
 
-  const auto environment = request.checkout.environment(
-      request.base_environment ? *request.base_environment : os::inherited_environment());
-  // Absolute, because sims runs in the run directory and the daemon's may be anything.
-  const fs::path runs = fs::absolute(request.checkout.model_dir(request.build_id)) / "runs";
-  const std::string sims =
-      fs::absolute(request.checkout.dv_root() / "tools" / "bin" / "sims").string();
-  const fs::path workloads_dir = request.workloads_dir.empty()
-                                     ? fs::path()
-                                     : fs::absolute(request.workloads_dir);
-
+  const RunSetting setting = setting_for(request);
   for (const std::string& workload : request.workloads) {
     if (request.cancel && request.cancel->cancelled())
       return fail("cancelled", "cancelled before " + workload);
@@ -316,61 +412,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     if (limit <= milliseconds::zero())  // REQ-BUD-11: never start past the budget
       return fail("budget_exhausted", "budget exhausted before " + workload);
 
-    WorkloadRunResult run;
-    run.workload = workload;
-    run.time_limit = limit;
-    run.run_dir = claim_run_dir(runs, directory_name_for(workload));
-    if (request.on_workload_started) request.on_workload_started(workload);
-
-    WorkloadContext ctx;
-    ctx.workloads_dir = workloads_dir;
-    ctx.run_dir = run.run_dir;
-    ctx.core = request.core;
-    ctx.x_tiles = request.x_tiles;
-    ctx.y_tiles = request.y_tiles;
-    ctx.environment = environment;
-    PreparedWorkload prepared;
-    try {
-      prepared = prepare_workload(workload, ctx);
-    } catch (const std::exception& e) {
-      prepared.error = std::string("cannot prepare ") + workload + ": " + e.what();
-    }
-
-    if (!prepared.error.empty()) {
-      run.error = prepared.error;
-    } else {
-      run.argv = simulation_argv(request, workload, prepared.diag_name, prepared.sims_args,
-                                 sims, environment);
-      os::ProcessSpec spec;
-      spec.argv = run.argv;
-      spec.env = environment;
-      spec.working_dir = run.run_dir.string();
-      spec.timeout = limit;
-      spec.kill_grace = request.kill_grace;
-      // No transcript file of our own: sims tees everything it and the simulator print into
-      // sims.log (and sim.log) already; a third copy would triple a long run's disk use.
-      spec.tail_bytes = 16 * 1024;
-      auto is_die = [](std::string_view line) {
-        return line.find("DIE.") != std::string_view::npos;
-      };
-      spec.is_error_line = is_die;
-      spec.max_error_lines = 20;
-      std::string previous, before_die;
-      bool died = false;
-      spec.on_line = [&](std::string_view line) {
-        if (!died && is_die(line)) {
-          died = true;
-          before_die = previous;
-        }
-        if (!died && !line.empty()) previous.assign(line.substr(0, 1024));
-      };
-      run.sims_invoked = true;
-      os::ProcessResult pr = os::run_process_group(spec, request.cancel);
-      judge(run, pr, request.core, before_die);
-    }
-    run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);
-
-    result.runs.push_back(std::move(run));
+    result.runs.push_back(run_workload(request, setting, workload, limit));
     const WorkloadRunResult& done = result.runs.back();
     if (request.on_workload_finished) request.on_workload_finished(done);
     if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);

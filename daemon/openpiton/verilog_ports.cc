@@ -284,6 +284,153 @@ std::size_t skip_subroutine(const std::vector<Token>& toks, std::size_t k, std::
   return end;
 }
 
+// Index of the `module` keyword that declares the module wanted (the first one when
+// `module_name` is empty), or toks.size().
+std::size_t find_module(const std::vector<Token>& toks, std::string_view module_name) {
+  for (std::size_t k = 0; k + 1 < toks.size(); ++k) {
+    if ((toks[k].text == "module" || toks[k].text == "macromodule") &&
+        is_verilog_identifier(toks[k + 1].text) &&
+        (module_name.empty() || toks[k + 1].text == module_name)) {
+      return k;
+    }
+  }
+  return toks.size();
+}
+
+// Package imports in the header (`import pkg::*;`) come before the parameters.
+std::size_t skip_imports(const std::vector<Token>& toks, std::size_t k) {
+  while (k < toks.size() && toks[k].text == "import") {
+    while (k < toks.size() && toks[k].text != ";") ++k;
+    ++k;
+  }
+  return k;
+}
+
+// Index of the `;` that ends the statement starting at `k`, or `end` when none does.
+std::size_t statement_end(const std::vector<Token>& toks, std::size_t k, std::size_t end) {
+  while (k < end && toks[k].text != ";") ++k;
+  return k;
+}
+
+using Items = std::vector<std::pair<std::size_t, std::size_t>>;
+
+// An ANSI header declares its ports' directions itself; a non-ANSI one only names them.
+bool any_direction(const std::vector<Token>& toks, const Items& items) {
+  return std::any_of(items.begin(), items.end(), [&](auto item) {
+    for (std::size_t m = item.first; m < item.second; ++m) {
+      if (is_direction(toks[m].text)) return true;
+    }
+    return false;
+  });
+}
+
+// The port a non-ANSI header item names; "" when it is none.
+std::string header_port_name(const std::vector<Token>& toks, std::size_t a, std::size_t b) {
+  if (b <= a) return "";
+  // `.name(expr)` port expressions are rare; take the plain name.
+  std::size_t m = b - 1;
+  if (toks[m].text == ")" && a + 1 < b && toks[a].text == ".") m = a + 1;
+  return is_verilog_identifier(toks[m].text) ? toks[m].text : "";
+}
+
+// What the ( ... ) port list of a module header says.
+struct HeaderPorts {
+  bool ansi = false;
+  std::vector<Port> ports;         // ANSI: the ports, declared in the header
+  std::vector<std::string> names;  // non-ANSI: the ports' names, declared in the body
+  std::size_t end = 0;             // just past the list: where the body starts
+};
+
+HeaderPorts read_header_ports(const std::string& src, const std::vector<Token>& toks,
+                              std::size_t open) {
+  HeaderPorts header;
+  header.end = skip_group(toks, open);
+  const Items items = split_commas(toks, open + 1, header.end - 1);
+  header.ansi = any_direction(toks, items);
+  Port inherit;
+  for (auto [a, b] : items) {
+    if (header.ansi) {
+      Port port;
+      if (parse_declaration_item(src, toks, a, b, inherit, port)) header.ports.push_back(port);
+    } else if (std::string name = header_port_name(toks, a, b); !name.empty()) {
+      header.names.push_back(name);
+    }
+  }
+  return header;
+}
+
+// `input a, b;` in a non-ANSI body: the directions (and types) of ports the header named.
+void declare_ports(const std::string& src, const std::vector<Token>& toks, std::size_t from,
+                   std::size_t to, std::map<std::string, Port>& declared) {
+  Port inherit;
+  for (auto [a, b] : split_commas(toks, from, to)) {
+    Port port;
+    if (parse_declaration_item(src, toks, a, b, inherit, port)) declared[port.name] = port;
+  }
+}
+
+// A later `wire [7:0] x;` or `reg x;` for a port declared `output x;` gives its type.
+void complete_port_types(const std::string& src, const std::vector<Token>& toks,
+                         std::size_t from, std::size_t to,
+                         std::map<std::string, Port>& declared) {
+  Port inherit;
+  for (auto [a, b] : split_commas(toks, from, to)) {
+    Port decl;
+    if (!parse_declaration_item(src, toks, a, b, inherit, decl)) continue;
+    auto it = declared.find(decl.name);
+    if (it == declared.end()) continue;
+    if (it->second.type.empty()) it->second.type = decl.type;
+    if (it->second.width.empty()) it->second.width = decl.width;
+  }
+}
+
+// What the body, up to endmodule, declares: parameters, and (non-ANSI) the ports.
+struct BodyDeclarations {
+  std::vector<ModuleParameter> parameters;
+  std::map<std::string, Port> ports;  // by name
+};
+
+BodyDeclarations read_body(const std::string& src, const std::vector<Token>& toks,
+                           std::size_t body, bool ansi) {
+  BodyDeclarations found;
+  std::size_t end = body;
+  while (end < toks.size() && toks[end].text != "endmodule") ++end;
+  for (std::size_t m = body; m < end;) {
+    const std::string& t = toks[m].text;
+    if (t == "function" || t == "task") {
+      m = skip_subroutine(toks, m, end);
+      continue;
+    }
+    const bool statement_start = m == body || toks[m - 1].text == ";";
+    const bool port_statement = !ansi && (is_direction(t) || is_type_word(t));
+    if (!statement_start || (t != "parameter" && !port_statement)) {
+      ++m;
+      continue;
+    }
+    const std::size_t semi = statement_end(toks, m, end);
+    if (t == "parameter") {
+      for (auto& p : parse_parameters(src, toks, m + 1, semi)) found.parameters.push_back(p);
+    } else if (is_direction(t)) {
+      declare_ports(src, toks, m, semi, found.ports);
+    } else {
+      complete_port_types(src, toks, m, semi, found.ports);
+    }
+    m = semi + 1;
+  }
+  return found;
+}
+
+// A non-ANSI module's ports in header order, as the body declares them.
+std::vector<Port> ports_named(const std::vector<std::string>& names,
+                              const std::map<std::string, Port>& declared) {
+  std::vector<Port> ports;
+  for (const std::string& name : names) {
+    auto it = declared.find(name);
+    ports.push_back(it != declared.end() ? it->second : Port{"", "", "", name, ""});
+  }
+  return ports;
+}
+
 }  // namespace
 
 ModuleInterface module_port_list(std::string_view source_text, std::string_view module_name) {
@@ -291,107 +438,23 @@ ModuleInterface module_port_list(std::string_view source_text, std::string_view 
   const std::string src = strip_noise(source_text);
   const std::vector<Token> toks = tokenize(src);
 
-  std::size_t k = 0;
-  for (; k + 1 < toks.size(); ++k) {
-    if ((toks[k].text == "module" || toks[k].text == "macromodule") &&
-        is_verilog_identifier(toks[k + 1].text) &&
-        (module_name.empty() || toks[k + 1].text == module_name)) {
-      break;
-    }
-  }
+  std::size_t k = find_module(toks, module_name);
   if (k + 1 >= toks.size()) return result;
   result.module = toks[k + 1].text;
-  k += 2;
-  // Package imports in the header (`import pkg::*;`) come before the parameters.
-  while (k < toks.size() && toks[k].text == "import") {
-    while (k < toks.size() && toks[k].text != ";") ++k;
-    ++k;
-  }
+  k = skip_imports(toks, k + 2);
   if (k + 1 < toks.size() && toks[k].text == "#" && toks[k + 1].text == "(") {
     std::size_t end = skip_group(toks, k + 1);
     result.parameters = parse_parameters(src, toks, k + 2, end - 1);
     k = end;
   }
-  std::size_t body = k;
-  std::vector<std::string> header_names;
-  bool ansi = false;
-  if (k < toks.size() && toks[k].text == "(") {
-    std::size_t end = skip_group(toks, k);
-    auto items = split_commas(toks, k + 1, end - 1);
-    ansi = std::any_of(items.begin(), items.end(), [&](auto item) {
-      for (std::size_t m = item.first; m < item.second; ++m) {
-        if (is_direction(toks[m].text)) return true;
-      }
-      return false;
-    });
-    Port inherit;
-    for (auto [a, b] : items) {
-      if (ansi) {
-        Port port;
-        if (parse_declaration_item(src, toks, a, b, inherit, port)) result.ports.push_back(port);
-      } else if (b > a) {
-        // `.name(expr)` port expressions are rare; take the plain name.
-        std::size_t m = b - 1;
-        if (toks[m].text == ")" && a + 1 < b && toks[a].text == ".") m = a + 1;
-        if (is_verilog_identifier(toks[m].text)) header_names.push_back(toks[m].text);
-      }
-    }
-    body = end;
-  }
+  HeaderPorts header;
+  header.end = k;
+  if (k < toks.size() && toks[k].text == "(") header = read_header_ports(src, toks, k);
 
-  // The body, up to endmodule: parameters declared there, and (non-ANSI) port declarations.
-  std::size_t end = body;
-  while (end < toks.size() && toks[end].text != "endmodule") ++end;
-  std::map<std::string, Port> declared;
-  for (std::size_t m = body; m < end;) {
-    const std::string& t = toks[m].text;
-    if (t == "function" || t == "task") {
-      m = skip_subroutine(toks, m, end);
-      continue;
-    }
-    bool statement_start = m == body || toks[m - 1].text == ";";
-    if (statement_start && t == "parameter") {
-      std::size_t semi = m;
-      while (semi < end && toks[semi].text != ";") ++semi;
-      for (auto& p : parse_parameters(src, toks, m + 1, semi)) result.parameters.push_back(p);
-      m = semi + 1;
-      continue;
-    }
-    if (statement_start && is_direction(t) && !ansi) {
-      std::size_t semi = m;
-      while (semi < end && toks[semi].text != ";") ++semi;
-      Port inherit;
-      for (auto [a, b] : split_commas(toks, m, semi)) {
-        Port port;
-        if (parse_declaration_item(src, toks, a, b, inherit, port)) declared[port.name] = port;
-      }
-      m = semi + 1;
-      continue;
-    }
-    // A later `wire [7:0] x;` or `reg x;` for a port declared `output x;` gives its type.
-    if (statement_start && !ansi && is_type_word(t)) {
-      std::size_t semi = m;
-      while (semi < end && toks[semi].text != ";") ++semi;
-      Port inherit;
-      for (auto [a, b] : split_commas(toks, m, semi)) {
-        Port decl;
-        if (!parse_declaration_item(src, toks, a, b, inherit, decl)) continue;
-        auto it = declared.find(decl.name);
-        if (it == declared.end()) continue;
-        if (it->second.type.empty()) it->second.type = decl.type;
-        if (it->second.width.empty()) it->second.width = decl.width;
-      }
-      m = semi + 1;
-      continue;
-    }
-    ++m;
-  }
-  if (!ansi) {
-    for (const std::string& name : header_names) {
-      auto it = declared.find(name);
-      result.ports.push_back(it != declared.end() ? it->second : Port{"", "", "", name, ""});
-    }
-  }
+  BodyDeclarations body = read_body(src, toks, header.end, header.ansi);
+  result.parameters.insert(result.parameters.end(), body.parameters.begin(),
+                           body.parameters.end());
+  result.ports = header.ansi ? std::move(header.ports) : ports_named(header.names, body.ports);
   return result;
 }
 

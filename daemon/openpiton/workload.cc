@@ -4,9 +4,11 @@
 #include <cctype>
 #include <cstdint>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <system_error>
+#include <utility>
 
 #include "os/environment.h"
 #include "os/process_group.h"
@@ -247,108 +249,153 @@ bool ours_anywhere(const fs::path& workloads, const std::string& name) {
          regular_file(workloads / "sparc" / name);
 }
 
-}  // namespace
-
-PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx) {
+// What is wrong with the name, the mesh or the workloads directory, before any file is
+// looked at; empty: nothing.
+std::string request_problem(const std::string& name, const WorkloadContext& ctx) {
   if (!is_valid_name(name)) {
-    return failed("workload name '" + name +
-                  "' is not valid: use letters, digits, '_', '.', '+', '-' (no leading '-')");
+    return "workload name '" + name +
+           "' is not valid: use letters, digits, '_', '.', '+', '-' (no leading '-')";
   }
   if (ctx.x_tiles < 1 || ctx.y_tiles < 1) {
-    return failed("workload '" + name + "': mesh " + std::to_string(ctx.x_tiles) + "x" +
-                  std::to_string(ctx.y_tiles) + " has no tiles");
+    return "workload '" + name + "': mesh " + std::to_string(ctx.x_tiles) + "x" +
+           std::to_string(ctx.y_tiles) + " has no tiles";
   }
   const fs::path& workloads = ctx.workloads_dir;
   if (!workloads.is_absolute() || !is_shell_safe(workloads.string())) {
-    return failed("workloads directory '" + workloads.string() +
-                  "' must be an absolute path of letters, digits and /._+,:@%- only "
-                  "(sims passes it through a shell)");
+    return "workloads directory '" + workloads.string() +
+           "' must be an absolute path of letters, digits and /._+,:@%- only "
+           "(sims passes it through a shell)";
   }
-  const std::int64_t tiles = static_cast<std::int64_t>(ctx.x_tiles) * ctx.y_tiles;
-  const std::string core = core_name(ctx.core);
+  return "";
+}
 
-  // "sparc/<name>.s" is accepted for sparc programs; no other name has a directory.
-  std::string base = name;
+// A workload name taken apart: "sparc/add.s" is base "add.s", stem "add", extension ".s".
+struct WorkloadName {
+  std::string base;       // without the "sparc/" prefix
+  std::string stem;       // base without its extension
+  std::string extension;  // from the last '.', dot included; "" without one
+  bool has_extension = false;
   bool sparc_prefixed = false;
+  std::string error;  // non-empty: a directory other than sparc/ was named
+};
+
+// "sparc/<name>.s" is accepted for sparc programs; no other name has a directory.
+WorkloadName split_name(const std::string& name, const WorkloadContext& ctx) {
+  WorkloadName parts;
+  parts.base = name;
   if (const auto slash = name.find('/'); slash != std::string::npos) {
     if (name.substr(0, slash) != "sparc" || ctx.core != Core::sparc) {
-      return failed("workload '" + name + "' for core " + core +
-                    ": only sparc programs may be named with a directory (sparc/<name>.s)");
+      parts.error = "workload '" + name + "' for core " + core_name(ctx.core) +
+                    ": only sparc programs may be named with a directory (sparc/<name>.s)";
+      return parts;
     }
-    base = name.substr(slash + 1);
-    sparc_prefixed = true;
+    parts.base = name.substr(slash + 1);
+    parts.sparc_prefixed = true;
   }
-  const auto dot = base.rfind('.');
-  const bool has_extension = dot != std::string::npos;
-  const std::string stem = has_extension ? base.substr(0, dot) : base;
-  const std::string extension = has_extension ? base.substr(dot) : "";
+  const auto dot = parts.base.rfind('.');
+  parts.has_extension = dot != std::string::npos;
+  parts.stem = parts.has_extension ? parts.base.substr(0, dot) : parts.base;
+  parts.extension = parts.has_extension ? parts.base.substr(dot) : "";
+  return parts;
+}
 
-  std::vector<fs::path> looked_for;
+// A workload sims finds by itself: `diag_name`, located by one option of sims.
+PreparedWorkload sims_finds(std::string diag_name, std::string location_arg) {
+  PreparedWorkload result;
+  result.diag_name = std::move(diag_name);
+  result.sims_args.push_back(std::move(location_arg));
+  return result;
+}
+
+// pico runs workloads/<stem>.c, built here; nullopt when there is no such file.
+std::optional<PreparedWorkload> own_pico_program(const WorkloadName& parts,
+                                                 const WorkloadContext& ctx,
+                                                 std::vector<fs::path>& looked_for) {
+  if (parts.has_extension && parts.extension != ".c") return std::nullopt;
+  const fs::path source = ctx.workloads_dir / (parts.stem + ".c");
+  if (!regular_file(source)) {
+    looked_for.push_back(source);
+    return std::nullopt;
+  }
+  if (!ctx.run_dir.is_absolute() || !is_shell_safe(ctx.run_dir.string())) {
+    return failed("run directory '" + ctx.run_dir.string() +
+                  "' must be an absolute path of letters, digits and /._+,:@%- only "
+                  "(sims runs -pre_process_cmd and -asm_diag_path through a shell)");
+  }
+  const std::int64_t tiles = static_cast<std::int64_t>(ctx.x_tiles) * ctx.y_tiles;
+  return prepare_pico_c(parts.stem, source, ctx, tiles);
+}
+
+// sparc runs workloads/sparc/<stem>.s as it is; nullopt when there is no such file.
+std::optional<PreparedWorkload> own_sparc_program(const WorkloadName& parts,
+                                                  const WorkloadContext& ctx,
+                                                  std::vector<fs::path>& looked_for) {
+  if (parts.has_extension && parts.extension != ".s") return std::nullopt;
+  const fs::path program = ctx.workloads_dir / "sparc" / (parts.stem + ".s");
+  if (!regular_file(program)) {
+    looked_for.push_back(program);
+    return std::nullopt;
+  }
+  return sims_finds(parts.stem + ".s", "-asm_diag_path=" + (ctx.workloads_dir / "sparc").string());
+}
+
+// sims compiles C for Ariane itself; not verified here (no Ariane model). nullopt when
+// there is no workloads/<stem>.c.
+std::optional<PreparedWorkload> own_ariane_program(const WorkloadName& parts,
+                                                   const WorkloadContext& ctx,
+                                                   std::vector<fs::path>& looked_for) {
+  if (parts.has_extension && parts.extension != ".c") return std::nullopt;
+  const fs::path source = ctx.workloads_dir / (parts.stem + ".c");
+  if (!regular_file(source)) {
+    looked_for.push_back(source);
+    return std::nullopt;
+  }
+  return sims_finds(parts.stem + ".c", "-asm_diag_path=" + ctx.workloads_dir.string());
+}
+
+// One of MACE's own programs for ctx.core, prepared (or why it cannot be); nullopt when
+// the name is none of ours, with the files it would have been in `looked_for`.
+std::optional<PreparedWorkload> own_program(const std::string& name, const WorkloadName& parts,
+                                            const WorkloadContext& ctx,
+                                            std::vector<fs::path>& looked_for) {
   switch (ctx.core) {
-    case Core::pico: {
-      if (!has_extension || extension == ".c") {
-        const fs::path source = workloads / (stem + ".c");
-        if (regular_file(source)) {
-          if (!ctx.run_dir.is_absolute() || !is_shell_safe(ctx.run_dir.string())) {
-            return failed("run directory '" + ctx.run_dir.string() +
-                          "' must be an absolute path of letters, digits and /._+,:@%- only "
-                          "(sims runs -pre_process_cmd and -asm_diag_path through a shell)");
-          }
-          return prepare_pico_c(stem, source, ctx, tiles);
-        }
-        looked_for.push_back(source);
-      }
-      break;
-    }
-    case Core::sparc: {
-      if (!has_extension || extension == ".s") {
-        const fs::path program = workloads / "sparc" / (stem + ".s");
-        if (regular_file(program)) {
-          PreparedWorkload result;
-          result.diag_name = stem + ".s";
-          result.sims_args.push_back("-asm_diag_path=" + (workloads / "sparc").string());
-          return result;
-        }
-        looked_for.push_back(program);
-      }
-      break;
-    }
-    case Core::ariane: {
-      // sims compiles C for Ariane itself; not verified here (no Ariane model).
-      if (!has_extension || extension == ".c") {
-        const fs::path source = workloads / (stem + ".c");
-        if (regular_file(source)) {
-          PreparedWorkload result;
-          result.diag_name = stem + ".c";
-          result.sims_args.push_back("-asm_diag_path=" + workloads.string());
-          return result;
-        }
-        looked_for.push_back(source);
-      }
-      break;
-    }
+    case Core::pico:
+      return own_pico_program(parts, ctx, looked_for);
+    case Core::sparc:
+      return own_sparc_program(parts, ctx, looked_for);
+    case Core::ariane:
+      return own_ariane_program(parts, ctx, looked_for);
     case Core::generic:
       // A generic tile's reset vector and link script come from its core descriptor, so
       // pico's start-up code and wake-up events do not apply: only checkout diags.
-      if (!has_extension) {
+      if (!parts.has_extension) {
         return failed("workload '" + name + "' for core generic: MACE's own programs are " +
                       "not prepared for generic tiles; name a checkout diag with its extension");
       }
-      break;
+      return std::nullopt;
   }
+  return std::nullopt;
+}
 
-  if (has_extension && !sparc_prefixed) {
-    if (ours_anywhere(workloads, base)) {
-      return failed("workload '" + name + "' for core " + core + ": " + workloads.string() +
-                    " has a file of that name, but it is not a program for " + core);
-    }
-    // One of the checkout's diags; sims searches piton/verif/diag first, then workloads/.
-    PreparedWorkload result;
-    result.diag_name = base;
-    result.sims_args.push_back("-asm_diag_root=" + workloads.string());
-    return result;
+// A name with an extension that is not one of our programs for this core: one of the
+// checkout's diags, unless one of our files carries it.
+PreparedWorkload checkout_diag(const std::string& name, const std::string& base,
+                               const WorkloadContext& ctx) {
+  const std::string core = core_name(ctx.core);
+  const fs::path& workloads = ctx.workloads_dir;
+  if (ours_anywhere(workloads, base)) {
+    return failed("workload '" + name + "' for core " + core + ": " + workloads.string() +
+                  " has a file of that name, but it is not a program for " + core);
   }
+  // sims searches piton/verif/diag first, then workloads/.
+  return sims_finds(base, "-asm_diag_root=" + workloads.string());
+}
 
+// Says where the program was looked for, or where this core's programs live.
+std::string no_such_program(const std::string& name, const WorkloadContext& ctx,
+                            const std::vector<fs::path>& looked_for) {
+  const std::string core = core_name(ctx.core);
+  const fs::path& workloads = ctx.workloads_dir;
   std::string message = "workload '" + name + "' for core " + core + ": no such program";
   if (!looked_for.empty()) {
     message += " (looked for";
@@ -362,7 +409,20 @@ PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext
     message += " (sparc runs " + (workloads / "sparc" / "<name>.s").string() + ")";
   }
   message += "; a checkout diag needs its extension, e.g. add.S or princeton-test-test.s";
-  return failed(message);
+  return message;
+}
+
+}  // namespace
+
+PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx) {
+  if (std::string problem = request_problem(name, ctx); !problem.empty()) return failed(problem);
+  const WorkloadName parts = split_name(name, ctx);
+  if (!parts.error.empty()) return failed(parts.error);
+
+  std::vector<fs::path> looked_for;
+  if (auto own = own_program(name, parts, ctx, looked_for)) return std::move(*own);
+  if (parts.has_extension && !parts.sparc_prefixed) return checkout_diag(name, parts.base, ctx);
+  return failed(no_such_program(name, ctx, looked_for));
 }
 
 std::string default_finish_mask(int x_tiles, int y_tiles) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -193,100 +194,133 @@ std::string describe(const State& state) {
   return d;
 }
 
+// Relative scope paths are taken from the checkout root; each place must exist and be what
+// it claims to be (a directory; the log a regular file) once resolved. One that is not is
+// left out, and `state.unavailable` says why.
+std::optional<fs::path> resolve_place(State& state, const fs::path& checkout_root,
+                                      const fs::path& given, bool directory,
+                                      const std::string& what) {
+  fs::path p = given.is_relative() && !checkout_root.empty() ? checkout_root / given : given;
+  std::error_code ec;
+  fs::path canonical = fs::canonical(p, ec);
+  if (ec) {
+    state.unavailable.push_back(what + " " + p.string() + ": " + ec.message());
+    return std::nullopt;
+  }
+  const bool ok =
+      directory ? fs::is_directory(canonical, ec) : fs::is_regular_file(canonical, ec);
+  if (!ok) {
+    state.unavailable.push_back(what + " " + p.string() + ": not a " +
+                                (directory ? "directory" : "regular file"));
+    return std::nullopt;
+  }
+  return canonical;
+}
+
+// A place's name after its group: the directory's (or the log's) own name.
+std::string place_label(const fs::path& canonical) {
+  std::string name = canonical.filename().string();
+  if (name.empty() || name.find('\0') != std::string::npos) name = "run";
+  return name;
+}
+
+// The places of the failed task itself: its run directories, then its build log.
+void add_failed_places(State& state, const DiagnosticScope& scope) {
+  for (const auto& dir : scope.run_dirs) {
+    if (auto c = resolve_place(state, scope.checkout_root, dir, true, "failed run directory")) {
+      std::string name = unique_name(state, std::string(kFailedPlace) + "/" + place_label(*c));
+      state.places.push_back(Place{PlaceKind::failed, std::move(name), *c});
+    }
+  }
+  if (!scope.build_log.empty()) {
+    if (auto c = resolve_place(state, scope.checkout_root, scope.build_log, false, "build log")) {
+      state.places.push_back(
+          Place{PlaceKind::build, std::string(kBuildPlace) + "/" + place_label(*c), *c});
+    }
+  }
+}
+
+// Why the tools cannot start when none of the failed task's places exists.
+std::string no_failed_place(const State& state, const DiagnosticScope& scope) {
+  std::string why = "the diagnostic tools cannot start: none of the failed task's run "
+                    "directories and no build log exists";
+  if (scope.run_dirs.empty() && scope.build_log.empty()) why += " (the scope names none)";
+  for (const auto& u : state.unavailable) why += "; " + u;
+  return why;
+}
+
+// What the failed task is compared with: reference runs, then the workload sources.
+void add_comparison_places(State& state, const DiagnosticScope& scope) {
+  for (const auto& dir : scope.reference_run_dirs) {
+    if (auto c = resolve_place(state, scope.checkout_root, dir, true, "reference run directory")) {
+      std::string name =
+          unique_name(state, std::string(kReferencePlace) + "/" + place_label(*c));
+      state.places.push_back(Place{PlaceKind::reference, std::move(name), *c});
+    }
+  }
+  if (!scope.workloads_dir.empty()) {
+    if (auto c = resolve_place(state, scope.checkout_root, scope.workloads_dir, true,
+                               "workloads directory"))
+      state.places.push_back(Place{PlaceKind::workloads, std::string(kWorkloadsPlace), *c});
+  }
+}
+
+// objdump, or its fallback, on the PATH of the scope's environment; when neither is
+// found, `symbols` says so and the other methods work as ever.
+void find_objdump(State& state, const DiagnosticScope& scope) {
+  std::map<std::string, std::string> env =
+      scope.environment ? *scope.environment : os::inherited_environment();
+  const std::string path_var = env.count("PATH") ? env["PATH"] : "/usr/local/bin:/usr/bin:/bin";
+  state.objdump = find_program(scope.objdump, path_var);
+  if (state.objdump.empty()) state.objdump = find_program(scope.fallback_objdump, path_var);
+  if (state.objdump.empty())
+    state.objdump_missing = "neither " + in_quotes(scope.objdump) + " nor " +
+                            in_quotes(scope.fallback_objdump) + " was found on PATH (" +
+                            path_var + ")";
+  state.objdump_env = {{"PATH", path_var}, {"LC_ALL", "C"}};
+}
+
+// One call of the tool: every refusal and failure becomes an ok=false result.
+ToolCallResult call_method(const State& state, const std::string& method,
+                           const std::string& arguments_json) {
+  try {
+    const Handler handler = handler_for(method);
+    if (handler == nullptr) {
+      std::string names;
+      for (const auto& m : methods()) names += (names.empty() ? "" : ", ") + m.name;
+      return ToolCallResult{false, "unknown method " + in_quotes(method) +
+                                       "; the methods are: " + names};
+    }
+    return handler(state, ToolArguments::parse(arguments_json));
+  } catch (const ToolArgumentError& e) {
+    return ToolCallResult{false, std::string(e.what())};
+  } catch (const Refusal& e) {
+    return ToolCallResult{false, std::string(e.what())};
+  } catch (const std::exception& e) {
+    return ToolCallResult{false, method + " failed: " + e.what()};
+  } catch (...) {
+    return ToolCallResult{false, method + " failed"};
+  }
+}
+
 }  // namespace
 
 llm::Tool make_diagnostic_tool(const DiagnosticScope& scope) {
   auto state = std::make_shared<State>();
   state->objdump_timeout = scope.objdump_timeout;
   state->call_time_limit = scope.call_time_limit;
-
-  // Relative scope paths are taken from the checkout root; each place must exist and be
-  // what it claims to be (a directory; the log a regular file) once resolved.
-  auto place_of = [&](const fs::path& given, bool directory, const std::string& what)
-      -> std::optional<fs::path> {
-    fs::path p = given.is_relative() && !scope.checkout_root.empty() ? scope.checkout_root / given : given;
-    std::error_code ec;
-    fs::path canonical = fs::canonical(p, ec);
-    if (ec) {
-      state->unavailable.push_back(what + " " + p.string() + ": " + ec.message());
-      return std::nullopt;
-    }
-    const bool ok = directory ? fs::is_directory(canonical, ec) : fs::is_regular_file(canonical, ec);
-    if (!ok) {
-      state->unavailable.push_back(what + " " + p.string() + ": not a " +
-                                   (directory ? "directory" : "regular file"));
-      return std::nullopt;
-    }
-    return canonical;
-  };
-  auto label = [](const fs::path& canonical) {
-    std::string name = canonical.filename().string();
-    if (name.empty() || name.find('\0') != std::string::npos) name = "run";
-    return name;
-  };
-
-  for (const auto& dir : scope.run_dirs) {
-    if (auto c = place_of(dir, true, "failed run directory")) {
-      std::string name = unique_name(*state, std::string(kFailedPlace) + "/" + label(*c));
-      state->places.push_back(Place{PlaceKind::failed, std::move(name), *c});
-    }
-  }
-  if (!scope.build_log.empty()) {
-    if (auto c = place_of(scope.build_log, false, "build log")) {
-      state->places.push_back(Place{PlaceKind::build, std::string(kBuildPlace) + "/" + label(*c), *c});
-    }
-  }
-  bool any_failed_place = !state->places.empty();
-  if (!any_failed_place) {
-    std::string why = "the diagnostic tools cannot start: none of the failed task's run "
-                      "directories and no build log exists";
-    if (scope.run_dirs.empty() && scope.build_log.empty()) why += " (the scope names none)";
-    for (const auto& u : state->unavailable) why += "; " + u;
-    throw ToolError(why);
-  }
-  for (const auto& dir : scope.reference_run_dirs) {
-    if (auto c = place_of(dir, true, "reference run directory")) {
-      std::string name = unique_name(*state, std::string(kReferencePlace) + "/" + label(*c));
-      state->places.push_back(Place{PlaceKind::reference, std::move(name), *c});
-    }
-  }
-  if (!scope.workloads_dir.empty()) {
-    if (auto c = place_of(scope.workloads_dir, true, "workloads directory"))
-      state->places.push_back(Place{PlaceKind::workloads, std::string(kWorkloadsPlace), *c});
-  }
-
-  std::map<std::string, std::string> env =
-      scope.environment ? *scope.environment : os::inherited_environment();
-  const std::string path_var = env.count("PATH") ? env["PATH"] : "/usr/local/bin:/usr/bin:/bin";
-  state->objdump = find_program(scope.objdump, path_var);
-  if (state->objdump.empty()) state->objdump = find_program(scope.fallback_objdump, path_var);
-  if (state->objdump.empty())
-    state->objdump_missing = "neither " + in_quotes(scope.objdump) + " nor " +
-                             in_quotes(scope.fallback_objdump) + " was found on PATH (" + path_var + ")";
-  state->objdump_env = {{"PATH", path_var}, {"LC_ALL", "C"}};
+  add_failed_places(*state, scope);
+  if (state->places.empty()) throw ToolError(no_failed_place(*state, scope));
+  add_comparison_places(*state, scope);
+  find_objdump(*state, scope);
 
   llm::Tool tool;
   tool.name = std::string(kDiagnosticToolName);
   tool.description = describe(*state);
   tool.methods = methods();
-  tool.call = [state](const std::string& method, const std::string& arguments_json) -> ToolCallResult {
-    try {
-      const Handler handler = handler_for(method);
-      if (handler == nullptr) {
-        std::string names;
-        for (const auto& m : methods()) names += (names.empty() ? "" : ", ") + m.name;
-        return ToolCallResult{false, "unknown method " + in_quotes(method) + "; the methods are: " + names};
-      }
-      return handler(*state, ToolArguments::parse(arguments_json));
-    } catch (const ToolArgumentError& e) {
-      return ToolCallResult{false, std::string(e.what())};
-    } catch (const Refusal& e) {
-      return ToolCallResult{false, std::string(e.what())};
-    } catch (const std::exception& e) {
-      return ToolCallResult{false, method + " failed: " + e.what()};
-    } catch (...) {
-      return ToolCallResult{false, method + " failed"};
-    }
+  tool.call = [state](const std::string& method,
+                      const std::string& arguments_json) -> ToolCallResult {
+    return call_method(*state, method, arguments_json);
   };
   return tool;
 }

@@ -259,16 +259,13 @@ std::string read(const Context& ctx, const ToolArguments& args) {
   return out;
 }
 
-std::string search(const Context& ctx, const ToolArguments& args) {
-  const std::string query = args.string("query");
-  const auto path = args.optional_string("path");
-  const auto glob = args.optional_string("glob");
-  const bool use_regex = args.optional_bool("regex").value_or(false);
-  const bool ignore_case = args.optional_bool("ignore_case").value_or(false);
-  if (query.empty()) throw ToolArgumentError("argument \"query\" is empty");
-
-  std::optional<std::regex> pattern;
-  if (use_regex) {
+// A query as search applies it to one line: a text, or a regular expression matched
+// against the line's first kRegexMaxLine characters; either may ignore ASCII case.
+class LineMatcher {
+ public:
+  LineMatcher(const std::string& query, bool use_regex, bool ignore_case)
+      : ignore_case_(ignore_case), needle_(ignore_case ? ascii_lower(query) : query) {
+    if (!use_regex) return;
     if (query.size() > kRegexMaxPattern)
       throw ToolArgumentError("argument \"query\" is longer than " +
                               std::to_string(kRegexMaxPattern) + " characters");
@@ -277,61 +274,60 @@ std::string search(const Context& ctx, const ToolArguments& args) {
     auto flags = std::regex::ECMAScript | std::regex_constants::__polynomial;
     if (ignore_case) flags |= std::regex::icase;
     try {
-      pattern.emplace(query, flags);
+      pattern_.emplace(query, flags);
     } catch (const std::regex_error& e) {
       throw ToolArgumentError("argument \"query\" is not a valid regular expression: " +
                               std::string(e.what()));
     }
   }
-  const std::string needle = ignore_case ? ascii_lower(query) : query;
 
-  const fs::path root = openpiton::canonical_checkout_root(ctx.checkout_root);
-  const SearchRoot where = resolve_search_root(root, path);
-  std::vector<std::string> files = design_files(root, where);
-  std::erase_if(files, [&](const std::string& f) { return !matches_glob(f, glob); });
+  bool matches(std::string_view line) const {
+    if (pattern_) {
+      const std::string_view head = line.substr(0, kRegexMaxLine);
+      return std::regex_search(head.begin(), head.end(), *pattern_);
+    }
+    return ignore_case_ ? ascii_lower(line).find(needle_) != std::string::npos
+                        : line.find(needle_) != std::string_view::npos;
+  }
 
-  const auto deadline = std::chrono::steady_clock::now() + kSearchTimeBudget;
-  std::string body;
+ private:
+  std::optional<std::regex> pattern_;
+  bool ignore_case_;
+  std::string needle_;  // lowered when ignoring case
+};
+
+// A design file as search reads it: the staged version when there is one; nullopt when it
+// is binary, unreadable or too big to be RTL.
+std::optional<std::string> searchable_text(const Context& ctx, const fs::path& root,
+                                           const std::string& relative) {
+  std::optional<std::string> content = read_if_exists(ctx.staging_dir / relative);
+  if (!content) {
+    std::error_code ec;
+    const uintmax_t size = fs::file_size(root / relative, ec);
+    if (ec || size > kSearchMaxFileBytes) return std::nullopt;
+    content = read_if_exists(root / relative);
+  }
+  if (!content || looks_binary(*content)) return std::nullopt;
+  return content;
+}
+
+// What one search found, and where its time budget ran out.
+struct SearchTally {
+  std::string body;  // the matching lines shown
   size_t matches = 0, shown = 0, files_matched = 0, searched = 0, skipped = 0;
-  std::string stopped_at;
-  for (const std::string& relative : files) {
-    if (!stopped_at.empty()) break;
-    if (std::chrono::steady_clock::now() > deadline) {
-      stopped_at = relative;
-      break;
-    }
-    std::optional<std::string> content = read_if_exists(ctx.staging_dir / relative);
-    if (!content) {
-      std::error_code ec;
-      const uintmax_t size = fs::file_size(root / relative, ec);
-      if (ec || size > kSearchMaxFileBytes) {
-        ++skipped;
-        continue;
-      }
-      content = read_if_exists(root / relative);
-    }
-    if (!content || looks_binary(*content)) {
-      ++skipped;
-      continue;
-    }
-    ++searched;
+  std::string stopped_at;  // empty: the search did not run out of time
+
+  void search_lines(const std::string& relative, const std::string& content,
+                    const LineMatcher& matcher, std::chrono::steady_clock::time_point deadline) {
     bool file_matched = false;
-    const std::vector<std::string_view> lines = os::split_lines_dropping_newlines(*content);
+    const std::vector<std::string_view> lines = os::split_lines_dropping_newlines(content);
     for (size_t i = 0; i < lines.size(); ++i) {
       // Also within a file: one big file with long lines can take a regex minutes.
       if (i % 64 == 63 && std::chrono::steady_clock::now() > deadline) {
         stopped_at = relative + ":" + std::to_string(i + 1);
         break;
       }
-      bool hit;
-      if (pattern) {
-        const std::string_view line = lines[i].substr(0, kRegexMaxLine);
-        hit = std::regex_search(line.begin(), line.end(), *pattern);
-      } else {
-        hit = ignore_case ? ascii_lower(lines[i]).find(needle) != std::string::npos
-                          : lines[i].find(needle) != std::string_view::npos;
-      }
-      if (!hit) continue;
+      if (!matcher.matches(lines[i])) continue;
       ++matches;
       file_matched = true;
       if (shown < kRtlSearchMaxMatches && body.size() < kSearchMaxOutputBytes) {
@@ -343,26 +339,70 @@ std::string search(const Context& ctx, const ToolArguments& args) {
     if (file_matched) ++files_matched;
   }
 
+  // The matching lines, then the counts and whatever cut the search short.
+  std::string report(const std::string& query, const std::string& scope) const {
+    std::string out = body;
+    if (matches == 0) {
+      out += "no matches for '" + query + "' in " + scope + " (" + std::to_string(searched) +
+             " files searched)\n";
+    } else if (shown < matches) {
+      out += "... " + std::to_string(matches - shown) + " more matches not shown (" +
+             std::to_string(matches) + " in " + std::to_string(files_matched) +
+             " files); narrow the search with path, glob or a longer query\n";
+    } else {
+      out += std::to_string(matches) + " matches in " + std::to_string(files_matched) +
+             " files\n";
+    }
+    if (skipped > 0)
+      out += std::to_string(skipped) + " binary, unreadable or oversized files skipped\n";
+    if (!stopped_at.empty()) {
+      out += "search stopped after " + std::to_string(kSearchTimeBudget.count()) + " s at " +
+             stopped_at + " (the counts above cover only what came before); narrow it with "
+             "path or glob\n";
+    }
+    return out;
+  }
+};
+
+// Searches `files` in order until kSearchTimeBudget runs out.
+SearchTally search_files(const Context& ctx, const fs::path& root,
+                         const std::vector<std::string>& files, const LineMatcher& matcher) {
+  const auto deadline = std::chrono::steady_clock::now() + kSearchTimeBudget;
+  SearchTally tally;
+  for (const std::string& relative : files) {
+    if (!tally.stopped_at.empty()) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      tally.stopped_at = relative;
+      break;
+    }
+    const std::optional<std::string> content = searchable_text(ctx, root, relative);
+    if (!content) {
+      ++tally.skipped;
+      continue;
+    }
+    ++tally.searched;
+    tally.search_lines(relative, *content, matcher, deadline);
+  }
+  return tally;
+}
+
+std::string search(const Context& ctx, const ToolArguments& args) {
+  const std::string query = args.string("query");
+  const auto path = args.optional_string("path");
+  const auto glob = args.optional_string("glob");
+  const bool use_regex = args.optional_bool("regex").value_or(false);
+  const bool ignore_case = args.optional_bool("ignore_case").value_or(false);
+  if (query.empty()) throw ToolArgumentError("argument \"query\" is empty");
+  const LineMatcher matcher(query, use_regex, ignore_case);
+
+  const fs::path root = openpiton::canonical_checkout_root(ctx.checkout_root);
+  const SearchRoot where = resolve_search_root(root, path);
+  std::vector<std::string> files = design_files(root, where);
+  std::erase_if(files, [&](const std::string& f) { return !matches_glob(f, glob); });
+
+  const SearchTally tally = search_files(ctx, root, files, matcher);
   const std::string scope = where.relative + (glob && !glob->empty() ? " (" + *glob + ")" : "");
-  std::string out = body;
-  if (matches == 0) {
-    out += "no matches for '" + query + "' in " + scope + " (" + std::to_string(searched) +
-           " files searched)\n";
-  } else if (shown < matches) {
-    out += "... " + std::to_string(matches - shown) + " more matches not shown (" +
-           std::to_string(matches) + " in " + std::to_string(files_matched) +
-           " files); narrow the search with path, glob or a longer query\n";
-  } else {
-    out += std::to_string(matches) + " matches in " + std::to_string(files_matched) + " files\n";
-  }
-  if (skipped > 0)
-    out += std::to_string(skipped) + " binary, unreadable or oversized files skipped\n";
-  if (!stopped_at.empty()) {
-    out += "search stopped after " + std::to_string(kSearchTimeBudget.count()) + " s at " +
-           stopped_at + " (the counts above cover only what came before); narrow it with path "
-           "or glob\n";
-  }
-  return out;
+  return tally.report(query, scope);
 }
 
 std::string replace(Context& ctx, const ToolArguments& args) {

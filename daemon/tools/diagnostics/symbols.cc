@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "os/process_group.h"
@@ -126,14 +127,8 @@ bool valid_symbol_name(const std::string& s) {
   });
 }
 
-}  // namespace
-
-ToolCallResult symbols(const State& state, const ToolArguments& args) {
-  const auto disassemble = args.optional_string("disassemble");
-  if (disassemble && !valid_symbol_name(*disassemble))
-    throw Refusal("argument \"disassemble\" must be a symbol name (letters, digits, _ . $ @, "
-                  "not starting with a digit), not " + in_quotes(*disassemble));
-
+// The path argument, or the last failed run: a run directory or a program, not the log.
+Resolved symbols_target(const State& state, const ToolArguments& args) {
   Resolved target;
   if (auto arg = args.optional_string("path")) {
     target = state.resolve(*arg);
@@ -144,59 +139,151 @@ ToolCallResult symbols(const State& state, const ToolArguments& args) {
                     "there is no compiled program");
     target = Resolved{run, run->name, run->root};
   }
-  if (target.place->is_file()) throw Refusal("path " + in_quotes(target.name) + " is the build log, not a program");
+  if (target.place->is_file())
+    throw Refusal("path " + in_quotes(target.name) + " is the build log, not a program");
+  return target;
+}
 
-  // The program and the directory whose symbol.tbl goes beside it.
+// The program and the directory whose symbol.tbl goes beside it.
+struct ProgramInRun {
   Resolved program;
   std::string dir_name;
-  std::error_code ec;
-  if (fs::is_directory(fs::symlink_status(target.path, ec))) {
-    dir_name = target.name;
-    std::vector<std::string> candidates = {"diag.exe"};
-    bool truncated = false;
-    std::vector<std::string> elfs;
-    for (const auto& e : walk(target, kMaxListedEntries, truncated))
-      if (e.kind == EntryKind::file && e.name.ends_with(".elf") &&
-          e.name.find('/', target.name.size() + 1) == std::string::npos)
-        elfs.push_back(e.name.substr(target.name.size() + 1));
-    candidates.insert(candidates.end(), elfs.begin(), elfs.end());
-    for (const auto& c : candidates) {
-      if (!fs::exists(fs::symlink_status(target.path / c, ec))) continue;
-      // A diag.exe that leads outside is refused here rather than passed over.
-      program = state.resolve(target.name + "/" + c);
-      break;
-    }
-    if (program.place == nullptr)
-      throw Refusal("no compiled program (diag.exe or *.elf) in " + in_quotes(target.name) +
-                    "; name one with \"path\"");
-  } else {
-    program = target;
-    dir_name = target.name.substr(0, target.name.rfind('/'));
-  }
-  OpenedFile opened = open_regular(program);
-  if (!is_elf(opened.file.get())) throw Refusal("path " + in_quotes(program.name) + " is not an ELF program");
+};
 
-  // The run's symbol table: what the testbench takes good_trap and bad_trap from.
-  std::string table_text;
-  std::string table_name = dir_name + "/symbol.tbl";
-  try {
-    const Resolved table = state.resolve(table_name);
-    OpenedFile t = open_regular(table);
-    if (is_binary(t.file.get())) throw Refusal("it is a binary file");
-    scan_lines(t.file.get(), 1024, state.deadline(), [&](std::uint64_t n, std::string_view line, bool) {
-      if (n > 1000) return false;
-      table_text.append(line);
-      table_text += '\n';
-      return true;
-    });
-  } catch (const Refusal& e) {
-    table_text.clear();
-    table_name += " (not available: " + std::string(e.what()) + ")";
+// A run directory's program: its diag.exe, else the first *.elf directly in it.
+Resolved program_in_directory(const State& state, const Resolved& dir) {
+  std::vector<std::string> candidates = {"diag.exe"};
+  bool truncated = false;
+  std::vector<std::string> elfs;
+  for (const auto& e : walk(dir, kMaxListedEntries, truncated))
+    if (e.kind == EntryKind::file && e.name.ends_with(".elf") &&
+        e.name.find('/', dir.name.size() + 1) == std::string::npos)
+      elfs.push_back(e.name.substr(dir.name.size() + 1));
+  candidates.insert(candidates.end(), elfs.begin(), elfs.end());
+  std::error_code ec;
+  for (const auto& c : candidates) {
+    if (!fs::exists(fs::symlink_status(dir.path / c, ec))) continue;
+    // A diag.exe that leads outside is refused here rather than passed over.
+    return state.resolve(dir.name + "/" + c);
   }
+  throw Refusal("no compiled program (diag.exe or *.elf) in " + in_quotes(dir.name) +
+                "; name one with \"path\"");
+}
+
+ProgramInRun locate_program(const State& state, const Resolved& target) {
+  std::error_code ec;
+  if (fs::is_directory(fs::symlink_status(target.path, ec)))
+    return ProgramInRun{program_in_directory(state, target), target.name};
+  return ProgramInRun{target, target.name.substr(0, target.name.rfind('/'))};
+}
+
+// The run's symbol table: what the testbench takes good_trap and bad_trap from.
+struct RunSymbolTable {
+  std::string name;  // says why when it is not available
+  std::string text;  // its first 1000 lines; empty when not available
+};
+
+RunSymbolTable read_run_symbol_table(const State& state, const std::string& dir_name) {
+  RunSymbolTable table{dir_name + "/symbol.tbl", ""};
+  try {
+    const Resolved resolved = state.resolve(table.name);
+    OpenedFile t = open_regular(resolved);
+    if (is_binary(t.file.get())) throw Refusal("it is a binary file");
+    scan_lines(t.file.get(), 1024, state.deadline(),
+               [&](std::uint64_t n, std::string_view line, bool) {
+                 if (n > 1000) return false;
+                 table.text.append(line);
+                 table.text += '\n';
+                 return true;
+               });
+  } catch (const Refusal& e) {
+    table.text.clear();
+    table.name += " (not available: " + std::string(e.what()) + ")";
+  }
+  return table;
+}
+
+// The program's symbols at one address, other than absolute ones.
+std::string symbols_at(std::uint64_t address, const std::vector<ElfSymbol>& elf_symbols) {
+  std::string names;
+  for (const auto& s : elf_symbols)
+    if (s.address == address && !s.name.empty() && s.section != "*ABS*")
+      names += (names.empty() ? "" : ", ") + printable(s.name) + " (" + printable(s.section) + ")";
+  return names;
+}
+
+// One symbol.tbl line ("good_trap 40000034 ..."): each distinct address on it and the
+// program's symbols there.
+std::string table_row(const std::vector<std::string>& words,
+                      const std::vector<ElfSymbol>& elf_symbols) {
+  std::vector<std::uint64_t> addresses;
+  for (std::size_t w = 1; w < words.size(); ++w)
+    if (auto a = parse_hex(words[w]);
+        a && std::find(addresses.begin(), addresses.end(), *a) == addresses.end())
+      addresses.push_back(*a);
+  std::string row = printable(words[0]) + ":";
+  for (auto address : addresses) {
+    std::ostringstream hex;
+    hex << std::hex << address;
+    const std::string names = symbols_at(address, elf_symbols);
+    row += " " + hex.str() + " -> " +
+           (names.empty() ? "no symbol of the program here" : names) + ";";
+  }
+  return row;
+}
+
+// Each symbol.tbl entry beside the program's symbols at its addresses: a trap address
+// that no longer names pass/fail is a program and table out of step.
+std::string table_against_program(const std::string& dir_name, const std::string& table_text,
+                                  const std::vector<ElfSymbol>& elf_symbols) {
+  std::string out = "== " + dir_name + "/symbol.tbl against the program's symbols\n";
+  std::istringstream in(table_text);
+  for (std::string line; std::getline(in, line);) {
+    const auto words = split_blank(line);
+    if (words.size() < 2) continue;
+    out += table_row(words, elf_symbols) + "\n";
+  }
+  return out;
+}
+
+// objdump -d of one symbol, after `out`; ok=false when objdump fails or has no such symbol.
+ToolCallResult with_disassembly(const State& state, const Resolved& program,
+                                const std::string& symbol, std::string out) {
+  ObjdumpOutput dis =
+      run_objdump(state, {"-d", "--disassemble=" + symbol}, program.path, program.name);
+  out += "== objdump -d --disassemble=" + symbol + " " + program.name + "\n";
+  if (!dis.result.succeeded()) {
+    out += objdump_failure(state, dis) + "\n";
+    append_printable(out, dis.text);
+    return ToolCallResult{false, out};
+  }
+  if (dis.text.find("<" + symbol + ">:") == std::string::npos) {
+    out += "the program has no symbol named " + in_quotes(symbol) + "\n";
+    return ToolCallResult{false, out};
+  }
+  append_printable(out, dis.text);
+  if (dis.cut) out += "(cut at " + std::to_string(kMaxObjdumpOutputBytes / 1024) + " KiB)\n";
+  return ToolCallResult{true, out};
+}
+
+}  // namespace
+
+ToolCallResult symbols(const State& state, const ToolArguments& args) {
+  const auto disassemble = args.optional_string("disassemble");
+  if (disassemble && !valid_symbol_name(*disassemble))
+    throw Refusal("argument \"disassemble\" must be a symbol name (letters, digits, _ . $ @, "
+                  "not starting with a digit), not " + in_quotes(*disassemble));
+
+  const ProgramInRun found = locate_program(state, symbols_target(state, args));
+  const Resolved& program = found.program;
+  OpenedFile opened = open_regular(program);
+  if (!is_elf(opened.file.get()))
+    throw Refusal("path " + in_quotes(program.name) + " is not an ELF program");
+  const RunSymbolTable run_table = read_run_symbol_table(state, found.dir_name);
 
   std::string out = "program " + program.name + " (" + std::to_string(opened.size) + " bytes)\n";
-  out += "== " + table_name + "\n";
-  append_printable(out, table_text);
+  out += "== " + run_table.name + "\n";
+  append_printable(out, run_table.text);
 
   if (state.objdump.empty()) {
     return ToolCallResult{false, "cannot show the program's symbols: " + state.objdump_missing +
@@ -204,57 +291,19 @@ ToolCallResult symbols(const State& state, const ToolArguments& args) {
   }
   ObjdumpOutput table = run_objdump(state, {"-t"}, program.path, program.name);
   if (!table.result.succeeded()) {
-    std::string why = "cannot read the symbols of " + program.name + ": " + objdump_failure(state, table) + "\n";
+    std::string why = "cannot read the symbols of " + program.name + ": " +
+                      objdump_failure(state, table) + "\n";
     append_printable(why, table.text.empty() ? table.result.tail : table.text);
     return ToolCallResult{false, why + "\n" + out};
   }
-  const auto elf_symbols = parse_symbol_table(table.text);
-
-  // Each symbol.tbl entry beside the program's symbols at its addresses: a trap address
-  // that no longer names pass/fail is a program and table out of step.
-  if (!table_text.empty()) {
-    out += "== " + dir_name + "/symbol.tbl against the program's symbols\n";
-    std::istringstream in(table_text);
-    for (std::string line; std::getline(in, line);) {
-      const auto words = split_blank(line);
-      if (words.size() < 2) continue;
-      std::vector<std::uint64_t> addresses;
-      for (std::size_t w = 1; w < words.size(); ++w)
-        if (auto a = parse_hex(words[w]); a && std::find(addresses.begin(), addresses.end(), *a) == addresses.end())
-          addresses.push_back(*a);
-      std::string row = printable(words[0]) + ":";
-      for (auto address : addresses) {
-        std::ostringstream hex;
-        hex << std::hex << address;
-        std::string names;
-        for (const auto& s : elf_symbols)
-          if (s.address == address && !s.name.empty() && s.section != "*ABS*")
-            names += (names.empty() ? "" : ", ") + printable(s.name) + " (" + printable(s.section) + ")";
-        row += " " + hex.str() + " -> " + (names.empty() ? "no symbol of the program here" : names) + ";";
-      }
-      out += row + "\n";
-    }
-  }
+  if (!run_table.text.empty())
+    out += table_against_program(found.dir_name, run_table.text, parse_symbol_table(table.text));
   out += "== objdump -t " + program.name + "\n";
   append_printable(out, table.text);
   if (table.cut) out += "(cut at " + std::to_string(kMaxObjdumpOutputBytes / 1024) + " KiB)\n";
 
-  if (disassemble) {
-    ObjdumpOutput dis = run_objdump(state, {"-d", "--disassemble=" + *disassemble}, program.path, program.name);
-    out += "== objdump -d --disassemble=" + *disassemble + " " + program.name + "\n";
-    if (!dis.result.succeeded()) {
-      out += objdump_failure(state, dis) + "\n";
-      append_printable(out, dis.text);
-      return ToolCallResult{false, out};
-    }
-    if (dis.text.find("<" + *disassemble + ">:") == std::string::npos) {
-      out += "the program has no symbol named " + in_quotes(*disassemble) + "\n";
-      return ToolCallResult{false, out};
-    }
-    append_printable(out, dis.text);
-    if (dis.cut) out += "(cut at " + std::to_string(kMaxObjdumpOutputBytes / 1024) + " KiB)\n";
-  }
-  return ToolCallResult{true, out};
+  if (!disassemble) return ToolCallResult{true, out};
+  return with_disassembly(state, program, *disassemble, std::move(out));
 }
 
 }  // namespace mace::tools::diagnostics
