@@ -307,35 +307,37 @@ PreparedWorkload sims_finds(std::string diag_name, std::string location_arg) {
   return result;
 }
 
+// `file` when the workload's name allows `extension` and the file is there; otherwise
+// nullopt, and a file that was looked for is noted for the error that lists them.
+std::optional<fs::path> own_file(const WorkloadName& parts, std::string_view extension,
+                                 fs::path file, std::vector<fs::path>& looked_for) {
+  if (parts.has_extension && parts.extension != extension) return std::nullopt;
+  if (regular_file(file)) return file;
+  looked_for.push_back(std::move(file));
+  return std::nullopt;
+}
+
 // pico runs workloads/<stem>.c, built here; nullopt when there is no such file.
 std::optional<PreparedWorkload> own_pico_program(const WorkloadName& parts,
                                                  const WorkloadContext& ctx,
                                                  std::vector<fs::path>& looked_for) {
-  if (parts.has_extension && parts.extension != ".c") return std::nullopt;
-  const fs::path source = ctx.workloads_dir / (parts.stem + ".c");
-  if (!regular_file(source)) {
-    looked_for.push_back(source);
-    return std::nullopt;
-  }
+  auto source = own_file(parts, ".c", ctx.workloads_dir / (parts.stem + ".c"), looked_for);
+  if (!source) return std::nullopt;
   if (!ctx.run_dir.is_absolute() || !is_shell_safe(ctx.run_dir.string())) {
     return failed("run directory '" + ctx.run_dir.string() +
                   "' must be an absolute path of letters, digits and /._+,:@%- only "
                   "(sims runs -pre_process_cmd and -asm_diag_path through a shell)");
   }
   const std::int64_t tiles = static_cast<std::int64_t>(ctx.x_tiles) * ctx.y_tiles;
-  return prepare_pico_c(parts.stem, source, ctx, tiles);
+  return prepare_pico_c(parts.stem, *source, ctx, tiles);
 }
 
 // sparc runs workloads/sparc/<stem>.s as it is; nullopt when there is no such file.
 std::optional<PreparedWorkload> own_sparc_program(const WorkloadName& parts,
                                                   const WorkloadContext& ctx,
                                                   std::vector<fs::path>& looked_for) {
-  if (parts.has_extension && parts.extension != ".s") return std::nullopt;
-  const fs::path program = ctx.workloads_dir / "sparc" / (parts.stem + ".s");
-  if (!regular_file(program)) {
-    looked_for.push_back(program);
+  if (!own_file(parts, ".s", ctx.workloads_dir / "sparc" / (parts.stem + ".s"), looked_for))
     return std::nullopt;
-  }
   return sims_finds(parts.stem + ".s", "-asm_diag_path=" + (ctx.workloads_dir / "sparc").string());
 }
 
@@ -344,12 +346,8 @@ std::optional<PreparedWorkload> own_sparc_program(const WorkloadName& parts,
 std::optional<PreparedWorkload> own_ariane_program(const WorkloadName& parts,
                                                    const WorkloadContext& ctx,
                                                    std::vector<fs::path>& looked_for) {
-  if (parts.has_extension && parts.extension != ".c") return std::nullopt;
-  const fs::path source = ctx.workloads_dir / (parts.stem + ".c");
-  if (!regular_file(source)) {
-    looked_for.push_back(source);
+  if (!own_file(parts, ".c", ctx.workloads_dir / (parts.stem + ".c"), looked_for))
     return std::nullopt;
-  }
   return sims_finds(parts.stem + ".c", "-asm_diag_path=" + ctx.workloads_dir.string());
 }
 

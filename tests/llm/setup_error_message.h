@@ -1,27 +1,15 @@
 #pragma once
-// Tests of setup failures check the text the SetupError carries, which is what maced shows
-// whoever configures it. A call that throws nothing fails the test here, so a check of the
-// text can never pass by accident.
-
-#include <gtest/gtest.h>
-
-#include <string>
-#include <utility>
+// Setup failures of the LLM layer (llm::SetupError), whose text is what maced shows
+// whoever configures it.
 
 #include "llm/setup_error.h"
+#include "support/thrown_message.h"
 
 namespace mace::llm {
 
-// The what() of the SetupError `make` throws; "" and a test failure when it throws none.
 template <class Make>
 std::string setup_error_of(Make&& make) {
-  try {
-    std::forward<Make>(make)();
-  } catch (const SetupError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no SetupError was thrown";
-  return "";
+  return mace::testing::thrown_message<SetupError>(std::forward<Make>(make));
 }
 
 }  // namespace mace::llm
