@@ -1,5 +1,7 @@
 #include "maced/config.h"
 
+#include <cctype>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -222,6 +224,39 @@ void read_tools(element value, MacedConfig& config, FieldErrors& errors) {
   }
 }
 
+// `access`: the group of maced's administrators and what others see of a user's runs.
+void read_access(element access, MacedConfig& config, FieldErrors& errors) {
+  object obj;
+  if (access.get(obj)) {
+    errors.push_back({"access", "must be an object with \"admin_group\" and \"others_see\""});
+    return;
+  }
+  check_keys(obj, "access", {"admin_group", "others_see"}, errors);
+  if (auto group = string_field(obj, "admin_group", "access.admin_group", errors)) {
+    // A Unix group name: what groupadd accepts, so it can be looked up as written.
+    const bool valid = !group->empty() && group->size() <= 32 &&
+                       (std::islower(static_cast<unsigned char>((*group)[0])) || (*group)[0] == '_') &&
+                       std::all_of(group->begin(), group->end(), [](char c) {
+                         return std::islower(static_cast<unsigned char>(c)) ||
+                                std::isdigit(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+                       });
+    if (valid)
+      config.admin_group = *group;
+    else
+      errors.push_back({"access.admin_group", "must be a Unix group name ([a-z_][a-z0-9_-]*, at "
+                                              "most 32 characters), got \"" + *group + "\""});
+  }
+  if (auto others = string_field(obj, "others_see", "access.others_see", errors)) {
+    if (*others == "queue")
+      config.others_see = service::OthersSee::queue;
+    else if (*others == "everything")
+      config.others_see = service::OthersSee::everything;
+    else
+      errors.push_back({"access.others_see", "must be \"queue\" or \"everything\", got \"" +
+                                                 *others + "\""});
+  }
+}
+
 // `replay`: the functions runs cache by default; the same names and rules as a spec's
 // `replay.cache`. Bypass is a run's own setting: a daemon-wide one would serve every run
 // from one other run.
@@ -277,7 +312,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm", "tools", "replay"}, errors);
+  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access"}, errors);
 
   MacedConfig config;
   element checkouts;
@@ -316,6 +351,9 @@ ConfigParseResult parse_maced_config(std::string_view json) {
       }
     }
   }
+
+  element access;
+  if (!top.at_key("access").get(access)) read_access(access, config, errors);
 
   element llm;
   if (!top.at_key("llm").get(llm)) {

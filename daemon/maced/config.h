@@ -10,7 +10,8 @@
 //                               "parameters": {"type": "object", "properties": {...}},
 //                               "command": ["/usr/local/bin/grep-logs", "--json"],
 //                               "timeout_s": 60, "max_output_bytes": 65536} ]} ],
-//     "replay": { "cache": ["build", "run"] }
+//     "replay": { "cache": ["build", "run"] },
+//     "access": { "admin_group": "mace-admin", "others_see": "queue" }
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "service/caller.h"
 #include "tools/command_tool.h"
 
 namespace mace {
@@ -47,6 +49,11 @@ struct MacedConfig {
   // `replay.cache` is unset (REQ-REPLAY-2). Builds and runs by default, so any run can be
   // replayed from the database (`mace replay`).
   std::vector<std::string> replay_cache = {"build", "run"};
+  // `access`: who sees what of others' runs (service/caller.h). `admin_group` names a Unix
+  // group whose members administer maced (read, cancel and replay every run) besides root
+  // and maced's own user; empty: none.
+  std::string admin_group;
+  service::OthersSee others_see = service::OthersSee::queue;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

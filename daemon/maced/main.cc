@@ -26,6 +26,7 @@
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
+#include "maced/peer_caller.h"
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
@@ -189,19 +190,20 @@ class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
 
 kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
                               mace::service::RunService& service,
-                              mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections) {
-  return receiver.accept().then([&](kj::Own<kj::AsyncIoStream>&& stream) {
+                              mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections,
+                              std::optional<gid_t> admin_gid) {
+  return receiver.accept().then([&, admin_gid](kj::Own<kj::AsyncIoStream>&& stream) {
     ucred peer{};
     kj::uint length = sizeof peer;
     stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
-    // One TwoPartyServer per connection, so each client's bootstrap capability carries
-    // that client's uid.
-    auto server = kj::heap<capnp::TwoPartyServer>(
-        kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid), tool_sessions));
+    // One TwoPartyServer per connection, so each client's bootstrap capability knows who
+    // that client is.
+    auto server = kj::heap<capnp::TwoPartyServer>(kj::heap<mace::rpc::MacedServer>(
+        service, mace::caller_of(peer.uid, peer.gid, admin_gid), tool_sessions));
     auto served = server->accept(*stream);
     // The server (which reads the stream) must go before the stream.
     connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
-    return accept_loop(receiver, service, tool_sessions, connections);
+    return accept_loop(receiver, service, tool_sessions, connections, admin_gid);
   });
 }
 
@@ -253,7 +255,8 @@ int main(int argc, char** argv) {
     mace::service::ServiceSettings settings;
     settings.backend = config.llm_backend;
     settings.model = config.llm_model;
-    settings.daemon_uid = static_cast<uint32_t>(::getuid());
+    settings.others_see = config.others_see;
+    const std::optional<gid_t> admin_gid = mace::resolve_admin_group(config.admin_group);
     settings.tool_names = mace::tool_names(config);
     settings.check_backend = [](const std::string& backend,
                                 const std::string& model) -> std::optional<std::string> {
@@ -299,7 +302,7 @@ int main(int argc, char** argv) {
     LoggingErrorHandler error_handler;
     kj::TaskSet connections(error_handler);
     kj::TaskSet background(error_handler);
-    background.add(accept_loop(*receiver, service, tool_sessions, connections));
+    background.add(accept_loop(*receiver, service, tool_sessions, connections, admin_gid));
     background.add(refresh_status(io.provider->getTimer(), service, supervisor, where));
     if (auto interval = mace::watchdog_ping_interval())
       background.add(watchdog_pings(io.provider->getTimer(), *interval));

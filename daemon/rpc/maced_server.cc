@@ -69,7 +69,7 @@ kj::Promise<void> MacedServer::submit(SubmitContext context) {
     if (parsed.spec) {
       if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
       if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
-      outcome = service_.submit(*parsed.spec, peer_uid_);
+      outcome = service_.submit(*parsed.spec, caller_.uid);
     } else {
       outcome.errors = std::move(parsed.errors);
     }
@@ -81,7 +81,7 @@ kj::Promise<void> MacedServer::submit(SubmitContext context) {
 kj::Promise<void> MacedServer::watch(WatchContext context) {
   return answer([&] {
     auto params = context.getParams();
-    auto watcher = kj::heap<RunListenerWatcher>(service_, params.getListener());
+    auto watcher = kj::heap<RunListenerWatcher>(service_, params.getListener(), caller_);
     watcher->start(text(params.getRunId()), static_cast<int64_t>(params.getAfterSeq()));
     context.getResults().setSubscription(kj::heap<SubscriptionServer>(kj::mv(watcher)));
   });
@@ -89,7 +89,7 @@ kj::Promise<void> MacedServer::watch(WatchContext context) {
 
 kj::Promise<void> MacedServer::status(StatusContext context) {
   return answer([&] {
-    service::RunDetail run = service_.detail(text(context.getParams().getRunId()));
+    service::RunDetail run = service_.detail(text(context.getParams().getRunId()), caller_);
     auto detail = context.getResults().initRun();
     fill(detail.initSummary(), run.run);
     detail.setSpecJson(run.run.spec_json);
@@ -112,7 +112,7 @@ kj::Promise<void> MacedServer::list(ListContext context) {
     for (auto s : filter_in.getStates()) filter.states.push_back(from_wire(s));
     if (!filter_in.getAnyUser()) filter.submitted_by_uid = filter_in.getSubmittedByUid();
     filter.limit = filter_in.getLimit();
-    auto runs = service_.list(filter);
+    auto runs = service_.list(filter, caller_);
     auto out = context.getResults().initRuns(runs.size());
     for (size_t i = 0; i < runs.size(); ++i) fill(out[i], runs[i]);
   });
@@ -123,7 +123,7 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
     auto params = context.getParams();
     auto events = service_.events_after(text(params.getRunId()),
                                         static_cast<int64_t>(params.getAfterSeq()),
-                                        params.getLimit());
+                                        params.getLimit(), caller_);
     auto out = context.getResults().initEntries(events.size());
     for (size_t i = 0; i < events.size(); ++i) {
       const auto& e = events[i];
@@ -142,13 +142,13 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
 kj::Promise<void> MacedServer::metrics(MetricsContext context) {
   return answer([&] {
     fill(context.getResults().initMetrics(),
-         service_.metrics(text(context.getParams().getRunId())));
+         service_.metrics(text(context.getParams().getRunId()), caller_));
   });
 }
 
 kj::Promise<void> MacedServer::calls(CallsContext context) {
   return answer([&] {
-    auto calls = service_.llm_calls(text(context.getParams().getRunId()));
+    auto calls = service_.llm_calls(text(context.getParams().getRunId()), caller_);
     auto out = context.getResults().initCalls(static_cast<unsigned>(calls.size()));
     for (size_t i = 0; i < calls.size(); ++i) fill(out[static_cast<unsigned>(i)], calls[i]);
   });
@@ -156,7 +156,7 @@ kj::Promise<void> MacedServer::calls(CallsContext context) {
 
 kj::Promise<void> MacedServer::cancel(CancelContext context) {
   return answer([&] {
-    auto outcome = service_.cancel(text(context.getParams().getRunId()), peer_uid_);
+    auto outcome = service_.cancel(text(context.getParams().getRunId()), caller_);
     context.getResults().setState(to_wire(outcome.state));
     context.getResults().setChanged(outcome.changed);
   });
@@ -165,7 +165,7 @@ kj::Promise<void> MacedServer::cancel(CancelContext context) {
 kj::Promise<void> MacedServer::replay(ReplayContext context) {
   return answer([&] {
     auto params = context.getParams();
-    auto outcome = service_.replay(text(params.getRunId()), params.getUntilIteration(), peer_uid_);
+    auto outcome = service_.replay(text(params.getRunId()), params.getUntilIteration(), caller_);
     auto results = context.getResults();
     set_outcome(results, outcome);
   });

@@ -1,6 +1,7 @@
 #pragma once
-// The Maced bootstrap capability: one per client connection, so each knows the peer's
-// uid (SO_PEERCRED) and records it with the runs it submits.
+// The Maced bootstrap capability: one per client connection, so each knows who its peer
+// is (SO_PEERCRED): its uid goes with the runs it submits, and every method shows or
+// changes only what that caller may see or change (service/caller.h).
 
 #include <cstdint>
 
@@ -12,8 +13,8 @@ namespace mace::rpc {
 
 class MacedServer final : public api::Maced::Server {
  public:
-  MacedServer(service::RunService& service, uint32_t peer_uid, llm::ToolSessions& tool_sessions)
-      : service_(service), peer_uid_(peer_uid), tool_sessions_(tool_sessions) {}
+  MacedServer(service::RunService& service, service::Caller caller, llm::ToolSessions& tool_sessions)
+      : service_(service), caller_(caller), tool_sessions_(tool_sessions) {}
 
  protected:
   kj::Promise<void> version(VersionContext context) override;
@@ -32,7 +33,7 @@ class MacedServer final : public api::Maced::Server {
 
  private:
   service::RunService& service_;
-  uint32_t peer_uid_;
+  service::Caller caller_;
   llm::ToolSessions& tool_sessions_;
 };
 

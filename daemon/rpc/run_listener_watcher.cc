@@ -5,15 +5,15 @@
 namespace mace::rpc {
 
 RunListenerWatcher::RunListenerWatcher(service::RunService& service,
-                                       api::RunListener::Client listener)
-    : service_(service), listener_(kj::mv(listener)), tasks_(send_failed_) {}
+                                       api::RunListener::Client listener, service::Caller caller)
+    : service_(service), listener_(kj::mv(listener)), caller_(caller), tasks_(send_failed_) {}
 
 RunListenerWatcher::~RunListenerWatcher() noexcept {
   if (token_) service_.unwatch(*token_);
 }
 
 void RunListenerWatcher::start(const std::string& run_id, int64_t after_seq) {
-  token_ = service_.watch(run_id, after_seq, *this);
+  token_ = service_.watch(run_id, after_seq, *this, caller_);
 }
 
 void RunListenerWatcher::on_event(const store::EventRecord& event) {

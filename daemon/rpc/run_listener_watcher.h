@@ -14,7 +14,8 @@ namespace mace::rpc {
 
 class RunListenerWatcher final : public service::RunWatcher {
  public:
-  RunListenerWatcher(service::RunService& service, api::RunListener::Client listener);
+  RunListenerWatcher(service::RunService& service, api::RunListener::Client listener,
+                     service::Caller caller);
   ~RunListenerWatcher() noexcept override;
 
   // Registers with the service; history is queued at once.
@@ -35,6 +36,7 @@ class RunListenerWatcher final : public service::RunWatcher {
 
   service::RunService& service_;
   api::RunListener::Client listener_;
+  service::Caller caller_;
   std::optional<service::RunService::WatchToken> token_;
   std::deque<store::EventRecord> pending_;
   std::optional<store::RunRecord> done_;

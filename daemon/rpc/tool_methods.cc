@@ -34,7 +34,7 @@ bool may_use_tools(uint32_t peer_uid) {
 }  // namespace
 
 kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
-  if (!may_use_tools(peer_uid_)) return failure("session: tool sessions are maced's own");
+  if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
   auto tools = tool_sessions_.find(text(context.getParams().getSession()));
   if (!tools) return failure("session: no such tool session (unknown or ended)");
   auto list = context.getResults().initTools(static_cast<unsigned>(tools->size()));
@@ -55,7 +55,7 @@ kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
 }
 
 kj::Promise<void> MacedServer::callTool(CallToolContext context) {
-  if (!may_use_tools(peer_uid_)) return failure("session: tool sessions are maced's own");
+  if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
   auto params = context.getParams();
   auto tools = tool_sessions_.find(text(params.getSession()));
   if (!tools) return failure("session: no such tool session (unknown or ended)");

@@ -95,8 +95,9 @@ SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message
 }
 
 SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iteration,
-                                 uint32_t uid) {
-  store::RunRecord original = run(run_id);
+                                 const Caller& caller) {
+  store::RunRecord original = controllable_run(run_id, caller, "replay");
+  const uint32_t uid = caller.uid;
   // A replay records no cache entries of its own: its original's serve it too.
   while (!original.replay_of.empty()) {
     auto earlier = store_.find_run(original.replay_of);
@@ -135,9 +136,29 @@ store::RunRecord RunService::run(const std::string& run_id) const {
   return *found;
 }
 
-RunDetail RunService::detail(const std::string& run_id) const {
+store::RunRecord RunService::readable_run(const std::string& run_id, const Caller& caller) const {
+  store::RunRecord found = run(run_id);
+  if (caller.admin || caller.uid == found.submitted_by_uid ||
+      settings_.others_see == OthersSee::everything)
+    return found;
+  throw RequestError({"runId", "run " + run_id + " belongs to uid " +
+                                   std::to_string(found.submitted_by_uid) +
+                                   "; only its submitter and maced's administrators may read "
+                                   "it (see access in maced's configuration)"});
+}
+
+store::RunRecord RunService::controllable_run(const std::string& run_id, const Caller& caller,
+                                              std::string_view action) const {
+  store::RunRecord found = run(run_id);
+  if (caller.admin || caller.uid == found.submitted_by_uid) return found;
+  throw RequestError({"runId", "run " + run_id + " was submitted by uid " +
+                                   std::to_string(found.submitted_by_uid) + "; only that user " +
+                                   "and maced's administrators may " + std::string(action) + " it"});
+}
+
+RunDetail RunService::detail(const std::string& run_id, const Caller& caller) const {
   RunDetail d;
-  d.run = run(run_id);
+  d.run = readable_run(run_id, caller);
   d.tasks = store_.tasks(run_id);
   d.diagnoses = store_.diagnoses(run_id);
   d.narrowing_builds = store_.narrowing_builds(run_id);
@@ -145,20 +166,21 @@ RunDetail RunService::detail(const std::string& run_id) const {
   return d;
 }
 
-store::RunMetrics RunService::metrics(const std::string& run_id) const {
-  run(run_id);
+store::RunMetrics RunService::metrics(const std::string& run_id, const Caller& caller) const {
+  readable_run(run_id, caller);
   return store_.metrics(run_id, clock_());
 }
 
-std::vector<store::LlmCallRecord> RunService::llm_calls(const std::string& run_id) const {
-  run(run_id);
+std::vector<store::LlmCallRecord> RunService::llm_calls(const std::string& run_id,
+                                                       const Caller& caller) const {
+  readable_run(run_id, caller);
   return store_.llm_calls(run_id);
 }
 
 std::vector<store::EventRecord> RunService::events_after(const std::string& run_id,
-                                                         int64_t after_seq,
-                                                         int64_t limit) const {
-  run(run_id);
+                                                         int64_t after_seq, int64_t limit,
+                                                         const Caller& caller) const {
+  readable_run(run_id, caller);
   return store_.events_after(run_id, after_seq, limit);
 }
 
@@ -166,9 +188,24 @@ std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter) c
   return store_.list_runs(filter);
 }
 
+std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter,
+                                               const Caller& caller) const {
+  std::vector<store::RunRecord> runs = list(filter);
+  if (caller.admin || settings_.others_see == OthersSee::everything) return runs;
+  for (auto& r : runs) {
+    if (r.submitted_by_uid == caller.uid) continue;
+    // The queue, not the design: which run, whose, where it stands.
+    r.objective.clear();
+    r.workloads.clear();
+    r.reason.clear();
+    r.spec_json.clear();
+  }
+  return runs;
+}
+
 RunService::WatchToken RunService::watch(const std::string& run_id, int64_t after_seq,
-                                         RunWatcher& watcher) {
-  store::RunRecord current = run(run_id);
+                                         RunWatcher& watcher, const Caller& caller) {
+  store::RunRecord current = readable_run(run_id, caller);
   // History and registration happen in one turn of the caller's thread, so no event can
   // fall between the two.
   for (const auto& event : store_.events_after(run_id, after_seq)) watcher.on_event(event);
@@ -183,15 +220,10 @@ RunService::WatchToken RunService::watch(const std::string& run_id, int64_t afte
 
 void RunService::unwatch(WatchToken token) { watches_.erase(token); }
 
-CancelOutcome RunService::cancel(const std::string& run_id, uint32_t uid) {
-  store::RunRecord current = run(run_id);
-  if (uid != current.submitted_by_uid && uid != 0 && uid != settings_.daemon_uid) {
-    throw RequestError({"runId", "run " + run_id + " was submitted by uid " +
-                                     std::to_string(current.submitted_by_uid) +
-                                     "; only that user or root may cancel it"});
-  }
+CancelOutcome RunService::cancel(const std::string& run_id, const Caller& caller) {
+  store::RunRecord current = controllable_run(run_id, caller, "cancel");
   if (is_final(current.state)) return {current.state, false};
-  set_state(run_id, RunState::cancelled, "cancelled by uid " + std::to_string(uid));
+  set_state(run_id, RunState::cancelled, "cancelled by uid " + std::to_string(caller.uid));
   if (settings_.on_cancelled) settings_.on_cancelled(run_id);
   return {RunState::cancelled, true};
 }

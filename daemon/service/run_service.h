@@ -16,6 +16,7 @@
 #include "core/field_error.h"
 #include "core/run_id.h"
 #include "core/run_spec.h"
+#include "service/caller.h"
 #include "service/clock.h"
 #include "store/store.h"
 
@@ -53,9 +54,8 @@ struct ServiceSettings {
   // What a run gets when its spec leaves backend or model out.
   std::string backend = "vertex";  // REQ-PLAT-7
   std::string model;               // empty: the backend's own default
-  // Besides root and a run's submitter, the one user who may cancel any run: the user
-  // maced runs as.
-  uint32_t daemon_uid = 0;
+  // What a caller sees of runs others submitted (caller.h).
+  OthersSee others_see = OthersSee::queue;
   // Whether a run's LLM backend can be used at all (known, its credentials or CLI
   // present), so a submit fails at once instead of the run an hour later. Returns the
   // problem. Unset: every backend is accepted. Never asked about `direct`, which calls no
@@ -78,32 +78,41 @@ class RunService {
   SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
   SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
 
-  // Queues a replay of a finished run (`mace replay RUN [--until N]`): a new run with the
-  // original's spec, backend "replay" and replay_of pointing at the original, or at the
-  // original's own original when it is itself a replay. Refused in `errors`: a run still
-  // queued or running, and an until_iteration beyond the original's iterations. Throws
-  // RequestError when no run has that id.
-  SubmitOutcome replay(const std::string& run_id, int64_t until_iteration, uint32_t uid);
+  // Queues a replay of a finished run (`mace replay RUN [--until N]`): a new run of the
+  // caller with the original's spec, backend "replay" and replay_of pointing at the
+  // original, or at the original's own original when it is itself a replay. Refused in
+  // `errors`: a run still queued or running, and an until_iteration beyond the original's
+  // iterations. Throws RequestError when no run has that id, or when the caller may not
+  // control it (only its submitter and administrators may: a replay reads all of it).
+  SubmitOutcome replay(const std::string& run_id, int64_t until_iteration, const Caller& caller);
 
-  // Throw RequestError when no run has that id.
+  // maced's own reads, unchecked: the scheduler's and a run's. Throws RequestError when no
+  // run has that id.
   store::RunRecord run(const std::string& run_id) const;
-  RunDetail detail(const std::string& run_id) const;
-  store::RunMetrics metrics(const std::string& run_id) const;
-  // The run's LLM call attempts, oldest first. Throws ServiceError for an unknown run.
-  std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id) const;
-  std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
-                                               int64_t limit) const;
   std::vector<store::RunRecord> list(const store::RunFilter& filter) const;
+
+  // What a caller asks to see. Each throws RequestError when no run has that id, or when
+  // the run's contents are not the caller's to read (caller.h).
+  RunDetail detail(const std::string& run_id, const Caller& caller) const;
+  store::RunMetrics metrics(const std::string& run_id, const Caller& caller) const;
+  // The run's LLM call attempts, oldest first.
+  std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id, const Caller& caller) const;
+  std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
+                                               int64_t limit, const Caller& caller) const;
+  // The runs `filter` selects, each with what the caller may see of it: others' runs
+  // show no contents (objective, workloads, reason) unless others see everything.
+  std::vector<store::RunRecord> list(const store::RunFilter& filter, const Caller& caller) const;
 
   // Delivers every recorded event after `after_seq` to `watcher` at once, then live ones;
   // `on_done` follows at once when the run is already final. The watcher must stay alive
-  // until `unwatch(token)` or until `on_done` returned.
+  // until `unwatch(token)` or until `on_done` returned. Throws as detail() does.
   using WatchToken = uint64_t;
-  WatchToken watch(const std::string& run_id, int64_t after_seq, RunWatcher& watcher);
+  WatchToken watch(const std::string& run_id, int64_t after_seq, RunWatcher& watcher,
+                   const Caller& caller);
   void unwatch(WatchToken token);
 
-  // Only the submitter, root or maced's own user may cancel a run.
-  CancelOutcome cancel(const std::string& run_id, uint32_t uid);
+  // Only the run's submitter and administrators may cancel it.
+  CancelOutcome cancel(const std::string& run_id, const Caller& caller);
 
   // For the run loop: record a progress event, or a change of state, and tell watchers.
   void record_event(store::EventRecord event);
@@ -123,6 +132,11 @@ class RunService {
   // Records `run` as queued with its `submitted` event and tells the scheduler.
   SubmitOutcome queue(const store::RunRecord& run, std::string message);
   void finish_watchers(const std::string& run_id);
+  // The run, when the caller may read its contents; else RequestError saying why.
+  store::RunRecord readable_run(const std::string& run_id, const Caller& caller) const;
+  // The run, when the caller may cancel or replay it; else RequestError saying why.
+  store::RunRecord controllable_run(const std::string& run_id, const Caller& caller,
+                                    std::string_view action) const;
 
   store::Store& store_;
   ServiceSettings settings_;

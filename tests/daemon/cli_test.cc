@@ -197,7 +197,7 @@ TEST_F(CliTest, RunsSurviveARestartOfMaced) {  // REQ-VER-13
   EXPECT_THAT(r.out, HasSubstr(id));
 }
 
-TEST_F(CliTest, OnlyTheSubmitterOrRootMayCancel) {
+TEST_F(CliTest, OnlyTheSubmitterOrAnAdministratorMayCancel) {
   if (::getuid() != 0) GTEST_SKIP() << "needs root to act as a second user";
   std::string id = submit_good();
   ::chmod(maced_->socket_path().c_str(), 0666);  // let uid 65534 reach it for this test
@@ -206,7 +206,7 @@ TEST_F(CliTest, OnlyTheSubmitterOrRootMayCancel) {
   nobody.uid = 65534;
   auto r = maced_->mace({"cancel", id}, nobody);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("only that user or root may cancel it"));
+  EXPECT_THAT(r.err, HasSubstr("only that user and maced's administrators may cancel it"));
   auto status = maced_->mace({"status", id, "--json"});
   EXPECT_THAT(status.out, HasSubstr("\"state\":\"queued\""));
 }

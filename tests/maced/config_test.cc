@@ -43,7 +43,7 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
-              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay"));
+              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay, access"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),
@@ -228,6 +228,32 @@ TEST(MacedConfig, ReplayCacheDefaultsToBuildsAndRunsAndNamesEveryMistake) {
                           "replay.cache[2]: lists \"build\" a second time"));
   EXPECT_THAT(errors_of(R"({"replay": {"cache": "build"}})"),
               ElementsAre("replay.cache: must be a list of prompt, build, run"));
+}
+
+}  // namespace
+}  // namespace mace
+
+namespace mace {
+namespace {
+
+TEST(MacedConfigAccess, ReadsTheAdminGroupAndWhatOthersSee) {
+  auto parsed = parse_maced_config(R"({"access": {"admin_group": "mace-admin", "others_see": "everything"}})");
+  ASSERT_TRUE(parsed.config) << (parsed.errors.empty() ? "" : parsed.errors[0].to_string());
+  EXPECT_EQ(parsed.config->admin_group, "mace-admin");
+  EXPECT_EQ(parsed.config->others_see, service::OthersSee::everything);
+  auto defaults = parse_maced_config("{}");
+  EXPECT_EQ(defaults.config->admin_group, "");
+  EXPECT_EQ(defaults.config->others_see, service::OthersSee::queue);
+}
+
+TEST(MacedConfigAccess, BadAccessFieldsAreNamedByTheirPaths) {
+  auto parsed = parse_maced_config(
+      R"({"access": {"admin_group": "Mace Admins; rm -rf", "others_see": "all", "admins": []}})");
+  EXPECT_FALSE(parsed.config);
+  std::vector<std::string> paths;
+  for (const auto& e : parsed.errors) paths.push_back(e.path);
+  EXPECT_THAT(paths, ::testing::UnorderedElementsAre("access.admin_group", "access.others_see",
+                                                     "access.admins"));
 }
 
 }  // namespace

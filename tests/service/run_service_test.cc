@@ -35,7 +35,6 @@ class RunServiceTest : public ::testing::Test {
   static ServiceSettings settings() {
     ServiceSettings s;
     s.backend = "vertex";
-    s.daemon_uid = 999;
     return s;
   }
 
@@ -45,6 +44,10 @@ class RunServiceTest : public ::testing::Test {
     EXPECT_TRUE(outcome.errors.empty());
     return outcome.run_id;
   }
+
+  static constexpr Caller kAlice{1000, false};
+  static constexpr Caller kBob{1001, false};
+  static constexpr Caller kAdmin{999, true};
 
   testing::TempDir dir_;
   int64_t now_ = 1'700'000'000'000;
@@ -121,7 +124,7 @@ TEST_F(RunServiceTest, IdsIncreaseEvenWhenTheClockStandsStill) {
 TEST_F(RunServiceTest, WatcherSeesHistoryThenLiveEventsThenDone) {
   std::string id = submit();
   Recorder r;
-  service_.watch(id, 0, r);
+  service_.watch(id, 0, r, kAlice);
   EXPECT_THAT(r.events, ElementsAre("1:submitted"));
   store::EventRecord e;
   e.run_id = id;
@@ -138,9 +141,9 @@ TEST_F(RunServiceTest, WatcherSeesHistoryThenLiveEventsThenDone) {
 
 TEST_F(RunServiceTest, WatchingAFinalRunEndsAtOnce) {
   std::string id = submit();
-  service_.cancel(id, 1000);
+  service_.cancel(id, kAlice);
   Recorder r;
-  service_.watch(id, 1, r);
+  service_.watch(id, 1, r, kAlice);
   EXPECT_THAT(r.events, ElementsAre("2:state_changed"));
   EXPECT_THAT(r.done, ElementsAre(RunState::cancelled));
 }
@@ -148,34 +151,76 @@ TEST_F(RunServiceTest, WatchingAFinalRunEndsAtOnce) {
 TEST_F(RunServiceTest, UnwatchedWatcherHearsNothing) {
   std::string id = submit();
   Recorder r;
-  auto token = service_.watch(id, 0, r);
+  auto token = service_.watch(id, 0, r, kAlice);
   service_.unwatch(token);
-  service_.cancel(id, 1000);
+  service_.cancel(id, kAlice);
   EXPECT_EQ(r.events.size(), 1u);
   EXPECT_TRUE(r.done.empty());
 }
 
-TEST_F(RunServiceTest, CancelIsForTheSubmitterRootOrTheDaemon) {
+TEST_F(RunServiceTest, CancelIsForTheSubmitterAndTheAdministrators) {
   std::string id = submit(1000);
   try {
-    service_.cancel(id, 1001);
+    service_.cancel(id, kBob);
     FAIL() << "another user cancelled the run";
   } catch (const RequestError& e) {
     EXPECT_EQ(e.field_error().path, "runId");
     EXPECT_THAT(e.what(), HasSubstr("submitted by uid 1000"));
+    EXPECT_THAT(e.what(), HasSubstr("may cancel it"));
   }
-  EXPECT_TRUE(service_.cancel(id, 999).changed);
-  EXPECT_FALSE(service_.cancel(id, 0).changed);
+  EXPECT_TRUE(service_.cancel(id, kAdmin).changed);
+  EXPECT_FALSE(service_.cancel(id, kAlice).changed);
   EXPECT_EQ(service_.run(id).state, RunState::cancelled);
   EXPECT_THAT(service_.run(id).reason, HasSubstr("cancelled by uid 999"));
 }
 
+// Who sees what (caller.h): everyone sees the queue; a run's contents are its submitter's
+// and the administrators'.
+TEST_F(RunServiceTest, OthersSeeTheQueueButNotTheContents) {
+  std::string id = submit(1000);
+  auto seen_by = [&](const Caller& c) { return service_.list({}, c).at(0); };
+  EXPECT_EQ(seen_by(kAlice).objective, "o");
+  EXPECT_EQ(seen_by(kAdmin).objective, "o");
+  const store::RunRecord bob_sees = seen_by(kBob);
+  EXPECT_EQ(bob_sees.id, id);
+  EXPECT_EQ(bob_sees.state, RunState::queued);
+  EXPECT_EQ(bob_sees.submitted_by_uid, 1000u);
+  EXPECT_EQ(bob_sees.objective, "");
+  EXPECT_TRUE(bob_sees.workloads.empty());
+  Recorder r;
+  for (auto read : std::vector<std::function<void()>>{
+           [&] { service_.detail(id, kBob); }, [&] { service_.metrics(id, kBob); },
+           [&] { service_.llm_calls(id, kBob); }, [&] { service_.events_after(id, 0, 0, kBob); },
+           [&] { service_.watch(id, 0, r, kBob); }, [&] { service_.replay(id, 0, kBob); }}) {
+    try {
+      read();
+      FAIL() << "uid 1001 read uid 1000's run";
+    } catch (const RequestError& e) {
+      EXPECT_THAT(e.what(), HasSubstr("uid 1000"));
+    }
+  }
+  EXPECT_TRUE(r.events.empty());
+  EXPECT_NO_THROW(service_.detail(id, kAlice));
+  EXPECT_NO_THROW(service_.events_after(id, 0, 0, kAdmin));
+}
+
+TEST_F(RunServiceTest, OthersSeeEverythingWhenMacedSaysSo) {
+  ServiceSettings open = settings();
+  open.others_see = OthersSee::everything;
+  RunService service(*store_, open);
+  std::string id = service.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", 1000).run_id;
+  EXPECT_EQ(service.list({}, kBob).at(0).objective, "o");
+  EXPECT_NO_THROW(service.detail(id, kBob));
+  // Control stays the submitter's and the administrators'.
+  EXPECT_THROW(service.cancel(id, kBob), RequestError);
+}
+
 TEST_F(RunServiceTest, UnknownRunIsARequestErrorOnRunId) {
   EXPECT_THROW(service_.run("nope"), RequestError);
-  EXPECT_THROW(service_.metrics("nope"), RequestError);
-  EXPECT_THROW(service_.cancel("nope", 0), RequestError);
+  EXPECT_THROW(service_.metrics("nope", kAdmin), RequestError);
+  EXPECT_THROW(service_.cancel("nope", kAdmin), RequestError);
   Recorder r;
-  EXPECT_THROW(service_.watch("nope", 0, r), RequestError);
+  EXPECT_THROW(service_.watch("nope", 0, r, kAdmin), RequestError);
 }
 
 TEST_F(RunServiceTest, FinalStateStampsFinishTime) {  // REQ-BUD-9

@@ -1,0 +1,113 @@
+// Who sees what of others' runs (README, "Who sees what"), with real users: maced runs as
+// root here, and `mace` runs as uids 65533 and 65534, which are nobody's administrators
+// unless maced's configuration makes them so. Needs root to act as other users.
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/maced_instance.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr uint32_t kAlice = 65533;
+constexpr uint32_t kBob = 65534;  // "nobody", in group "nogroup" (65534) on Debian
+
+class AccessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (::getuid() != 0) GTEST_SKIP() << "needs root to act as two other users";
+    dir_.write("spec.json", R"({"core": "pico", "workloads": ["hello"], "backend": "direct",
+      "objective": "the secret L2 of project falcon"})");
+    ::chmod(dir_.path().c_str(), 0755);
+  }
+
+  void start(const std::string& config = "{}") {
+    dir_.write("maced.json", config);
+    MacedOptions options;
+    options.extra_args = {"--config", dir_.file("maced.json")};
+    maced_ = std::make_unique<MacedInstance>(dir_, options);
+    ::chmod(maced_->socket_path().c_str(), 0666);  // let the two users reach it
+  }
+
+  ProcessResult as(uint32_t uid, const std::vector<std::string>& args) {
+    ProcessOptions options;
+    options.uid = uid;
+    return maced_->mace(args, options);
+  }
+
+  std::string submit_as(uint32_t uid) {
+    auto r = as(uid, {"submit", dir_.file("spec.json")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+
+  TempDir dir_;
+  std::unique_ptr<MacedInstance> maced_;
+};
+
+// Everyone sees the queue, as with squeue; contents are the submitter's and the
+// administrators'. Every method that shows or changes a run checks.
+TEST_F(AccessTest, OthersSeeTheQueueButNoMethodShowsThemTheContents) {
+  start();
+  std::string id = submit_as(kAlice);
+
+  auto listed = as(kBob, {"list", "--json"});
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("\"run_id\":\"" + id + "\""));
+  EXPECT_THAT(listed.out, HasSubstr("\"submitted_by_uid\":65533"));
+  EXPECT_THAT(listed.out, Not(HasSubstr("falcon")));
+
+  for (auto command : std::vector<std::vector<std::string>>{
+           {"status", id}, {"logs", id}, {"calls", id}, {"metrics", id}, {"watch", id},
+           {"replay", id}, {"cancel", id}}) {
+    auto r = as(kBob, command);
+    EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr("uid 65533")) << command[0];
+    EXPECT_THAT(r.out + r.err, Not(HasSubstr("falcon"))) << command[0];
+  }
+
+  auto own = as(kAlice, {"status", id, "--json"});
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.out, HasSubstr("falcon"));
+  auto root = maced_->mace({"logs", id});
+  EXPECT_EQ(root.exit_code, 0) << root.err;
+  EXPECT_EQ(as(kAlice, {"cancel", id}).exit_code, 0);
+}
+
+TEST_F(AccessTest, MembersOfTheAdminGroupReadAndCancelEveryRun) {
+  start(R"({"access": {"admin_group": "nogroup"}})");
+  std::string id = submit_as(kAlice);
+  auto status = as(kBob, {"status", id, "--json"});
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_THAT(status.out, HasSubstr("falcon"));
+  auto cancelled = as(kBob, {"cancel", id});
+  EXPECT_EQ(cancelled.exit_code, 0) << cancelled.err;
+  EXPECT_THAT(as(kAlice, {"status", id}).out, HasSubstr("cancelled by uid 65534"));
+}
+
+TEST_F(AccessTest, AOneTeamServerShowsEveryoneEverythingButControlStaysWithTheOwner) {
+  start(R"({"access": {"others_see": "everything"}})");
+  std::string id = submit_as(kAlice);
+  auto status = as(kBob, {"status", id, "--json"});
+  ASSERT_EQ(status.exit_code, 0) << status.err;
+  EXPECT_THAT(status.out, HasSubstr("falcon"));
+  EXPECT_EQ(as(kBob, {"cancel", id}).exit_code, 2);
+}
+
+TEST_F(AccessTest, AnAdminGroupThatDoesNotExistStopsMacedAtStart) {
+  dir_.write("maced.json", R"({"access": {"admin_group": "no-such-group-here"}})");
+  auto r = run_process({maced_binary(), "--socket", dir_.file("m.sock"), "--state-dir",
+                        dir_.file("state"), "--config", dir_.file("maced.json")});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_THAT(r.err, HasSubstr("access.admin_group: there is no group named \"no-such-group-here\""));
+}
+
+}  // namespace
+}  // namespace mace::testing
