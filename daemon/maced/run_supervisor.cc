@@ -48,10 +48,7 @@ void RunSupervisor::start_queued() {
 }
 
 void RunSupervisor::start_leased_runs() {
-  store::RunFilter filter;
-  filter.states = {RunState::queued};
-  filter.limit = 0;
-  auto queued_runs = service_.list(filter);
+  auto queued_runs = service_.queued_runs();
   if (queued_runs.empty()) return;
   if (pool_.size() == 0) {
     if (!told_no_checkouts_) {
@@ -62,8 +59,8 @@ void RunSupervisor::start_leased_runs() {
     return;
   }
   std::vector<service::QueuedRun> queued;
-  for (auto it = queued_runs.rbegin(); it != queued_runs.rend(); ++it)
-    queued.push_back({it->id, it->submitted_by_uid, it->checkouts_wanted});
+  for (const auto& run : queued_runs)
+    queued.push_back({run.id, run.submitted_by_uid, run.checkouts_wanted});
   while (auto lease = pool_.lease_next(queued)) {
     try {
       service_.set_state(lease->run_id, RunState::running, "");

@@ -285,14 +285,11 @@ void RunService::finish_watchers(const std::string& run_id) {
 }
 
 std::map<RunState, int64_t> RunService::counts_by_state() const {
-  std::map<RunState, int64_t> counts;
-  for (RunState s : {RunState::queued, RunState::running}) {
-    store::RunFilter filter;
-    filter.states = {s};
-    filter.limit = 0;
-    counts[s] = static_cast<int64_t>(store_.list_runs(filter).size());
-  }
-  return counts;
+  return store_.count_runs_by_state();
+}
+
+std::vector<store::Store::QueuedRun> RunService::queued_runs() const {
+  return store_.queued_runs();
 }
 
 }  // namespace mace::service

@@ -126,6 +126,8 @@ class RunService {
 
   // Counts of runs by state, for maced's status line.
   std::map<RunState, int64_t> counts_by_state() const;
+  // The queued runs, oldest first, as the scheduler needs them.
+  std::vector<store::Store::QueuedRun> queued_runs() const;
 
  private:
   SubmitOutcome accept(const RunSpec& spec, uint32_t uid);

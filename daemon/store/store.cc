@@ -307,6 +307,22 @@ std::optional<RunRecord> Store::find_run(const std::string& id) const {
   return read_run(*db_, stmt);
 }
 
+std::vector<Store::QueuedRun> Store::queued_runs() const {
+  auto stmt = db_->prepare(
+      "SELECT id, submitted_by_uid, checkouts_wanted FROM runs WHERE state = 'queued' ORDER BY id");
+  std::vector<QueuedRun> out;
+  while (stmt.step())
+    out.push_back({stmt.text(0), static_cast<uint32_t>(stmt.int64(1)), stmt.int64(2)});
+  return out;
+}
+
+std::map<RunState, int64_t> Store::count_runs_by_state() const {
+  auto stmt = db_->prepare("SELECT state, count(*) FROM runs GROUP BY state");
+  std::map<RunState, int64_t> counts;
+  while (stmt.step()) counts[parse_state(*db_, stmt.text(0))] = stmt.int64(1);
+  return counts;
+}
+
 std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
   std::string sql = std::string(kSelectRun) + "WHERE 1";
   int next = 1;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -244,6 +245,17 @@ class Store {
   std::optional<RunRecord> find_run(const std::string& id) const;
   // Newest first.
   std::vector<RunRecord> list_runs(const RunFilter& filter) const;
+
+  // What the scheduler needs of each queued run, oldest first: not the spec, not the
+  // objective, which may be large and are read again for every start.
+  struct QueuedRun {
+    std::string id;
+    uint32_t submitted_by_uid = 0;
+    int64_t checkouts_wanted = 0;
+  };
+  std::vector<QueuedRun> queued_runs() const;
+  // How many runs are in each state: one counting query (maced's status line).
+  std::map<RunState, int64_t> count_runs_by_state() const;
   // Runs in any of `states`, oldest first (for restart recovery and the queue). Unlike a
   // RunFilter, no states means no runs.
   std::vector<RunRecord> runs_in_states(const std::vector<RunState>& states) const;

@@ -1064,3 +1064,34 @@ TEST_F(RecordStoreTest, DeletingARunDeletesWhatTheRecordingMethodsWrote) {
 
 }  // namespace
 }  // namespace mace::store
+
+namespace mace::store {
+namespace {
+
+// What the scheduler and the status line read: a few columns, not the specs. A queue of
+// runs with large specs made an idle maced spin re-reading them every few seconds.
+TEST(StoreQueue, QueuedRunsAndCountsReadOnlyWhatTheyNeed) {
+  testing::TempDir dir;
+  auto store = Store::open(dir.db());
+  for (const char* id : {"20260101-000000-000-000001", "20260101-000000-000-000002"}) {
+    RunRecord r;
+    r.id = id;
+    r.objective = std::string(1 << 20, 'x');
+    r.submitted_by_uid = 7;
+    r.checkouts_wanted = 2;
+    store->insert_run(r);
+  }
+  store->set_run_state("20260101-000000-000-000002", RunState::running, "", 1);
+  auto queued = store->queued_runs();
+  ASSERT_EQ(queued.size(), 1u);
+  EXPECT_EQ(queued[0].id, "20260101-000000-000-000001");
+  EXPECT_EQ(queued[0].submitted_by_uid, 7u);
+  EXPECT_EQ(queued[0].checkouts_wanted, 2);
+  auto counts = store->count_runs_by_state();
+  EXPECT_EQ(counts[RunState::queued], 1);
+  EXPECT_EQ(counts[RunState::running], 1);
+  EXPECT_EQ(counts.count(RunState::passed), 0u);
+}
+
+}  // namespace
+}  // namespace mace::store
