@@ -23,12 +23,14 @@
 #include "llm/retry.h"
 #include "llm/setup_error.h"
 #include "llm/tool_sessions.h"
+#include "maced/accept_loop.h"
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
+#include "os/unique_fd.h"
 #include "rpc/maced_server.h"
 #include "service/run_service.h"
 #include "store/store.h"
@@ -187,22 +189,18 @@ class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
   }
 };
 
-kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
-                              mace::service::RunService& service,
-                              mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections) {
-  return receiver.accept().then([&](kj::Own<kj::AsyncIoStream>&& stream) {
-    ucred peer{};
-    kj::uint length = sizeof peer;
-    stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
-    // One TwoPartyServer per connection, so each client's bootstrap capability carries
-    // that client's uid.
-    auto server = kj::heap<capnp::TwoPartyServer>(
-        kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid), tool_sessions));
-    auto served = server->accept(*stream);
-    // The server (which reads the stream) must go before the stream.
-    connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
-    return accept_loop(receiver, service, tool_sessions, connections);
-  });
+void serve_connection(kj::Own<kj::AsyncIoStream> stream, mace::service::RunService& service,
+                      mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections) {
+  ucred peer{};
+  kj::uint length = sizeof peer;
+  stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
+  // One TwoPartyServer per connection, so each client's bootstrap capability carries
+  // that client's uid.
+  auto server = kj::heap<capnp::TwoPartyServer>(
+      kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid), tool_sessions));
+  auto served = server->accept(*stream);
+  // The server (which reads the stream) must go before the stream.
+  connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
 }
 
 // Every few seconds: systemd's status line, and the ends of runs the store refused while
@@ -288,8 +286,6 @@ int main(int argc, char** argv) {
     mace::ListenSocket listen = mace::systemd_listen_socket();
     if (listen.fd < 0) listen = mace::create_listen_socket(options.socket_path, 0660);
     std::string where = listen.from_systemd ? "the socket systemd passed" : listen.path;
-    auto receiver = io.lowLevelProvider->wrapListenSocketFd(
-        listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
 
     mace::RunSupervisor supervisor(service, *store, pooled(config),
                                    run_settings(config, options, listen.path, tool_sessions));
@@ -298,8 +294,14 @@ int main(int argc, char** argv) {
 
     LoggingErrorHandler error_handler;
     kj::TaskSet connections(error_handler);
+    mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
+                                 *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
+                                 [&](kj::Own<kj::AsyncIoStream> stream) {
+                                   serve_connection(kj::mv(stream), service, tool_sessions,
+                                                    connections);
+                                 });
     kj::TaskSet background(error_handler);
-    background.add(accept_loop(*receiver, service, tool_sessions, connections));
+    background.add(accept_loop.run());
     background.add(refresh_status(io.provider->getTimer(), service, supervisor, where));
     if (auto interval = mace::watchdog_ping_interval())
       background.add(watchdog_pings(io.provider->getTimer(), *interval));
