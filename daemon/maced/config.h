@@ -10,7 +10,8 @@
 //                               "parameters": {"type": "object", "properties": {...}},
 //                               "command": ["/usr/local/bin/grep-logs", "--json"],
 //                               "timeout_s": 60, "max_output_bytes": 65536} ]} ],
-//     "replay": { "cache": ["build", "run"] }
+//     "replay": { "cache": ["build", "run"] },
+//     "connections": { "max": 256, "idle_timeout_s": 600 }
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "maced/connection_limits.h"
 #include "tools/command_tool.h"
 
 namespace mace {
@@ -47,6 +49,9 @@ struct MacedConfig {
   // `replay.cache` is unset (REQ-REPLAY-2). Builds and runs by default, so any run can be
   // replayed from the database (`mace replay`).
   std::vector<std::string> replay_cache = {"build", "run"};
+  // `connections`: how many clients maced serves at once and how long one may sit idle
+  // (maced/connection_limits.h).
+  ConnectionLimits connections;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

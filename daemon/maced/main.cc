@@ -1,7 +1,6 @@
 // maced: the MACE daemon. Owns the SQLite store, the OpenPiton checkouts and every build
 // and simulation, and serves the Maced capability (schema/mace.capnp) on a Unix socket.
 
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <capnp/rpc-twoparty.h>
 #include <kj/async-io.h>
 #include <kj/async-unix.h>
 
@@ -24,6 +22,7 @@
 #include "llm/setup_error.h"
 #include "llm/tool_sessions.h"
 #include "maced/accept_loop.h"
+#include "maced/client_connections.h"
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
@@ -31,7 +30,6 @@
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
 #include "os/unique_fd.h"
-#include "rpc/maced_server.h"
 #include "service/run_service.h"
 #include "store/store.h"
 
@@ -180,28 +178,14 @@ std::string status_line(mace::service::RunService& service, const std::string& w
          " queued, " + std::to_string(counts[mace::RunState::running]) + " running";
 }
 
+// Background work (the accept loop, status, watchdog) is not meant to fail; if it does,
+// say so.
 class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
  public:
   void taskFailed(kj::Exception&& exception) override {
-    // A client that disconnects mid-call lands here; that is routine, not a fault.
-    if (exception.getType() == kj::Exception::Type::DISCONNECTED) return;
-    std::cerr << "maced: connection error: " << exception.getDescription().cStr() << "\n";
+    std::cerr << "maced: " << exception.getDescription().cStr() << "\n";
   }
 };
-
-void serve_connection(kj::Own<kj::AsyncIoStream> stream, mace::service::RunService& service,
-                      mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections) {
-  ucred peer{};
-  kj::uint length = sizeof peer;
-  stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
-  // One TwoPartyServer per connection, so each client's bootstrap capability carries
-  // that client's uid.
-  auto server = kj::heap<capnp::TwoPartyServer>(
-      kj::heap<mace::rpc::MacedServer>(service, static_cast<uint32_t>(peer.uid), tool_sessions));
-  auto served = server->accept(*stream);
-  // The server (which reads the stream) must go before the stream.
-  connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
-}
 
 // Every few seconds: systemd's status line, and the ends of runs the store refused while
 // it was full, so none stays `running` once space returns.
@@ -292,14 +276,14 @@ int main(int argc, char** argv) {
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
 
-    LoggingErrorHandler error_handler;
-    kj::TaskSet connections(error_handler);
+    mace::ClientConnections connections(service, tool_sessions, io.provider->getTimer(),
+                                        config.connections, std::cerr);
     mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
                                  *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
                                  [&](kj::Own<kj::AsyncIoStream> stream) {
-                                   serve_connection(kj::mv(stream), service, tool_sessions,
-                                                    connections);
+                                   connections.add(kj::mv(stream));
                                  });
+    LoggingErrorHandler error_handler;
     kj::TaskSet background(error_handler);
     background.add(accept_loop.run());
     background.add(refresh_status(io.provider->getTimer(), service, supervisor, where));

@@ -1,19 +1,31 @@
 #pragma once
 // The Maced bootstrap capability: one per client connection, so each knows the peer's
-// uid (SO_PEERCRED) and records it with the runs it submits.
+// uid (SO_PEERCRED) and records it with the runs it submits, and tells the connection's
+// activity what it has under way (calls, subscriptions, a tool session).
 
 #include <cstdint>
+#include <memory>
 
 #include "llm/tool_sessions.h"
 #include "mace.capnp.h"
+#include "rpc/connection_activity.h"
 #include "service/run_service.h"
 
 namespace mace::rpc {
 
 class MacedServer final : public api::Maced::Server {
  public:
-  MacedServer(service::RunService& service, uint32_t peer_uid, llm::ToolSessions& tool_sessions)
-      : service_(service), peer_uid_(peer_uid), tool_sessions_(tool_sessions) {}
+  MacedServer(service::RunService& service, uint32_t peer_uid, llm::ToolSessions& tool_sessions,
+              std::shared_ptr<ConnectionActivity> activity)
+      : service_(service),
+        peer_uid_(peer_uid),
+        tool_sessions_(tool_sessions),
+        activity_(std::move(activity)) {}
+
+  // Every call, whichever its method, keeps the connection busy until it is answered.
+  DispatchCallResult dispatchCall(uint64_t interface_id, uint16_t method_id,
+                                  capnp::CallContext<capnp::AnyPointer, capnp::AnyPointer> context)
+      override;
 
  protected:
   kj::Promise<void> version(VersionContext context) override;
@@ -34,6 +46,7 @@ class MacedServer final : public api::Maced::Server {
   service::RunService& service_;
   uint32_t peer_uid_;
   llm::ToolSessions& tool_sessions_;
+  std::shared_ptr<ConnectionActivity> activity_;
 };
 
 }  // namespace mace::rpc
