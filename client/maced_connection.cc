@@ -39,16 +39,22 @@ int with_maced(const std::string& socket_path,
   try {
     return body(maced, io);
   } catch (const kj::Exception& e) {
-    if (e.getType() == kj::Exception::Type::DISCONNECTED) {
-      std::cerr << "mace: lost the connection to maced at " << socket_path << ": "
-                << e.getDescription().cStr() << "\n";
-      return kExitUnreachable;
-    }
     // maced's refusals ("runId: no run named ...") travel as the exception text, after
     // KJ's own "remote exception: " prefix.
     std::string text = e.getDescription().cStr();
     const std::string prefix = "remote exception: ";
-    if (text.rfind(prefix, 0) == 0) text = text.substr(prefix.size());
+    const bool from_maced = text.rfind(prefix, 0) == 0;
+    if (from_maced) text = text.substr(prefix.size());
+    if (e.getType() == kj::Exception::Type::DISCONNECTED) {
+      // maced ended the connection and said why ("maced: too many connections (limit
+      // 256); try again"): its words are the message.
+      if (from_maced && text.rfind("maced: ", 0) == 0)
+        std::cerr << text << "\n";
+      else
+        std::cerr << "mace: lost the connection to maced at " << socket_path << ": "
+                  << e.getDescription().cStr() << "\n";
+      return kExitUnreachable;
+    }
     std::cerr << "mace: " << text << "\n";
     return text.rfind("maced internal error", 0) == 0 ? kExitDaemonError : kExitBadInput;
   }

@@ -1,7 +1,7 @@
 #pragma once
-// A connection to maced's socket for one command. Failing to connect, or losing the
-// daemon mid-command, is "unreachable" (exit 3); a request maced refuses names its field
-// (exit 2).
+// A connection to maced's socket for one command. Failing to connect, losing the daemon
+// mid-command, or being turned away by it (too many connections) is "unreachable"
+// (exit 3); a request maced refuses names its field (exit 2).
 
 #include <functional>
 #include <string>

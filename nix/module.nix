@@ -186,6 +186,9 @@ in
         RestartSec = 5;
         KillMode = "control-group";
         TimeoutStopSec = 75;
+        # As in systemd/maced.service: the store, builds, simulations and up to
+        # `connections.max` clients need more than the default 1024 descriptors.
+        LimitNOFILE = 65536;
 
         NoNewPrivileges = true;
         ProtectSystem = "strict";

@@ -295,6 +295,22 @@ void read_replay(element replay, MacedConfig& config, FieldErrors& errors) {
   }
 }
 
+// `connections`: the limits on client connections (maced/connection_limits.h).
+void read_connections(element value, MacedConfig& config, FieldErrors& errors) {
+  object obj;
+  if (value.get(obj)) {
+    errors.push_back({"connections", "must be an object with \"max\" and \"idle_timeout_s\""});
+    return;
+  }
+  check_keys(obj, "connections", {"max", "idle_timeout_s"}, errors);
+  if (auto n = limit_field(obj, "max", "connections.max", kDefaultMaxConnections,
+                           kMaxMaxConnections, "connections", errors))
+    config.connections.max_connections = static_cast<std::size_t>(*n);
+  if (auto s = limit_field(obj, "idle_timeout_s", "connections.idle_timeout_s",
+                           kDefaultIdleTimeoutS, kMaxIdleTimeoutS, "seconds", errors))
+    config.connections.idle_timeout = std::chrono::seconds(*s);
+}
+
 }  // namespace
 
 std::vector<std::string> tool_names(const MacedConfig& config) {
@@ -312,7 +328,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access"}, errors);
+  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access", "connections"}, errors);
 
   MacedConfig config;
   element checkouts;
@@ -393,6 +409,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (!top.at_key("tools").get(tools)) read_tools(tools, config, errors);
   element replay;
   if (!top.at_key("replay").get(replay)) read_replay(replay, config, errors);
+  element connections;
+  if (!top.at_key("connections").get(connections)) read_connections(connections, config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};
 }

@@ -11,7 +11,8 @@
 //                               "command": ["/usr/local/bin/grep-logs", "--json"],
 //                               "timeout_s": 60, "max_output_bytes": 65536} ]} ],
 //     "replay": { "cache": ["build", "run"] },
-//     "access": { "admin_group": "mace-admin", "others_see": "queue" }
+//     "access": { "admin_group": "mace-admin", "others_see": "queue" },
+//     "connections": { "max": 256, "idle_timeout_s": 600 }
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "maced/connection_limits.h"
 #include "service/caller.h"
 #include "tools/command_tool.h"
 
@@ -54,6 +56,9 @@ struct MacedConfig {
   // and maced's own user; empty: none.
   std::string admin_group;
   service::OthersSee others_see = service::OthersSee::queue;
+  // `connections`: how many clients maced serves at once and how long one may sit idle
+  // (maced/connection_limits.h).
+  ConnectionLimits connections;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

@@ -1,7 +1,6 @@
 // maced: the MACE daemon. Owns the SQLite store, the OpenPiton checkouts and every build
 // and simulation, and serves the Maced capability (schema/mace.capnp) on a Unix socket.
 
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include <capnp/rpc-twoparty.h>
 #include <kj/async-io.h>
 #include <kj/async-unix.h>
 
@@ -23,6 +21,8 @@
 #include "llm/retry.h"
 #include "llm/setup_error.h"
 #include "llm/tool_sessions.h"
+#include "maced/accept_loop.h"
+#include "maced/client_connections.h"
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
@@ -30,7 +30,7 @@
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
-#include "rpc/maced_server.h"
+#include "os/unique_fd.h"
 #include "service/run_service.h"
 #include "store/store.h"
 
@@ -179,33 +179,14 @@ std::string status_line(mace::service::RunService& service, const std::string& w
          " queued, " + std::to_string(counts[mace::RunState::running]) + " running";
 }
 
+// Background work (the accept loop, status, watchdog) is not meant to fail; if it does,
+// say so.
 class LoggingErrorHandler : public kj::TaskSet::ErrorHandler {
  public:
   void taskFailed(kj::Exception&& exception) override {
-    // A client that disconnects mid-call lands here; that is routine, not a fault.
-    if (exception.getType() == kj::Exception::Type::DISCONNECTED) return;
-    std::cerr << "maced: connection error: " << exception.getDescription().cStr() << "\n";
+    std::cerr << "maced: " << exception.getDescription().cStr() << "\n";
   }
 };
-
-kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver,
-                              mace::service::RunService& service,
-                              mace::llm::ToolSessions& tool_sessions, kj::TaskSet& connections,
-                              std::optional<gid_t> admin_gid) {
-  return receiver.accept().then([&, admin_gid](kj::Own<kj::AsyncIoStream>&& stream) {
-    ucred peer{};
-    kj::uint length = sizeof peer;
-    stream->getsockopt(SOL_SOCKET, SO_PEERCRED, &peer, &length);
-    // One TwoPartyServer per connection, so each client's bootstrap capability knows who
-    // that client is.
-    auto server = kj::heap<capnp::TwoPartyServer>(kj::heap<mace::rpc::MacedServer>(
-        service, mace::caller_of(peer.uid, peer.gid, admin_gid), tool_sessions));
-    auto served = server->accept(*stream);
-    // The server (which reads the stream) must go before the stream.
-    connections.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
-    return accept_loop(receiver, service, tool_sessions, connections, admin_gid);
-  });
-}
 
 // Every few seconds: systemd's status line, and the ends of runs the store refused while
 // it was full, so none stays `running` once space returns.
@@ -291,18 +272,22 @@ int main(int argc, char** argv) {
     mace::ListenSocket listen = mace::systemd_listen_socket();
     if (listen.fd < 0) listen = mace::create_listen_socket(options.socket_path, 0660);
     std::string where = listen.from_systemd ? "the socket systemd passed" : listen.path;
-    auto receiver = io.lowLevelProvider->wrapListenSocketFd(
-        listen.fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
 
     mace::RunSupervisor supervisor(service, *store, pooled(config),
                                    run_settings(config, options, listen.path, tool_sessions));
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
 
+    mace::ClientConnections connections(service, tool_sessions, io.provider->getTimer(),
+                                        config.connections, admin_gid, std::cerr);
+    mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
+                                 *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
+                                 [&](kj::Own<kj::AsyncIoStream> stream) {
+                                   connections.add(kj::mv(stream));
+                                 });
     LoggingErrorHandler error_handler;
-    kj::TaskSet connections(error_handler);
     kj::TaskSet background(error_handler);
-    background.add(accept_loop(*receiver, service, tool_sessions, connections, admin_gid));
+    background.add(accept_loop.run());
     background.add(refresh_status(io.provider->getTimer(), service, supervisor, where));
     if (auto interval = mace::watchdog_ping_interval())
       background.add(watchdog_pings(io.provider->getTimer(), *interval));

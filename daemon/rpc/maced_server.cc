@@ -31,12 +31,16 @@ kj::Promise<void> answer(Fn&& fn) {
   }
 }
 
+// Held by the client for as long as it watches; its connection is busy meanwhile, so a
+// watch that waits long between two events is never closed as idle.
 class SubscriptionServer final : public api::Subscription::Server {
  public:
-  explicit SubscriptionServer(kj::Own<RunListenerWatcher> watcher) : watcher_(kj::mv(watcher)) {}
+  SubscriptionServer(kj::Own<RunListenerWatcher> watcher, ConnectionActivity::Hold hold)
+      : watcher_(kj::mv(watcher)), hold_(std::move(hold)) {}
 
  private:
   kj::Own<RunListenerWatcher> watcher_;
+  ConnectionActivity::Hold hold_;
 };
 
 // The answer of submit and replay: the new run's id, or the errors that refused it.
@@ -51,6 +55,15 @@ void set_outcome(Results& results, const service::SubmitOutcome& outcome) {
 }
 
 }  // namespace
+
+MacedServer::DispatchCallResult MacedServer::dispatchCall(
+    uint64_t interface_id, uint16_t method_id,
+    capnp::CallContext<capnp::AnyPointer, capnp::AnyPointer> context) {
+  auto hold = activity_->hold();
+  auto result = api::Maced::Server::dispatchCall(interface_id, method_id, context);
+  result.promise = result.promise.attach(std::move(hold));
+  return result;
+}
 
 kj::Promise<void> MacedServer::version(VersionContext context) {
   auto results = context.getResults();
@@ -83,7 +96,8 @@ kj::Promise<void> MacedServer::watch(WatchContext context) {
     auto params = context.getParams();
     auto watcher = kj::heap<RunListenerWatcher>(service_, params.getListener(), caller_);
     watcher->start(text(params.getRunId()), static_cast<int64_t>(params.getAfterSeq()));
-    context.getResults().setSubscription(kj::heap<SubscriptionServer>(kj::mv(watcher)));
+    context.getResults().setSubscription(
+        kj::heap<SubscriptionServer>(kj::mv(watcher), activity_->hold()));
   });
 }
 

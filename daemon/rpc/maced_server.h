@@ -1,20 +1,32 @@
 #pragma once
 // The Maced bootstrap capability: one per client connection, so each knows who its peer
-// is (SO_PEERCRED): its uid goes with the runs it submits, and every method shows or
-// changes only what that caller may see or change (service/caller.h).
+// is (SO_PEERCRED): its uid goes with the runs it submits, every method shows or changes
+// only what that caller may see or change (service/caller.h), and it tells the
+// connection's activity what it has under way (calls, subscriptions, a tool session).
 
 #include <cstdint>
+#include <memory>
 
 #include "llm/tool_sessions.h"
 #include "mace.capnp.h"
+#include "rpc/connection_activity.h"
 #include "service/run_service.h"
 
 namespace mace::rpc {
 
 class MacedServer final : public api::Maced::Server {
  public:
-  MacedServer(service::RunService& service, service::Caller caller, llm::ToolSessions& tool_sessions)
-      : service_(service), caller_(caller), tool_sessions_(tool_sessions) {}
+  MacedServer(service::RunService& service, service::Caller caller,
+              llm::ToolSessions& tool_sessions, std::shared_ptr<ConnectionActivity> activity)
+      : service_(service),
+        caller_(caller),
+        tool_sessions_(tool_sessions),
+        activity_(std::move(activity)) {}
+
+  // Every call, whichever its method, keeps the connection busy until it is answered.
+  DispatchCallResult dispatchCall(uint64_t interface_id, uint16_t method_id,
+                                  capnp::CallContext<capnp::AnyPointer, capnp::AnyPointer> context)
+      override;
 
  protected:
   kj::Promise<void> version(VersionContext context) override;
@@ -35,6 +47,7 @@ class MacedServer final : public api::Maced::Server {
   service::RunService& service_;
   service::Caller caller_;
   llm::ToolSessions& tool_sessions_;
+  std::shared_ptr<ConnectionActivity> activity_;
 };
 
 }  // namespace mace::rpc

@@ -5,6 +5,10 @@
 // event loop, so a call runs on a thread of its own and its answer comes back through a
 // cross-thread fulfiller. The session's tool list is held (shared) by that thread, so a
 // session closed meanwhile does not pull the tool out from under it.
+//
+// A connection that used a session is busy until the session closes (ConnectionActivity):
+// the agent may think for longer than the idle timeout between two tool calls, and its
+// forwarder keeps one connection for the whole call.
 
 #include <unistd.h>
 
@@ -35,8 +39,10 @@ bool may_use_tools(uint32_t peer_uid) {
 
 kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
   if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
-  auto tools = tool_sessions_.find(text(context.getParams().getSession()));
+  std::string session = text(context.getParams().getSession());
+  auto tools = tool_sessions_.find(session);
   if (!tools) return failure("session: no such tool session (unknown or ended)");
+  activity_->serves_session(session);
   auto list = context.getResults().initTools(static_cast<unsigned>(tools->size()));
   for (size_t i = 0; i < tools->size(); ++i) {
     const llm::Tool& tool = (*tools)[i];
@@ -57,8 +63,10 @@ kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
 kj::Promise<void> MacedServer::callTool(CallToolContext context) {
   if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
   auto params = context.getParams();
-  auto tools = tool_sessions_.find(text(params.getSession()));
+  std::string session = text(params.getSession());
+  auto tools = tool_sessions_.find(session);
   if (!tools) return failure("session: no such tool session (unknown or ended)");
+  activity_->serves_session(session);
   std::string tool_name = text(params.getTool());
   std::string method = text(params.getMethod());
   const llm::Tool* tool = nullptr;

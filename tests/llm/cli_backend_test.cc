@@ -63,7 +63,8 @@ kj::Promise<void> accept_loop(kj::ConnectionReceiver& receiver, service::RunServ
                               ToolSessions& sessions, kj::TaskSet& tasks) {
   return receiver.accept().then([&](kj::Own<kj::AsyncIoStream>&& stream) {
     auto server = kj::heap<capnp::TwoPartyServer>(
-        kj::heap<rpc::MacedServer>(service, service::Caller{static_cast<uint32_t>(::getuid()), true}, sessions));
+        kj::heap<rpc::MacedServer>(service, service::Caller{static_cast<uint32_t>(::getuid()), true},
+                                   sessions, std::make_shared<rpc::ConnectionActivity>(sessions)));
     auto served = server->accept(*stream);
     tasks.add(served.attach(kj::mv(server)).attach(kj::mv(stream)));
     return accept_loop(receiver, service, sessions, tasks);

@@ -43,7 +43,8 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
-              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay, access"));
+              ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay, "
+                          "access, connections"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),
@@ -228,6 +229,36 @@ TEST(MacedConfig, ReplayCacheDefaultsToBuildsAndRunsAndNamesEveryMistake) {
                           "replay.cache[2]: lists \"build\" a second time"));
   EXPECT_THAT(errors_of(R"({"replay": {"cache": "build"}})"),
               ElementsAre("replay.cache: must be a list of prompt, build, run"));
+}
+
+// README "Limits": how many clients maced serves at once and how long one may sit idle.
+TEST(MacedConfig, ConnectionLimitsDefaultAndAreCheckedByPath) {
+  auto defaults = parse_maced_config("{}");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->connections.max_connections, 256u);
+  EXPECT_EQ(defaults.config->connections.idle_timeout, std::chrono::seconds(600));
+  auto set = parse_maced_config(R"({"connections": {"max": 3, "idle_timeout_s": 86400}})");
+  ASSERT_TRUE(set.config) << set.errors.front().to_string();
+  EXPECT_EQ(set.config->connections.max_connections, 3u);
+  EXPECT_EQ(set.config->connections.idle_timeout, std::chrono::seconds(86400));
+  auto one = parse_maced_config(R"({"connections": {"idle_timeout_s": 1}})");
+  ASSERT_TRUE(one.config);
+  EXPECT_EQ(one.config->connections.max_connections, 256u);
+  EXPECT_EQ(one.config->connections.idle_timeout, std::chrono::seconds(1));
+
+  EXPECT_THAT(errors_of(R"({"connections": {"max": 0, "idle_timeout_s": -5}})"),
+              ElementsAre("connections.max: must be an integer from 1 to 65536 (connections), got 0",
+                          "connections.idle_timeout_s: must be an integer from 1 to 86400 "
+                          "(seconds), got -5"));
+  EXPECT_THAT(errors_of(R"({"connections": {"max": 65537, "idle_timeout_s": "10m"}})"),
+              ElementsAre("connections.max: must be an integer from 1 to 65536 (connections), got 65537",
+                          "connections.idle_timeout_s: must be an integer from 1 to 86400 "
+                          "(seconds), got \"10m\""));
+  EXPECT_THAT(errors_of(R"({"connections": {"max": 2.5, "idle": 1}})"),
+              ElementsAre("connections.idle: unknown field; expected one of: max, idle_timeout_s",
+                          "connections.max: must be an integer from 1 to 65536 (connections), got 2.5"));
+  EXPECT_THAT(errors_of(R"({"connections": 256})"),
+              ElementsAre("connections: must be an object with \"max\" and \"idle_timeout_s\""));
 }
 
 }  // namespace

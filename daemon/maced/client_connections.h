@@ -1,0 +1,71 @@
+#pragma once
+// The client connections maced serves (README "Limits"). Each gets its own RPC system
+// whose bootstrap capability knows who the peer is (SO_PEERCRED; maced/peer_caller.h), and:
+// - at most `max_connections` are served at once. One more is told "maced: too many
+//   connections (limit N); try again" and closed (rpc/connection_refusal.h), so a flood
+//   of clients cannot take the descriptors the store and the builds need;
+// - one with nothing under way (rpc/connection_activity.h) for `idle_timeout` is closed,
+//   so idle sockets cannot hold places and descriptors for ever;
+// - a message larger than kMaxMessageBytes, or nested deeper than kMaxMessageNesting,
+//   ends its connection before any of it is stored.
+// The start and the end of an episode of refusals are logged, not each refusal.
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <optional>
+#include <ostream>
+
+#include <kj/async-io.h>
+#include <kj/timer.h>
+
+#include "llm/tool_sessions.h"
+#include "maced/connection_limits.h"
+#include "rpc/connection_activity.h"
+#include "service/run_service.h"
+
+namespace mace {
+
+class ClientConnections {
+ public:
+  // `admin_gid`: the group of maced's administrators (access.admin_group), if any.
+  ClientConnections(service::RunService& service, llm::ToolSessions& tool_sessions,
+                    kj::Timer& timer, ConnectionLimits limits, std::optional<gid_t> admin_gid,
+                    std::ostream& log);
+
+  // Serves `stream`, or refuses it when `max_connections` are being served.
+  void add(kj::Own<kj::AsyncIoStream> stream);
+
+  std::size_t served() const { return served_; }
+
+ private:
+  struct Connection;
+
+  class ErrorHandler final : public kj::TaskSet::ErrorHandler {
+   public:
+    explicit ErrorHandler(std::ostream& log) : log_(log) {}
+    void taskFailed(kj::Exception&& exception) override;
+
+   private:
+    std::ostream& log_;
+  };
+
+  void refuse(kj::Own<kj::AsyncIoStream> stream);
+  // Resolves once `activity` has been idle for the idle timeout.
+  kj::Promise<void> idle_for_the_timeout(std::shared_ptr<rpc::ConnectionActivity> activity);
+
+  service::RunService& service_;
+  llm::ToolSessions& tool_sessions_;
+  kj::Timer& timer_;
+  const ConnectionLimits limits_;
+  const std::optional<gid_t> admin_gid_;
+  std::ostream& log_;
+  std::size_t served_ = 0;
+  std::size_t refusing_ = 0;  // refusals waiting for their client to hang up
+  std::size_t refused_in_episode_ = 0;
+  bool at_limit_ = false;
+  ErrorHandler error_handler_;
+  kj::TaskSet tasks_;  // last: its tasks use everything above
+};
+
+}  // namespace mace
