@@ -41,7 +41,12 @@ constexpr std::size_t kMaxLookback = kSimulation.size() + kMaxBlanks;
 constexpr std::size_t kMaxLookahead =
     2 + kMaxBlanks + kMaxCycles.size() + kMaxBlanks + 1 + kMaxBlanks + kMaxDigits + 1;
 constexpr std::size_t kMaxMatch = kMaxLookback + kMaxLookahead;
-constexpr std::size_t kCarry = 256;      // also how far back a marker line's start is kept
+// How far before its marker a marker line's shown start may lie.
+constexpr std::size_t kLineLookback = 256;
+// The bytes of earlier pieces kept: enough that a marker starting in them still has
+// kLineLookback bytes before it, so a marker line does not depend on how the transcript
+// was cut into pieces.
+constexpr std::size_t kCarry = kLineLookback + kMaxMatch;
 constexpr std::size_t kBoundary = 256;
 static_assert(kMaxMatch < kCarry && kMaxMatch < kBoundary);
 
@@ -401,11 +406,11 @@ void VerdictScanner::close_line() {
   line_markers_ = 0;
 }
 
-// Where the line holding chunk position `start` begins, looking back at most kCarry bytes
-// (into carry_ when start is near the chunk's beginning).
+// Where the line holding chunk position `start` begins, looking back at most
+// kLineLookback bytes (into carry_ when start is near the chunk's beginning).
 std::ptrdiff_t VerdictScanner::line_start(std::string_view chunk, std::ptrdiff_t start) const {
   const auto cs = static_cast<std::ptrdiff_t>(carry_.size());
-  const std::ptrdiff_t lo = std::max(start - static_cast<std::ptrdiff_t>(kCarry), -cs);
+  const std::ptrdiff_t lo = std::max(start - static_cast<std::ptrdiff_t>(kLineLookback), -cs);
   if (start > 0) {
     const std::ptrdiff_t from = std::max<std::ptrdiff_t>(lo, 0);
     const void* nl = memrchr(chunk.data() + from, '\n', static_cast<std::size_t>(start - from));

@@ -580,3 +580,27 @@ TEST(VerdictPassRule, WallClockLimitMakesOnlyAnUnclassifiedRunATimeout) {
 
 }  // namespace
 }  // namespace mace::openpiton
+
+namespace mace::openpiton {
+namespace {
+
+// Found by the fuzz harness: a long line whose marker arrived in a later piece was shown
+// with less of its start than when the transcript came in one piece.
+TEST(VerdictPiecesTest, TheMarkerLineDoesNotDependOnHowTheTranscriptIsCut) {
+  std::string line;
+  for (int i = 0; i < 40; ++i) line += "(termion -> ";
+  const std::string transcript =
+      "Info: start\n" + line + "Simulation -> (terminated by reaching max cycles = 1500000)\n";
+  VerdictScanner whole;
+  whole.feed(transcript);
+  for (std::size_t step : {1u, 7u, 29u, 97u, 300u}) {
+    VerdictScanner pieces;
+    for (std::size_t at = 0; at < transcript.size(); at += step)
+      pieces.feed(std::string_view(transcript).substr(at, step));
+    EXPECT_EQ(pieces.verdict(), Verdict::maxcycles) << step;
+    EXPECT_EQ(pieces.marker_line(), whole.marker_line()) << step;
+  }
+}
+
+}  // namespace
+}  // namespace mace::openpiton
