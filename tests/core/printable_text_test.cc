@@ -12,7 +12,7 @@ namespace {
 
 using testing::HasSubstr;
 
-// Finding 3: the characters the probe put into objectives and models.
+// spec-hardening finding 3: the characters the probe put into objectives and models.
 TEST(PrintableText, ControlsAndBidirectionalAndInvisibleCharactersAreNot) {
   const std::pair<std::string, std::string> cases[] = {
       {std::string("a\0b", 3), "U+0000 (a control character) at byte 1"},
@@ -44,6 +44,7 @@ TEST(PrintableText, ControlsAndBidirectionalAndInvisibleCharactersAreNot) {
 }
 
 TEST(PrintableText, ProseMayHaveNewlinesAndTabsLinesMayNot) {
+  // spec-hardening finding 3
   EXPECT_EQ(unprintable_text_problem("two\nlines\tand a tab", TextKind::prose), std::nullopt);
   EXPECT_EQ(*unprintable_text_problem("a\nb", TextKind::line),
             "must be printable text, got U+000A (a control character) at byte 1");
@@ -53,6 +54,7 @@ TEST(PrintableText, ProseMayHaveNewlinesAndTabsLinesMayNot) {
 }
 
 TEST(PrintableText, EveryOtherCharacterIs) {
+  // spec-hardening finding 3
   for (const char* text : {"", "plain ASCII ~!@#$%^&*()", "caf\xc3\xa9", "\xe4\xb8\xad\xe6\x96\x87",
                            "\xf0\x9f\x99\x82", "\xd7\xa2\xd7\x91\xd7\xa8\xd7\x99\xd7\xaa",
                            "\xef\xbf\xbd", "\xc2\xa0"})
@@ -60,6 +62,7 @@ TEST(PrintableText, EveryOtherCharacterIs) {
 }
 
 TEST(PrintableText, BytesThatAreNotUtf8AreNot) {
+  // spec-hardening finding 3
   EXPECT_EQ(*unprintable_text_problem("ab\xff", TextKind::prose),
             "must be UTF-8 text; the bytes at byte 2 are not UTF-8");
   EXPECT_TRUE(unprintable_text_problem("\xc0\x80", TextKind::line));          // overlong NUL
@@ -68,7 +71,8 @@ TEST(PrintableText, BytesThatAreNotUtf8AreNot) {
 }
 
 TEST(PrintableText, DisplayEscapesWhatIsNotPrintable) {
-  // Finding 3: a message quoting the value must not carry the character to a terminal.
+  // spec-hardening finding 3: a message quoting the value must not carry the character to a
+  // terminal.
   EXPECT_EQ(quoted_for_display("a\xe2\x80\xae" "b\x1b", 60), R"("a\u202eb\u001b")");
   EXPECT_EQ(quoted_for_display("\xf3\xa0\x80\x81", 60), R"("\udb40\udc01")");
   EXPECT_EQ(quoted_for_display("caf\xc3\xa9 \"q\"", 60), R"("café \"q\"")");

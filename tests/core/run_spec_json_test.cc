@@ -571,7 +571,7 @@ TEST(ParseRunSpec, RejectsUnknownKeyInsideWorkloadArgs) {
                   "unknown field; expected one of: finish_mask, rtl_timeout, max_cycle, options"}));
 }
 
-// Finding 1: OpenPiton's diag lists give single diags their own -max_cycle and
+// spec-hardening finding 1: OpenPiton's diag lists give single diags their own -max_cycle and
 // -rtl_timeout (tile1_mini: "simple_br ifu_simple_br.s -max_cycle=400000"); a spec gives
 // them as fields of the workload, checked like the spec's own.
 TEST(ParseRunSpec, ReadsAWorkloadsOwnRtlTimeoutAndMaxCycle) {
@@ -594,7 +594,7 @@ TEST(ParseRunSpec, ReadsAWorkloadsOwnRtlTimeoutAndMaxCycle) {
 }
 
 TEST(ParseRunSpec, RejectsAWorkloadsLimitsOutsideOneToTheTestbenchsInteger) {
-  // Finding 1, finding 2: positive, and within the testbench's 32-bit `integer`.
+  // spec-hardening finding 1, finding 2: positive, and within the testbench's 32-bit `integer`.
   const std::string rule = "must be an integer from 1 to 2147483647, got ";
   for (const std::string field : {"rtl_timeout", "max_cycle"}) {
     for (const std::string given :

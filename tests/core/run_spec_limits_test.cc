@@ -1,6 +1,7 @@
-// Finding 2: every string and list of a spec has a limit (run_spec_limits.h), and so has
-// every number. At the limit a spec is accepted; one past it, it is refused with the field
-// path and the limit, the same way from JSON and from the typed (structured) form.
+// spec-hardening finding 2: every string and list of a spec has a limit
+// (run_spec_limits.h), and so has every number. At the limit a spec is accepted; one past
+// it, it is refused with the field path and the limit, the same way from JSON and from the
+// typed (structured) form.
 
 #include "core/run_spec_limits.h"
 
@@ -56,6 +57,7 @@ void expect_refused_in_both_forms(const RunSpec& typed, const FieldError& expect
 }
 
 TEST(RunSpecLimits, StringsAtTheirLimitAreAcceptedAndOnePastAreRefused) {
+  // spec-hardening finding 2
   struct Case {
     std::string path;
     size_t limit;
@@ -83,6 +85,7 @@ TEST(RunSpecLimits, StringsAtTheirLimitAreAcceptedAndOnePastAreRefused) {
 }
 
 TEST(RunSpecLimits, TheObjectiveIs16KiB) {
+  // spec-hardening finding 2
   EXPECT_EQ(kMaxObjectiveBytes, 16u * 1024);
   RunSpec spec = valid_spec();
   spec.objective = std::string(16 * 1024 + 1, 'x');
@@ -91,12 +94,14 @@ TEST(RunSpecLimits, TheObjectiveIs16KiB) {
 }
 
 TEST(RunSpecLimits, BackendLengthIsCheckedBeforeItsName) {
+  // spec-hardening finding 2
   RunSpec spec = valid_spec();
   spec.backend = std::string(kMaxBackendBytes + 1, 'v');
   expect_refused_in_both_forms(spec, {"backend", "must be at most 32 bytes, got 33"});
 }
 
 TEST(RunSpecLimits, ListsPastTheirLimitAreOneErrorEach) {
+  // spec-hardening finding 2
   RunSpec at = valid_spec();
   at.workloads.clear();
   for (size_t i = 0; i < kMaxWorkloads; ++i) at.workloads.push_back(name_number(i));
@@ -126,6 +131,7 @@ TEST(RunSpecLimits, ListsPastTheirLimitAreOneErrorEach) {
 }
 
 TEST(RunSpecLimits, ListsPastTheirLimitInJsonAreNotReadElementByElement) {
+  // spec-hardening finding 2
   // A JSON list past its limit is refused before its elements are read, however wrong each
   // of them is: one message, not one per element.
   std::string workloads = "[1";
@@ -148,6 +154,7 @@ TEST(RunSpecLimits, ListsPastTheirLimitInJsonAreNotReadElementByElement) {
 }
 
 TEST(RunSpecLimits, OptionsHaveALengthLimit) {
+  // spec-hardening finding 2
   RunSpec spec = valid_spec();
   std::string option = "-midas_args=-D" + std::string(kMaxOptionBytes, 'A');
   spec.workload_args["hello"].options = {option};
@@ -157,6 +164,7 @@ TEST(RunSpecLimits, OptionsHaveALengthLimit) {
 }
 
 TEST(RunSpecLimits, FinishMaskHasOneDigitPerTileOfTheLargestMesh) {
+  // spec-hardening finding 2
   RunSpec spec = valid_spec();
   spec.workload_args["hello"].finish_mask = std::string(kMaxFinishMaskDigits, '1');
   EXPECT_THAT(validate_run_spec(spec), IsEmpty());
@@ -168,6 +176,7 @@ TEST(RunSpecLimits, FinishMaskHasOneDigitPerTileOfTheLargestMesh) {
 }
 
 TEST(RunSpecLimits, CoreDescriptorIs64KiB) {
+  // spec-hardening finding 2
   RunSpec spec = valid_spec();
   spec.core = Core::generic;
   std::string at = R"({"a":")" + std::string(kMaxCoreDescriptorBytes - 8, 'x') + "\"}";
@@ -179,6 +188,7 @@ TEST(RunSpecLimits, CoreDescriptorIs64KiB) {
 }
 
 TEST(RunSpecLimits, TheWholeSpecIs256KiBOfJson) {
+  // spec-hardening finding 2
   // The text is refused before it is parsed, as `mace spec check` and maced read it.
   std::string at = spec_json();
   at.insert(at.size() - 1, std::string(kMaxSpecJsonBytes - at.size(), ' '));
@@ -191,6 +201,7 @@ TEST(RunSpecLimits, TheWholeSpecIs256KiBOfJson) {
 }
 
 TEST(RunSpecLimits, BudgetNumbersAreBounded) {
+  // spec-hardening finding 2
   // 4294967297 does not fit the wire's 32 bits, and 9.2e18 seconds or dollars is no budget.
   EXPECT_THAT(errors_for(spec_json(R"("budget":{"max_iterations":4294967297})")),
               ElementsAre(FieldError{"budget.max_iterations",
@@ -216,6 +227,7 @@ TEST(RunSpecLimits, BudgetNumbersAreBounded) {
 }
 
 TEST(RunSpecLimits, CyclesMeshAndCheckoutsAreBounded) {
+  // spec-hardening finding 2
   RunSpec spec = valid_spec();
   spec.rtl_timeout = kMaxCycles + 1;
   spec.max_cycle = kMaxCycles + 1;

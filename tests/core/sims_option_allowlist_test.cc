@@ -38,8 +38,8 @@ FieldError option_error(const std::string& option) {
   return parsed.errors[0];
 }
 
-// Finding 1: each option the probe got past the old blocklist is refused at submit, with
-// the field path and a message that names the option.
+// spec-hardening finding 1: each option the probe got past the old blocklist is refused at
+// submit, with the field path and a message that names the option.
 TEST(SimsOptionAllowlist, EveryOptionTheProbeUsedIsRefusedNamingIt) {
   const std::vector<std::pair<std::string, std::string>> probes = {
       {"-model=/home/mallory/fake", "-model"},        // a simulator from the submitter's dir
@@ -59,7 +59,7 @@ TEST(SimsOptionAllowlist, EveryOptionTheProbeUsedIsRefusedNamingIt) {
   }
 }
 
-// Finding 1: the old blocklist's own entries stay refused under the allowlist.
+// spec-hardening finding 1: the old blocklist's own entries stay refused under the allowlist.
 TEST(SimsOptionAllowlist, OptionsThatRunCommandsOrRelocateStayRefused) {
   for (const char* option :
        {"-pre_process_cmd=rm", "-post_process_cmd=x", "-other_sim_run_cmd=x", "-model_dir=/tmp",
@@ -72,7 +72,8 @@ TEST(SimsOptionAllowlist, OptionsThatRunCommandsOrRelocateStayRefused) {
   }
 }
 
-// Finding 1: what OpenPiton's diag lists give diags, in the forms the allowlist keeps.
+// spec-hardening finding 1: what OpenPiton's diag lists give diags, in the forms the
+// allowlist keeps.
 TEST(SimsOptionAllowlist, DiagListTuningFormsAreAllowed) {
   for (const char* option :
        {"-fast_boot", "-nofast_boot", "-midas_args=-DTHREAD_COUNT=4", "-midas_args=-DSYNC_THREADS",
@@ -91,9 +92,9 @@ TEST(SimsOptionAllowlist, DiagListTuningFormsAreAllowed) {
   }
 }
 
-// Finding 1: midas runs cpp, m4, pal, as and ld; options that replace those programs, add
-// their arguments (-o), read a configuration or write elsewhere are refused, and a define
-// is a symbol with a word for its value.
+// spec-hardening finding 1: midas runs cpp, m4, pal, as and ld; options that replace those
+// programs, add their arguments (-o), read a configuration or write elsewhere are refused,
+// and a define is a symbol with a word for its value.
 TEST(SimsOptionAllowlist, MidasOptionsThatRunProgramsOrWriteFilesAreRefused) {
   for (const char* arg : {"-as_cmd=/tmp/x", "-cpp_args=-o", "-ld_args=-T", "-std_as_args",
                           "-config=/tmp/m", "-build_dir=/tmp", "-dest_dir=/tmp", "-I/tmp",
@@ -107,8 +108,9 @@ TEST(SimsOptionAllowlist, MidasOptionsThatRunProgramsOrWriteFilesAreRefused) {
   }
 }
 
-// Finding 1: a plusarg is +NAME[=VALUE] of word characters, never one of Verilator's own
-// (some write files at the path they are given) nor one MACE sets to decide the verdict.
+// spec-hardening finding 1: a plusarg is +NAME[=VALUE] of word characters, never one of
+// Verilator's own (some write files at the path they are given) nor one MACE sets to decide
+// the verdict.
 TEST(SimsOptionAllowlist, PlusargsThatWriteFilesOrDecideTheVerdictAreRefused) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"+verilator+prof+threads+file+/var/lib/maced/mace.db", "Verilator's own"},
@@ -133,9 +135,9 @@ TEST(SimsOptionAllowlist, PlusargsThatWriteFilesOrDecideTheVerdictAreRefused) {
   }
 }
 
-// Finding 1: the diag lists' options that this OpenPiton's sims does not have (it stops
-// with "Unprocessed argument") and the limits MACE sets from their own fields are refused
-// with a message saying so.
+// spec-hardening finding 1: the diag lists' options that this OpenPiton's sims does not
+// have (it stops with "Unprocessed argument") and the limits MACE sets from their own
+// fields are refused with a message saying so.
 TEST(SimsOptionAllowlist, DiagListOptionsSimsLacksOrMaceSetsSayWhy) {
   for (const char* option : {"-sas", "-nosas", "-sas_run_args=-DNO_MMU_REG_CMP", "-stub_mask=1",
                              "-sjm", "-vera_cov_obj=x"})
@@ -148,7 +150,7 @@ TEST(SimsOptionAllowlist, DiagListOptionsSimsLacksOrMaceSetsSayWhy) {
               HasSubstr("workload's own finish_mask field"));
 }
 
-// Finding 1: a switch takes no value, and a valued option without '=' would take the
+// spec-hardening finding 1: a switch takes no value, and a valued option without '=' would take the
 // next argument (the diag's name) as its value.
 TEST(SimsOptionAllowlist, SwitchesTakeNoValueAndValuedOptionsNeedOne) {
   EXPECT_THAT(option_error("-fast_boot=1").message, HasSubstr("is a switch"));
@@ -157,6 +159,7 @@ TEST(SimsOptionAllowlist, SwitchesTakeNoValueAndValuedOptionsNeedOne) {
 }
 
 TEST(SimsOptionAllowlist, MessageListsTheAllowedOptions) {
+  // spec-hardening finding 1
   EXPECT_EQ(allowed_sims_options(), "-fast_boot, -nofast_boot, -midas_args=..., -sim_run_args=...");
   EXPECT_THAT(option_error("-foo").message, HasSubstr(allowed_sims_options()));
 }

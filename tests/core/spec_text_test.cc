@@ -1,7 +1,7 @@
-// Finding 3: text in a spec is what it claims to be. The JSON text has no NUL byte and is
-// UTF-8; every string of the spec is printable (the objective may also hold newlines and
-// tabs), refused with its field path otherwise, from JSON and from the typed (structured)
-// form alike; and no message carries the refused characters to a terminal.
+// spec-hardening finding 3: text in a spec is what it claims to be. The JSON text has no
+// NUL byte and is UTF-8; every string of the spec is printable (the objective may also hold
+// newlines and tabs), refused with its field path otherwise, from JSON and from the typed
+// (structured) form alike; and no message carries the refused characters to a terminal.
 
 #include <string>
 #include <vector>
@@ -30,6 +30,7 @@ constexpr const char* kRightToLeftOverride = "\xe2\x80\xae";  // U+202E
 const std::string kNulRule = "a run spec must not contain a NUL byte, got one at byte ";
 
 TEST(SpecText, ANulByteAnywhereRefusesTheSpec) {
+  // spec-hardening finding 3
   // What `mace spec check` read and what the old client sent (cut at the NUL) differed;
   // now the same bytes reach maced, and it refuses them.
   std::string json = spec_json() + std::string("\0garbage", 8);
@@ -42,6 +43,7 @@ TEST(SpecText, ANulByteAnywhereRefusesTheSpec) {
 }
 
 TEST(SpecText, BytesThatAreNotUtf8RefuseTheSpec) {
+  // spec-hardening finding 3
   std::string json = R"({"workloads":["hello"],"objective":"caf)" "\xe9" R"("})";
   EXPECT_THAT(parse_run_spec_json(json).errors,
               ElementsAre(FieldError{"", "a run spec must be UTF-8 text, got bytes that are not "
@@ -50,6 +52,7 @@ TEST(SpecText, BytesThatAreNotUtf8RefuseTheSpec) {
 
 // The escaped forms JSON allows reach the strings decoded; each is refused where it lands.
 TEST(SpecText, ControlAndFormattingCharactersInStringsAreRefusedWithTheFieldPath) {
+  // spec-hardening finding 3
   const std::vector<std::pair<std::string, std::string>> fields = {
       {"objective", R"("objective":"boot\u0000 linux")"},
       {"model", R"("model":"m\u001b[2J")"},
@@ -77,6 +80,7 @@ TEST(SpecText, ControlAndFormattingCharactersInStringsAreRefusedWithTheFieldPath
 }
 
 TEST(SpecText, TheTypedFormIsRefusedTheSame) {
+  // spec-hardening finding 3
   RunSpec spec = valid_spec();
   spec.objective = std::string("boot\0 linux", 11);
   spec.model = std::string("m") + kRightToLeftOverride;
@@ -95,6 +99,7 @@ TEST(SpecText, TheTypedFormIsRefusedTheSame) {
 }
 
 TEST(SpecText, OnlyTheObjectiveMayHaveNewlinesAndTabsAndAnyPrintableCharacterIsAccepted) {
+  // spec-hardening finding 3
   RunSpec spec = parsed(spec_json().replace(spec_json().find("boot linux"), 10,
                                             R"(line one\n\tline two)"));
   EXPECT_EQ(spec.objective, "line one\n\tline two");
@@ -109,6 +114,7 @@ TEST(SpecText, OnlyTheObjectiveMayHaveNewlinesAndTabsAndAnyPrintableCharacterIsA
 }
 
 TEST(SpecText, MessagesAndPathsNeverCarryTheRefusedCharacters) {
+  // spec-hardening finding 3
   // An unknown key, a program that is not a workload and an echoed value, each with U+202E:
   // the key and value appear escaped, never as the raw bytes.
   std::string json = R"({"workloads":["hello"],"objective":"o","x\u202e":1,)"

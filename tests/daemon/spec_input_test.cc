@@ -45,8 +45,9 @@ class SpecInputTest : public ::testing::Test {
   std::unique_ptr<MacedInstance> maced_;
 };
 
-// Finding 3: the client cut the spec at its NUL before sending it, so maced accepted what
-// `spec check` refused. Now the same bytes reach maced, which refuses them itself.
+// spec-hardening finding 3: the client cut the spec at its NUL before sending it, so maced
+// accepted what `spec check` refused. Now the same bytes reach maced, which refuses them
+// itself.
 TEST_F(SpecInputTest, SubmitOfASpecWithANulAndGarbageIsRefusedByMaced) {
   dir_.write("nul.json", std::string(kGoodSpec) + std::string("\0garbage", 8));
   auto local = mace({"spec", "check", dir_.file("nul.json")});
@@ -61,7 +62,7 @@ TEST_F(SpecInputTest, SubmitOfASpecWithANulAndGarbageIsRefusedByMaced) {
   EXPECT_TRUE(nothing_recorded());
 }
 
-// Finding 1: -model= ran a simulator from a directory the submitter made.
+// spec-hardening finding 1: -model= ran a simulator from a directory the submitter made.
 TEST_F(SpecInputTest, SubmitOfAModelOptionIsRefusedNamingTheFieldAndTheOption) {
   dir_.write("model.json", R"({"core": "pico", "workloads": ["add.S"], "objective": "run add",
     "workload_args": {"add.S": {"options": ["-model=/tmp/mallory/manycore"]}}})");
@@ -72,7 +73,8 @@ TEST_F(SpecInputTest, SubmitOfAModelOptionIsRefusedNamingTheFieldAndTheOption) {
   EXPECT_TRUE(nothing_recorded());
 }
 
-// Finding 2: `mace spec check /dev/zero` grew to gigabytes. A device is not a spec file.
+// spec-hardening finding 2: `mace spec check /dev/zero` grew to gigabytes. A device is not
+// a spec file.
 TEST_F(SpecInputTest, SpecCheckOfDevZeroExitsTwoAtOnce) {
   auto start = Clock::now();
   auto r = run_process({mace_binary(), "spec", "check", "/dev/zero"},
@@ -82,7 +84,7 @@ TEST_F(SpecInputTest, SpecCheckOfDevZeroExitsTwoAtOnce) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
 }
 
-// Finding 2: standard input is allowed to be anything, and is read up to the limit.
+// spec-hardening finding 2: standard input is allowed to be anything, and is read up to the limit.
 TEST_F(SpecInputTest, SpecCheckReadsStandardInputOnlyUpToTheLimit) {
   auto start = Clock::now();
   auto r = run_process({"/bin/sh", "-c", mace_binary() + " spec check - < /dev/zero"},
@@ -92,7 +94,7 @@ TEST_F(SpecInputTest, SpecCheckReadsStandardInputOnlyUpToTheLimit) {
   EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));
 }
 
-// Finding 2: `mace verdict` on a FIFO waited for ever for a writer.
+// spec-hardening finding 2: `mace verdict` on a FIFO waited for ever for a writer.
 TEST_F(SpecInputTest, VerdictOnAFifoExitsTwoAtOnce) {
   const std::string fifo = dir_.file("sim.log");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
@@ -108,7 +110,7 @@ TEST_F(SpecInputTest, VerdictOnAFifoExitsTwoAtOnce) {
   EXPECT_THAT(r.err, HasSubstr("cannot read /dev/zero: not a regular file"));
 }
 
-// Finding 2: a FIFO given as a spec file is refused too (standard input is "-").
+// spec-hardening finding 2: a FIFO given as a spec file is refused too (standard input is "-").
 TEST_F(SpecInputTest, SubmitOfAFifoIsRefused) {
   const std::string fifo = dir_.file("spec.json");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
