@@ -33,7 +33,9 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 
-// Reads a whole file, or standard input for "-". Returns false with `error` set.
-bool read_input(const std::string& path, std::string& out, std::string& error);
+// Reads at most `max_bytes` of a regular file, or of standard input for "-", as they are
+// (read_input.cc). Returns false with `error` set, also for a FIFO or a device.
+bool read_input(const std::string& path, std::size_t max_bytes, std::string& out,
+                std::string& error);
 
 }  // namespace mace::client

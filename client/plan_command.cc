@@ -15,7 +15,8 @@ int cmd_plan_parse(const GlobalOptions&, const Arguments& args) {
   }
   const std::string& file = args.positional[0];
   std::string text, error;
-  if (!read_input(file, text, error)) {
+  // One byte over the reply limit is enough for parse_plan to refuse it as too long.
+  if (!read_input(file, kMaxReplyBytes + 1, text, error)) {
     std::cerr << "mace: " << error << "\n";
     return kExitBadInput;
   }

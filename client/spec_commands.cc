@@ -1,8 +1,6 @@
 // mace spec check FILE, mace submit FILE: run specs, checked locally or by maced.
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands.h"
 #include "core/run_spec.h"
@@ -11,29 +9,14 @@
 
 namespace mace::client {
 
-bool read_input(const std::string& path, std::string& out, std::string& error) {
-  std::ostringstream text;
-  if (path == "-") {
-    text << std::cin.rdbuf();
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      error = "cannot read " + path;
-      return false;
-    }
-    text << in.rdbuf();
-  }
-  out = text.str();
-  return true;
-}
-
 namespace {
 
 void print_errors(const std::string& file, const FieldErrors& errors) {
   for (const auto& e : errors) std::cerr << file << ": " << e.to_string() << "\n";
 }
 
-// The one FILE argument of spec check and submit, read whole; false after saying why.
+// The one FILE argument of spec check and submit; false after saying why. At most one
+// byte over the spec limit is read: parse_run_spec_json, here or in maced, refuses it.
 bool read_spec_argument(const Arguments& args, const char* usage, std::string& file,
                         std::string& text) {
   if (args.positional.size() != 1) {
@@ -42,7 +25,7 @@ bool read_spec_argument(const Arguments& args, const char* usage, std::string& f
   }
   file = args.positional[0];
   std::string error;
-  if (!read_input(file, text, error)) {
+  if (!read_input(file, kMaxSpecJsonBytes + 1, text, error)) {
     std::cerr << "mace: " << error << "\n";
     return false;
   }
@@ -69,7 +52,9 @@ int cmd_submit(const GlobalOptions& global, const Arguments& args) {
   std::string run_id;
   int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.submitRequest();
-    request.initSpec().setJson(text);
+    // Exactly the bytes read, NULs included (a std::string would convert through its
+    // C string and stop at the first): maced must judge what spec check judged.
+    request.initSpec().setJson(kj::StringPtr(text.data(), text.size()));
     // REQ-PLAT-7/8: the command line picks vertex and gemini-2.5-flash unless --backend,
     // --model or the spec itself say otherwise; maced's own default (MACE_LLM) is for API
     // clients that leave the choice to it.

@@ -34,7 +34,9 @@ struct WorkloadArgs {
   # Per-program simulation settings (run spec field `workload_args`).
   program @0 :Text;          # must be one of the spec's workloads
   finishMask @1 :Text;       # hex digits (an optional 0x prefix is accepted); empty: one bit per tile
-  options @2 :List(Text);    # extra sims options, each starting with '-'
+  options @2 :List(Text);    # sims options from the allowlist (README "Run specs")
+  rtlTimeout @3 :UInt64;     # this program's own rtl_timeout (cycles); 0: the spec's
+  maxCycle @4 :UInt64;       # this program's own max_cycle (cycles); 0: the spec's
 }
 
 struct Budget {

@@ -14,6 +14,8 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "core/printable_text.h"
+#include "core/sims_option_allowlist.h"
 #include "os/text.h"
 
 namespace mace {
@@ -27,17 +29,11 @@ constexpr std::array<std::pair<Core, std::string_view>, 4> kCoreNames{{
 }};
 
 // A value echoed in a message is cut short so a megabyte-long string cannot flood a
-// terminal or a log line.
+// terminal or a log line, and what is not printable in it is escaped, so a message
+// never carries what the spec was refused for to a terminal.
 constexpr size_t kMaxEchoedBytes = 60;
 
-std::string echo_string(std::string_view s) {
-  std::string_view shown = os::clip_utf8(s, kMaxEchoedBytes);
-  std::string out = "\"";
-  append_json_escaped(out, shown);
-  out += '"';
-  if (shown.size() < s.size()) out += "...";
-  return out;
-}
+std::string echo_string(std::string_view s) { return quoted_for_display(s, kMaxEchoedBytes); }
 
 // The shortest text that reads back as `d`: a user who wrote 0.1 sees 0.1, not
 // 0.10000000000000001.
@@ -82,6 +78,38 @@ bool is_blank(std::string_view s) {
   return true;
 }
 
+bool check_length(FieldErrors& errors, const std::string& path, std::string_view value,
+                  size_t max_bytes) {
+  if (value.size() <= max_bytes) return true;
+  errors.push_back({path, "must be at most " + std::to_string(max_bytes) + " bytes, got " +
+                              std::to_string(value.size())});
+  return false;
+}
+
+bool check_printable(FieldErrors& errors, const std::string& path, std::string_view value,
+                     TextKind kind) {
+  auto problem = unprintable_text_problem(value, kind);
+  if (problem) errors.push_back({path, *problem});
+  return !problem;
+}
+
+// The length and the characters of a string field, checked before its own rules (which
+// would otherwise echo, or act on, text that is not what it claims to be). False after
+// saying why.
+bool check_text(FieldErrors& errors, const std::string& path, std::string_view value,
+                size_t max_bytes, TextKind kind = TextKind::line) {
+  return check_length(errors, path, value, max_bytes) && check_printable(errors, path, value, kind);
+}
+
+// False after saying so when a list is longer than its limit; its elements are then not
+// checked one by one (a spec with a million of them would get a million messages).
+bool check_count(FieldErrors& errors, const std::string& path, size_t count, size_t max,
+                 std::string_view what) {
+  if (count <= max) return true;
+  errors.push_back({path, count_limit_message(max, what, count)});
+  return false;
+}
+
 // Why `name` cannot name a gate workload, or empty when it can.
 std::string workload_name_problem(std::string_view name) {
   if (name.empty()) return got("must be a non-empty string", echo_string(name));
@@ -99,8 +127,9 @@ std::string workload_name_problem(std::string_view name) {
   return {};
 }
 
-void check_positive(FieldErrors& errors, const std::string& path, std::optional<int64_t> n) {
-  if (n && *n <= 0) errors.push_back({path, got("must be a positive integer", *n)});
+void check_range(FieldErrors& errors, const std::string& path, std::optional<int64_t> n,
+                 int64_t max) {
+  if (n && (*n < 1 || *n > max)) errors.push_back({path, got(integer_range_rule(max), *n)});
 }
 
 void check_workloads(const RunSpec& spec, FieldErrors& errors) {
@@ -108,25 +137,29 @@ void check_workloads(const RunSpec& spec, FieldErrors& errors) {
     errors.push_back({"workloads", got("must be a non-empty array of workload names", "[]")});
     return;
   }
+  if (!check_count(errors, "workloads", spec.workloads.size(), kMaxWorkloads, "names")) return;
   std::unordered_map<std::string_view, size_t> first_index;
   for (size_t i = 0; i < spec.workloads.size(); ++i) {
     std::string path = "workloads[" + std::to_string(i) + "]";
     const std::string& name = spec.workloads[i];
+    if (!check_length(errors, path, name, kMaxWorkloadNameBytes)) continue;
+    // Its own rules first: they say why ASCII blanks and controls cannot be in a name.
     if (std::string problem = workload_name_problem(name); !problem.empty()) {
       errors.push_back({path, problem});
       continue;
     }
+    if (!check_printable(errors, path, name, TextKind::line)) continue;
     auto [first, inserted] = first_index.emplace(name, i);
     if (!inserted) errors.push_back({path, "duplicate of workloads[" + std::to_string(first->second) + "]"});
   }
 }
 
 void check_budget(const Budget& budget, FieldErrors& errors) {
-  check_positive(errors, "budget.max_iterations", budget.max_iterations);
+  check_range(errors, "budget.max_iterations", budget.max_iterations, kMaxIterations);
   // Written so NaN fails too: every comparison with NaN is false.
-  if (!(budget.max_usd > 0 && std::isfinite(budget.max_usd)))
-    errors.push_back({"budget.max_usd", got("must be a positive number", number_text(budget.max_usd))});
-  check_positive(errors, "budget.max_wall_s", budget.max_wall_s);
+  if (!(budget.max_usd > 0 && budget.max_usd <= kMaxUsd))
+    errors.push_back({"budget.max_usd", got(max_usd_rule(), number_text(budget.max_usd))});
+  check_range(errors, "budget.max_wall_s", budget.max_wall_s, kMaxWallSeconds);
 }
 
 // "expected one of: ..." for the workloads a program could have named, few enough to read.
@@ -143,7 +176,7 @@ std::string listing(const std::vector<std::string>& workloads) {
     }
     out += listed++ ? ", " : "expected one of: ";
     std::string_view shown = os::clip_utf8(name, kMaxEchoedBytes);
-    out += shown;
+    out += key_path_step(shown);
     if (shown.size() < name.size()) out += "...";
   }
   if (listed == 0) return "the workload list is empty";
@@ -151,68 +184,78 @@ std::string listing(const std::vector<std::string>& workloads) {
   return out;
 }
 
-// The only error validate_run_spec reports at the exact path "workload_args.<program>"
-// is this one; the JSON parser relies on that to drop it when `workloads` itself was
-// unreadable.
-// sims pastes many option values into shell commands it runs as maced's user, and some
-// options run commands or move where it reads and writes. A run spec comes from any member
-// of the mace group, so its options may only tune the simulation: plain characters, and
-// none of the options that execute, relocate or redefine what MACE itself sets.
-std::optional<std::string> unsafe_sims_option(const std::string& option) {
+// sims pastes option values into shell commands it runs as maced's user. This comes first
+// because it says why (the allowlist would only say the option is not one of its forms).
+std::optional<std::string> shell_unsafe_option(const std::string& option) {
   static constexpr std::string_view kSafe =
       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:+/@%=-";
   if (option.find_first_not_of(kSafe) != std::string::npos)
     return std::string("may hold only letters, digits and _.,:+/@%=- (sims passes options "
                        "through a shell)");
-  std::string name = option.substr(1, option.find('=') == std::string::npos
-                                          ? std::string::npos
-                                          : option.find('=') - 1);
-  static constexpr std::string_view kReserved[] = {
-      "pre_process_cmd", "post_process_cmd", "other_sim_build_cmd", "other_sim_run_cmd",
-      "model_dir", "result_dir", "dv_root", "chdir", "asm_diag_root", "asm_diag_path",
-      "image_diag_root", "image_diag_path", "build_id", "sys", "x_tiles", "y_tiles",
-      "vlt_build", "vlt_run", "vcs_build", "vcs_run", "finish_mask", "rtl_timeout",
-      "max_cycle", "slurm", "sim_type", "group"};
-  for (std::string_view reserved : kReserved)
-    if (name == reserved)
-      return "-" + name + " is set by MACE or runs commands, and may not be given here";
-  if (name.size() > 4 && name.compare(name.size() - 4, 4, "_cmd") == 0)
-    return "-" + name + " runs a command, and may not be given here";
   return std::nullopt;
 }
 
-void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
-  std::unordered_set<std::string_view> workloads(spec.workloads.begin(), spec.workloads.end());
-  std::optional<std::string> known;  // built once: a spec may name many unknown programs
-  for (const auto& [program, args] : spec.workload_args) {
-    std::string path = "workload_args." + program;
-    if (!workloads.contains(program)) {
-      if (!known) known = listing(spec.workloads);
-      errors.push_back({path, "not one of the workloads; " + *known});
-    }
-    for (char c : args.finish_mask) {
-      if (!is_hex_digit(c)) {
-        errors.push_back({path + ".finish_mask", got("must be a string of hex digits", echo_string(args.finish_mask))});
-        break;
-      }
-    }
-    for (size_t i = 0; i < args.options.size(); ++i) {
-      const std::string& option = args.options[i];
-      std::string where = path + ".options[" + std::to_string(i) + "]";
-      if (option.empty() || option.front() != '-') {
-        errors.push_back({where, got("must be a string starting with '-'", echo_string(option))});
-      } else if (auto problem = unsafe_sims_option(option)) {
-        errors.push_back({where, got(*problem, echo_string(option))});
-      }
+void check_workload_options(const std::string& path, const WorkloadArgs& args,
+                            FieldErrors& errors) {
+  const std::string options_path = path + ".options";
+  if (!check_count(errors, options_path, args.options.size(), kMaxOptionsPerWorkload, "options"))
+    return;
+  for (size_t i = 0; i < args.options.size(); ++i) {
+    const std::string& option = args.options[i];
+    std::string where = options_path + "[" + std::to_string(i) + "]";
+    if (!check_text(errors, where, option, kMaxOptionBytes)) continue;
+    if (option.empty() || option.front() != '-') {
+      errors.push_back({where, got("must be a string starting with '-'", echo_string(option))});
+    } else if (auto unsafe = shell_unsafe_option(option)) {
+      errors.push_back({where, got(*unsafe, echo_string(option))});
+    } else if (auto problem = sims_option_problem(option)) {
+      errors.push_back({where, *problem});
     }
   }
 }
 
+// The only error validate_run_spec reports at the exact path "workload_args.<program>"
+// is the first one below; the JSON parser relies on that to drop it when `workloads`
+// itself was unreadable.
+void check_workload_args(const RunSpec& spec, FieldErrors& errors) {
+  if (!check_count(errors, "workload_args", spec.workload_args.size(), kMaxWorkloadArgs,
+                   "programs"))
+    return;
+  std::unordered_set<std::string_view> workloads(spec.workloads.begin(), spec.workloads.end());
+  std::optional<std::string> known;  // built once: a spec may name many unknown programs
+  for (const auto& [program, args] : spec.workload_args) {
+    std::string path = "workload_args." + key_path_step(program);
+    if (!workloads.contains(program)) {
+      if (!known) known = listing(spec.workloads);
+      errors.push_back({path, "not one of the workloads; " + *known});
+    }
+    if (args.finish_mask.size() > kMaxFinishMaskDigits) {
+      errors.push_back({path + ".finish_mask",
+                        "must be at most " + std::to_string(kMaxFinishMaskDigits) +
+                            " hex digits (one per tile of a 256x256 mesh), got " +
+                            std::to_string(args.finish_mask.size())});
+    } else {
+      for (char c : args.finish_mask) {
+        if (!is_hex_digit(c)) {
+          errors.push_back({path + ".finish_mask", got("must be a string of hex digits",
+                                                       echo_string(args.finish_mask))});
+          break;
+        }
+      }
+    }
+    check_range(errors, path + ".rtl_timeout", args.rtl_timeout, kMaxCycles);
+    check_range(errors, path + ".max_cycle", args.max_cycle, kMaxCycles);
+    check_workload_options(path, args, errors);
+  }
+}
+
 void check_tools(const RunSpec& spec, FieldErrors& errors) {
+  if (!check_count(errors, "tools", spec.tools.size(), kMaxTools, "tool names")) return;
   std::unordered_map<std::string_view, size_t> first_index;
   for (size_t i = 0; i < spec.tools.size(); ++i) {
     std::string path = "tools[" + std::to_string(i) + "]";
     const std::string& name = spec.tools[i];
+    if (!check_text(errors, path, name, kMaxToolNameBytes)) continue;
     if (!is_tool_name(name)) {
       errors.push_back({path, got("must be a tool name: a lowercase letter, then lowercase "
                                   "letters, digits and _",
@@ -227,6 +270,9 @@ void check_tools(const RunSpec& spec, FieldErrors& errors) {
 
 void check_function_names(const std::vector<std::string>& names, const std::string& field,
                           FieldErrors& errors) {
+  // Each function at most once, so a longer list has a duplicate.
+  if (!check_count(errors, field, names.size(), std::size(kReplayFunctions), "functions"))
+    return;
   std::unordered_map<std::string_view, size_t> first_index;
   for (size_t i = 0; i < names.size(); ++i) {
     std::string path = field + "[" + std::to_string(i) + "]";
@@ -248,7 +294,8 @@ void check_replay(const RunSpec& spec, FieldErrors& errors) {
   const ReplaySettings& r = spec.replay;
   if (r.cache) check_function_names(*r.cache, "replay.cache", errors);
   check_function_names(r.bypass, "replay.bypass", errors);
-  if (r.from && (r.from->empty() || r.from->find_first_of("/ \t\n") != std::string::npos))
+  if (r.from && check_text(errors, "replay.from", *r.from, kMaxRunIdBytes) &&
+      (r.from->empty() || r.from->find_first_of("/ \t\n") != std::string::npos))
     errors.push_back({"replay.from", got("must be a run ID", echo_string(*r.from))});
   if (!r.bypass.empty() && !r.from)
     errors.push_back({"replay.bypass",
@@ -268,6 +315,10 @@ void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
                                                echo_string(to_string(spec.core))});
     return;
   }
+  // Checked as text first: its strings are printed with the spec, and JSON escapes only
+  // the control characters among them.
+  if (!check_text(errors, "core_descriptor", *spec.core_descriptor_json, kMaxCoreDescriptorBytes))
+    return;
   simdjson::dom::parser parser;
   simdjson::padded_string text(*spec.core_descriptor_json);
   auto parsed = parser.parse(text);
@@ -275,7 +326,58 @@ void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
     errors.push_back({"core_descriptor", got("must be a JSON object", echo_string(*spec.core_descriptor_json))});
 }
 
+void check_objective(const RunSpec& spec, FieldErrors& errors) {
+  if (!check_text(errors, "objective", spec.objective, kMaxObjectiveBytes, TextKind::prose))
+    return;
+  if (is_blank(spec.objective))
+    errors.push_back({"objective", got("must be a non-empty string (not only whitespace)",
+                                       echo_string(spec.objective))});
+}
+
+void check_llm_choice(const RunSpec& spec, FieldErrors& errors) {
+  if (spec.backend && check_text(errors, "backend", *spec.backend, kMaxBackendBytes)) {
+    bool known = false;
+    for (std::string_view name : kBackendNames) known = known || name == *spec.backend;
+    if (!known)
+      errors.push_back({"backend", got("must be one of " + joined(kBackendNames),
+                                       echo_string(*spec.backend))});
+  }
+  if (spec.model && check_text(errors, "model", *spec.model, kMaxModelBytes) && spec.model->empty())
+    errors.push_back({"model", got("must be a non-empty string", echo_string(*spec.model))});
+}
+
 }  // namespace
+
+std::string max_usd_rule() {
+  return "must be a number above 0 and at most " + std::to_string(static_cast<int64_t>(kMaxUsd));
+}
+
+std::string key_path_step(std::string_view key) {
+  if (key.size() <= kMaxWorkloadNameBytes && !unprintable_text_problem(key, TextKind::line))
+    return std::string(key);
+  return quoted_for_display(key, kMaxEchoedBytes);
+}
+
+std::string count_limit_message(size_t max, std::string_view what, size_t count) {
+  return "must hold at most " + std::to_string(max) + " " + std::string(what) + ", got " +
+         std::to_string(count);
+}
+
+std::string integer_range_rule(int64_t max) {
+  return "must be an integer from 1 to " + std::to_string(max);
+}
+
+int64_t RunSpec::effective_rtl_timeout(const std::string& program) const {
+  auto it = workload_args.find(program);
+  if (it != workload_args.end() && it->second.rtl_timeout) return *it->second.rtl_timeout;
+  return effective_rtl_timeout();
+}
+
+std::optional<int64_t> RunSpec::effective_max_cycle(const std::string& program) const {
+  auto it = workload_args.find(program);
+  if (it != workload_args.end() && it->second.max_cycle) return it->second.max_cycle;
+  return max_cycle;
+}
 
 bool is_tool_name(std::string_view name) {
   if (name.empty() || name.front() < 'a' || name.front() > 'z') return false;
@@ -302,31 +404,20 @@ FieldErrors validate_run_spec(const RunSpec& spec) {
   if (!core_from_string(to_string(spec.core)))
     errors.push_back({"core", got("must be one of " + core_names(),
                                   static_cast<int64_t>(spec.core))});
-  std::string axis_rule = "must be an integer from 1 to " + std::to_string(kMaxMeshAxis);
+  std::string axis_rule = integer_range_rule(kMaxMeshAxis);
   if (spec.mesh_x < 1 || spec.mesh_x > kMaxMeshAxis)
     errors.push_back({"mesh[0]", got(axis_rule, spec.mesh_x)});
   if (spec.mesh_y < 1 || spec.mesh_y > kMaxMeshAxis)
     errors.push_back({"mesh[1]", got(axis_rule, spec.mesh_y)});
   check_workloads(spec, errors);
-  if (is_blank(spec.objective))
-    errors.push_back({"objective", got("must be a non-empty string (not only whitespace)",
-                                       echo_string(spec.objective))});
+  check_objective(spec, errors);
   check_budget(spec.budget, errors);
-  check_positive(errors, "rtl_timeout", spec.rtl_timeout);
-  check_positive(errors, "max_cycle", spec.max_cycle);
+  check_range(errors, "rtl_timeout", spec.rtl_timeout, kMaxCycles);
+  check_range(errors, "max_cycle", spec.max_cycle, kMaxCycles);
   check_workload_args(spec, errors);
   check_core_descriptor(spec, errors);
-  if (spec.backend) {
-    bool known = false;
-    for (std::string_view name : kBackendNames) known = known || name == *spec.backend;
-    if (!known)
-      errors.push_back({"backend", got("must be one of " + joined(kBackendNames), echo_string(*spec.backend))});
-  }
-  if (spec.model && spec.model->empty())
-    errors.push_back({"model", got("must be a non-empty string", echo_string(*spec.model))});
-  if (spec.checkouts && (*spec.checkouts < 1 || *spec.checkouts > kMaxCheckouts))
-    errors.push_back({"checkouts", got("must be an integer from 1 to " + std::to_string(kMaxCheckouts),
-                                       *spec.checkouts)});
+  check_llm_choice(spec, errors);
+  check_range(errors, "checkouts", spec.checkouts, kMaxCheckouts);
   check_tools(spec, errors);
   check_replay(spec, errors);
   return errors;
@@ -357,6 +448,10 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
     // a mask a user may write.
     w.key("finish_mask");
     args.finish_mask.empty() ? w.null() : w.value(args.finish_mask);
+    w.key("rtl_timeout");
+    args.rtl_timeout ? w.value(*args.rtl_timeout) : w.null();
+    w.key("max_cycle");
+    args.max_cycle ? w.value(*args.max_cycle) : w.null();
     w.key("options").begin_array();
     for (const std::string& option : args.options) w.value(option);
     w.end_array();

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "core/run_spec_limits.h"
 
 namespace mace {
 
@@ -32,7 +33,12 @@ struct Budget {
 struct WorkloadArgs {
   // Hex digits without any 0x prefix; empty means one finish bit per tile (REQ-VER-7).
   std::string finish_mask;
-  std::vector<std::string> options;  // each starts with '-'
+  // sims options from sims_option_allowlist.h, each one argv element.
+  std::vector<std::string> options;
+  // This workload's own testbench limits (cycles), as OpenPiton's diag lists give a diag
+  // its own -rtl_timeout and -max_cycle; unset: the spec's rtl_timeout and max_cycle.
+  std::optional<int64_t> rtl_timeout{};
+  std::optional<int64_t> max_cycle{};
   bool operator==(const WorkloadArgs&) const = default;
 };
 
@@ -57,9 +63,6 @@ struct ReplaySettings {
 // prompt: a task's prompt call; build: a task's build; run: one gate workload's simulation.
 inline constexpr std::string_view kReplayFunctions[] = {"prompt", "build", "run"};
 
-inline constexpr int kMaxMeshAxis = 256;
-// More parallel checkouts than this is a typo, not a machine MACE runs on.
-inline constexpr int64_t kMaxCheckouts = 1024;
 inline constexpr int64_t kDefaultRtlTimeout = 1'000'000;  // REQ-VER-8
 
 struct RunSpec {
@@ -85,6 +88,10 @@ struct RunSpec {
   ReplaySettings replay;
 
   int64_t effective_rtl_timeout() const { return rtl_timeout.value_or(kDefaultRtlTimeout); }
+  // What `program`'s simulation gets: its own value when workload_args sets one, else the
+  // spec's.
+  int64_t effective_rtl_timeout(const std::string& program) const;
+  std::optional<int64_t> effective_max_cycle(const std::string& program) const;
   bool operator==(const RunSpec&) const = default;
 };
 
@@ -109,10 +116,23 @@ struct SpecParseResult {
 
 // Errors come sorted by path, in the order run_spec_to_json writes the fields. null
 // means "unset" for the optional fields without a fixed default (max_cycle, a
-// finish_mask, core_descriptor, backend, model, checkouts) and for rtl_timeout. The
+// finish_mask, a workload's rtl_timeout and max_cycle, core_descriptor, backend, model,
+// checkouts) and for rtl_timeout. Before it is parsed the text itself must fit
+// kMaxSpecJsonBytes and be UTF-8 without a NUL byte (path "" for those). The
 // parsed spec always has rtl_timeout set, to kDefaultRtlTimeout when the JSON leaves it
 // out or null, so a parsed spec equals what its run_spec_to_json parses back to.
 SpecParseResult parse_run_spec_json(std::string_view json);
+
+// The rules of the bounded numbers, as both readers word them: "must be an integer from 1
+// to N" and the one of budget.max_usd.
+std::string integer_range_rule(int64_t max);
+std::string max_usd_rule();
+// A key of the spec (a program of workload_args, an unknown field) as a step of an error's
+// path: as it is when it is printable and no longer than a workload name, else quoted and
+// escaped, so a path never carries to a terminal what the key was refused for.
+std::string key_path_step(std::string_view key);
+// "must hold at most 256 names, got 300": a list over its limit, in both readers.
+std::string count_limit_message(size_t max, std::string_view what, size_t count);
 
 // Checks every value of a typed spec; empty when the spec is valid.
 FieldErrors validate_run_spec(const RunSpec& spec);

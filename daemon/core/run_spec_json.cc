@@ -15,7 +15,9 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "core/printable_text.h"
 #include "core/run_spec.h"
+#include "os/text.h"
 
 #include "core/joined.h"
 
@@ -33,45 +35,27 @@ constexpr std::string_view kTopLevelFields[] = {
     "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "tools",
     "replay"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
-constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "options"};
+constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
+                                                    "options"};
 constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts"};
 constexpr std::string_view kReplayFields[] = {"cache", "bypass", "from"};
 
-constexpr std::string_view kPositiveInteger = "must be a positive integer";
-constexpr std::string_view kPositiveNumber = "must be a positive number";
 constexpr std::string_view kBoolean = "must be true or false";
 constexpr std::string_view kNonEmptyString = "must be a non-empty string";
 
 // A value echoed in a message is cut short so a megabyte-long string cannot flood a
-// terminal or a log line.
+// terminal or a log line, and what is not printable in it is escaped.
 constexpr size_t kMaxEchoedBytes = 60;
-
-
-size_t utf8_clip_point(std::string_view s, size_t max_bytes) {
-  if (s.size() <= max_bytes) return s.size();
-  size_t end = max_bytes;
-  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
-  return end;
-}
 
 // The given value as the user would have written it, in JSON.
 std::string describe(element given) {
-  if (given.is_string()) {
-    std::string_view s = given.get_string().value_unsafe();
-    size_t shown = utf8_clip_point(s, kMaxEchoedBytes);
-    std::string out = "\"";
-    append_json_escaped(out, s.substr(0, shown));
-    out += '"';
-    if (shown < s.size()) out += "...";
-    return out;
-  }
+  if (given.is_string())
+    return quoted_for_display(given.get_string().value_unsafe(), kMaxEchoedBytes);
   std::string text = simdjson::minify(given);
-  size_t shown = utf8_clip_point(text, kMaxEchoedBytes);
-  if (shown < text.size()) {
-    text.resize(shown);
-    text += "...";
-  }
-  return text;
+  std::string_view shown = os::clip_utf8(text, kMaxEchoedBytes);
+  std::string out = json_for_display(shown);
+  if (shown.size() < text.size()) out += "...";
+  return out;
 }
 
 // Callers check the type first. A copy, not the reference value_unsafe() gives, so a
@@ -80,7 +64,8 @@ simdjson::dom::array array_of(element e) { return e.get_array().value_unsafe(); 
 simdjson::dom::object object_of(element e) { return e.get_object().value_unsafe(); }
 
 std::string child_path(const std::string& parent, std::string_view key) {
-  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+  std::string step = key_path_step(key);
+  return parent.empty() ? step : parent + "." + step;
 }
 
 std::string element_path(const std::string& parent, size_t index) {
@@ -183,6 +168,11 @@ class SpecReader {
   std::optional<double> read_number(element e, const std::string& path, std::string_view rule);
   std::optional<bool> read_bool(element e, const std::string& path);
   std::optional<std::string> read_string(element e, const std::string& path, std::string_view rule);
+  // The array at `path`, or nullopt after refusing it: not an array (`rule`), or longer
+  // than `max` (its elements are then not read, so there is one message, not a million).
+  std::optional<simdjson::dom::array> read_array(element e, const std::string& path,
+                                                 std::string_view rule, size_t max,
+                                                 std::string_view what);
 
   void read_field(std::string_view key, element value, const std::string& path);
   void read_core(element e);
@@ -230,10 +220,9 @@ bool SpecReader::covered_by_rejection(std::string_view path) const {
   }
   // Rules that compare two fields say nothing useful once one of them was unreadable.
   if (path == "core_descriptor" && was_rejected("core")) return true;
-  constexpr std::string_view kProgramPrefix = "workload_args.";
-  if (was_rejected("workloads") && path.starts_with(kProgramPrefix) &&
-      spec_.workload_args.contains(std::string(path.substr(kProgramPrefix.size()))))
-    return true;
+  if (was_rejected("workloads") && path.starts_with("workload_args."))
+    for (const auto& entry : spec_.workload_args)
+      if (path == "workload_args." + key_path_step(entry.first)) return true;
   return false;
 }
 
@@ -298,6 +287,21 @@ std::optional<std::string> SpecReader::read_string(element e, const std::string&
   return std::nullopt;
 }
 
+std::optional<simdjson::dom::array> SpecReader::read_array(element e, const std::string& path,
+                                                          std::string_view rule, size_t max,
+                                                          std::string_view what) {
+  if (!e.is_array()) {
+    reject(path, rule, e);
+    return std::nullopt;
+  }
+  simdjson::dom::array array = array_of(e);
+  if (array.size() > max) {
+    reject(path, count_limit_message(max, what, array.size()));
+    return std::nullopt;
+  }
+  return array;
+}
+
 SpecParseResult SpecReader::read(element root) {
   if (!root.is_object()) {
     reject("", "must be a JSON object holding the run specification", root);
@@ -343,9 +347,11 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
   } else if (key == "coverage") {
     if (auto b = read_bool(value, path)) spec_.coverage = *b;
   } else if (key == "rtl_timeout") {
-    if (!value.is_null()) spec_.rtl_timeout = read_integer(value, path, kPositiveInteger);
+    if (!value.is_null())
+      spec_.rtl_timeout = read_integer(value, path, integer_range_rule(kMaxCycles));
   } else if (key == "max_cycle") {
-    if (!value.is_null()) spec_.max_cycle = read_integer(value, path, kPositiveInteger);
+    if (!value.is_null())
+      spec_.max_cycle = read_integer(value, path, integer_range_rule(kMaxCycles));
   } else if (key == "workload_args") {
     read_workload_args(value);
   } else if (key == "core_descriptor") {
@@ -362,8 +368,7 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     if (!value.is_null()) spec_.model = read_string(value, path, kNonEmptyString);
   } else if (key == "checkouts") {
     if (!value.is_null())
-      spec_.checkouts =
-          read_integer(value, path, "must be an integer from 1 to " + std::to_string(kMaxCheckouts));
+      spec_.checkouts = read_integer(value, path, integer_range_rule(kMaxCheckouts));
   } else if (key == "tools") {
     read_tools(value);
   } else if (key == "replay") {
@@ -381,7 +386,7 @@ void SpecReader::read_core(element e) {
 }
 
 void SpecReader::read_mesh(element e) {
-  std::string axis_rule = "must be an integer from 1 to " + std::to_string(kMaxMeshAxis);
+  std::string axis_rule = integer_range_rule(kMaxMeshAxis);
   if (!e.is_array() || array_of(e).size() != 2) {
     reject("mesh", "must be a pair of integers [x, y], each from 1 to " + std::to_string(kMaxMeshAxis), e);
     return;
@@ -402,12 +407,11 @@ void SpecReader::read_mesh(element e) {
 }
 
 void SpecReader::read_workloads(element e) {
-  if (!e.is_array()) {
-    reject("workloads", "must be a non-empty array of workload names", e);
-    return;
-  }
+  auto names = read_array(e, "workloads", "must be a non-empty array of workload names",
+                          kMaxWorkloads, "names");
+  if (!names) return;
   size_t index = 0;
-  for (element name : array_of(e)) {
+  for (element name : *names) {
     // A placeholder keeps later names at their own index, so their errors say where.
     std::string path = element_path("workloads", index++);
     spec_.workloads.push_back(read_string(name, path, kNonEmptyString).value_or(""));
@@ -422,18 +426,27 @@ void SpecReader::read_budget(element e) {
   for_each_field(object_of(e), "budget", kBudgetFields,
                  [&](std::string_view key, element value, const std::string& path) {
                    if (key == "max_usd") {
-                     if (auto usd = read_number(value, path, kPositiveNumber)) spec_.budget.max_usd = *usd;
+                     if (auto usd = read_number(value, path, max_usd_rule()))
+                       spec_.budget.max_usd = *usd;
                      return;
                    }
-                   int64_t& limit = key == "max_iterations" ? spec_.budget.max_iterations
-                                                            : spec_.budget.max_wall_s;
-                   if (auto n = read_integer(value, path, kPositiveInteger)) limit = *n;
+                   const bool iterations = key == "max_iterations";
+                   int64_t& limit =
+                       iterations ? spec_.budget.max_iterations : spec_.budget.max_wall_s;
+                   std::string rule =
+                       integer_range_rule(iterations ? kMaxIterations : kMaxWallSeconds);
+                   if (auto n = read_integer(value, path, rule)) limit = *n;
                  });
 }
 
 void SpecReader::read_workload_args(element e) {
   if (!e.is_object()) {
-    reject("workload_args", "must be an object mapping each workload to {finish_mask, options}", e);
+    reject("workload_args", "must be an object mapping each workload to {" +
+                                joined(kWorkloadArgsFields) + "}", e);
+    return;
+  }
+  if (object_of(e).size() > kMaxWorkloadArgs) {
+    reject("workload_args", count_limit_message(kMaxWorkloadArgs, "programs", object_of(e).size()));
     return;
   }
   for_each_member(object_of(e), "workload_args",
@@ -459,12 +472,18 @@ void SpecReader::read_workload_entry(element e, const std::string& path, Workloa
                        reject(field_path, "must be a string of hex digits, optionally prefixed 0x", value);
                      return;
                    }
-                   if (!value.is_array()) {
-                     reject(field_path, "must be an array of strings each starting with '-'", value);
+                   if (key == "rtl_timeout" || key == "max_cycle") {
+                     if (value.is_null()) return;
+                     (key == "rtl_timeout" ? args.rtl_timeout : args.max_cycle) =
+                         read_integer(value, field_path, integer_range_rule(kMaxCycles));
                      return;
                    }
+                   auto options = read_array(value, field_path,
+                                             "must be an array of strings each starting with '-'",
+                                             kMaxOptionsPerWorkload, "options");
+                   if (!options) return;
                    size_t index = 0;
-                   for (element option : array_of(value)) {
+                   for (element option : *options) {
                      std::string option_path = element_path(field_path, index++);
                      args.options.push_back(
                          read_string(option, option_path, "must be a string starting with '-'").value_or(""));
@@ -487,12 +506,10 @@ void SpecReader::read_options(element e) {
 }
 
 void SpecReader::read_tools(element e) {
-  if (!e.is_array()) {
-    reject("tools", "must be an array of tool names", e);
-    return;
-  }
+  auto names = read_array(e, "tools", "must be an array of tool names", kMaxTools, "tool names");
+  if (!names) return;
   size_t index = 0;
-  for (element name : array_of(e)) {
+  for (element name : *names) {
     std::string path = element_path("tools", index++);
     spec_.tools.push_back(read_string(name, path, "must be a tool name (a string)").value_or(""));
   }
@@ -500,12 +517,13 @@ void SpecReader::read_tools(element e) {
 
 std::vector<std::string> SpecReader::read_function_names(element e, const std::string& path) {
   std::vector<std::string> names;
-  if (!e.is_array()) {
-    reject(path, "must be an array of function names (" + joined(kReplayFunctions) + ")", e);
-    return names;
-  }
+  auto elements = read_array(e, path,
+                             "must be an array of function names (" +
+                                 joined(kReplayFunctions) + ")",
+                             std::size(kReplayFunctions), "functions");
+  if (!elements) return names;
   size_t index = 0;
-  for (element name : array_of(e)) {
+  for (element name : *elements) {
     std::string at = element_path(path, index++);
     names.push_back(read_string(name, at, "must be one of " + joined(kReplayFunctions)).value_or(""));
   }
@@ -532,6 +550,21 @@ void SpecReader::read_replay(element e) {
 }  // namespace
 
 SpecParseResult parse_run_spec_json(std::string_view json) {
+  // The text first, before anything of it is parsed or kept: a size a caller may have
+  // stopped reading at, and bytes a C string or a terminal would take for something else.
+  if (json.size() > kMaxSpecJsonBytes)
+    return {std::nullopt, {{"", "a run spec must be at most " + std::to_string(kMaxSpecJsonBytes) +
+                                    " bytes of JSON, got more"}}};
+  if (size_t nul = json.find('\0'); nul != std::string_view::npos)
+    return {std::nullopt, {{"", "a run spec must not contain a NUL byte, got one at byte " +
+                                    std::to_string(nul)}}};
+  for (size_t i = 0; i < json.size();) {
+    size_t n = os::utf8_sequence_length(json, i);
+    if (n == 0)
+      return {std::nullopt, {{"", "a run spec must be UTF-8 text, got bytes that are not UTF-8 "
+                                  "at byte " + std::to_string(i)}}};
+    i += n;
+  }
   simdjson::dom::parser parser;
   // An empty view may have no data pointer at all, which padded_string would copy from.
   simdjson::padded_string padded(json.empty() ? std::string_view("") : json);

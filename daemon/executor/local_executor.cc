@@ -144,7 +144,8 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
                                        .rtl_timeout = spec_.effective_rtl_timeout(),
                                        .max_cycle = spec_.max_cycle};
   for (const auto& [program, args] : spec_.workload_args)
-    request.per_workload[program] = {args.finish_mask, args.options};
+    request.per_workload[program] = {args.finish_mask, args.options, args.rtl_timeout,
+                                     args.max_cycle};
   request.time_limit = job.run_limit;
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);

@@ -48,6 +48,8 @@ std::string request_problem(const SimulationRequest& r) {
   for (const auto& [name, o] : r.per_workload) {
     if (!is_hex(o.finish_mask))
       return name + ": finish mask '" + o.finish_mask + "' is not hex digits (no 0x)";
+    if (o.rtl_timeout && *o.rtl_timeout <= 0) return name + ": rtl_timeout must be positive";
+    if (o.max_cycle && *o.max_cycle <= 0) return name + ": max_cycle must be positive";
     for (const auto& opt : o.options)
       if (!starts_with(opt, "-"))
         return name + ": option '" + opt + "' does not start with '-'";
@@ -261,8 +263,11 @@ std::vector<std::string> simulation_argv(const SimulationRequest& request,
   const bool rv32 = request.core == Core::pico || request.core == Core::generic;
   if (rv32) argv.push_back("-pico");
   if (request.core == Core::ariane) argv.push_back("-ariane");
-  argv.push_back("-rtl_timeout=" + std::to_string(request.rtl_timeout));
-  if (request.max_cycle) argv.push_back("-max_cycle=" + std::to_string(*request.max_cycle));
+  const int64_t rtl_timeout = own && own->rtl_timeout ? *own->rtl_timeout : request.rtl_timeout;
+  const std::optional<int64_t> max_cycle =
+      own && own->max_cycle ? own->max_cycle : request.max_cycle;
+  argv.push_back("-rtl_timeout=" + std::to_string(rtl_timeout));
+  if (max_cycle) argv.push_back("-max_cycle=" + std::to_string(*max_cycle));
   const std::string mask = own && !own->finish_mask.empty()
                                ? own->finish_mask
                                : default_finish_mask(request.x_tiles, request.y_tiles);

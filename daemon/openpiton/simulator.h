@@ -16,14 +16,16 @@
 // The argv of one run (never a shell string):
 //
 //   <checkout>/piton/tools/bin/sims -sys=manycore -x_tiles=X -y_tiles=Y -vlt_run
-//       -build_id=ID [-pico|-ariane] -rtl_timeout=N [-max_cycle=N] -finish_mask=MASK
+//       -build_id=ID [-pico|-ariane] -rtl_timeout=N [-max_cycle=M] -finish_mask=MASK
 //       [-rv32_target_triple=riscv64-unknown-elf] <prepare_workload's sims_args>
 //       <the workload's own options> <diag name>
 //
 // (-pico also for generic, which the build puts on the RV32 tile path: sims_command.h),
 // with the run directory as working directory and Checkout::environment() as the whole
 // environment. MASK is the workload's own finish mask when the request gives one, else
-// default_finish_mask(X, Y): every tile must reach the good trap (REQ-VER-7). The triple
+// default_finish_mask(X, Y): every tile must reach the good trap (REQ-VER-7). N and M are
+// likewise the workload's own rtl_timeout and max_cycle when it has them, else the
+// request's (as OpenPiton's diag lists give single diags their own limits). The triple
 // is added for pico and generic only when riscv32-unknown-elf-gcc is not on the checkout
 // environment's PATH but riscv64-unknown-elf-gcc is (Debian's toolchain; sims would
 // otherwise call a riscv32 compiler that does not exist), and never when a later
@@ -51,10 +53,14 @@ namespace mace::openpiton {
 // What the run specification says about one program (MaceSpec.workload_args).
 struct WorkloadOverrides {
   // Hex digits without 0x; empty: default_finish_mask (one bit per tile, REQ-VER-7).
-  std::string finish_mask;
+  std::string finish_mask{};
   // Extra sims options, each starting with '-', placed after MACE's own flags so that
-  // sims (whose option parser keeps the last value) lets them win.
-  std::vector<std::string> options;
+  // sims (whose option parser keeps the last value) lets them win. Which options are safe
+  // to pass is the caller's business (MACE's run specs allow only a few).
+  std::vector<std::string> options{};
+  // This workload's -rtl_timeout and -max_cycle (cycles, > 0); unset: the request's.
+  std::optional<int64_t> rtl_timeout{};
+  std::optional<int64_t> max_cycle{};
 };
 
 // One simulation of one workload.

@@ -503,9 +503,20 @@ std::string file_error(std::string_view what, const std::filesystem::path& path,
 
 VerdictResult read_verdict(const std::filesystem::path& sim_log) {
   VerdictResult result;
-  os::UniqueFd fd(::open(sim_log.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer. Only a regular file is read: a
+  // FIFO or a device (/dev/zero) may never end, and a transcript is always a file.
+  os::UniqueFd fd(::open(sim_log.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd) {
     result.error = file_error("cannot open", sim_log, errno);
+    return result;
+  }
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) {
+    result.error = file_error("cannot read", sim_log, errno);
+    return result;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    result.error = "cannot read " + sim_log.string() + ": not a regular file";
     return result;
   }
   // Tells the kernel to read ahead aggressively; the file is read once, front to back.

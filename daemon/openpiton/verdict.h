@@ -136,7 +136,9 @@ struct VerdictResult {
 
 // Reads the file at disk speed in large pieces (never all of it in memory; a line of any
 // length is fine) and classifies it. Never throws for I/O problems and never crashes on a
-// missing, empty, unreadable, binary or growing file; a directory is an error too.
+// missing, empty, unreadable, binary or growing file. Only a regular file is read: a
+// directory, a FIFO or a device (/dev/zero never ends) is an error at once, without
+// waiting for a writer or reading a byte.
 VerdictResult read_verdict(const std::filesystem::path& sim_log);
 
 // The pass rule of the spec (PitonRunResult.decide()): the transcript says pass and the

@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "os/text.h"
 
 namespace mace::rpc {
 namespace {
@@ -196,15 +197,47 @@ void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
   out.setComputeCostUsd(m.compute_cost_usd);
 }
 
+namespace {
+
+// Wire Text is only bytes. What is not UTF-8 is refused here, naming its field, because
+// the JSON the structured form becomes below could carry it only as U+FFFD, which would
+// make a spec valid that the JSON form refuses. Everything else is validate_run_spec's.
+class WireText {
+ public:
+  std::string operator()(capnp::Text::Reader t, std::string path) {
+    std::string s = text(t);
+    for (size_t i = 0; i < s.size();) {
+      size_t n = os::utf8_sequence_length(s, i);
+      if (n == 0) {
+        errors_.push_back({std::move(path), "must be UTF-8 text, got bytes that are not UTF-8 "
+                                            "at byte " + std::to_string(i)});
+        break;
+      }
+      i += n;
+    }
+    return s;
+  }
+  FieldErrors take_errors() { return std::move(errors_); }
+
+ private:
+  FieldErrors errors_;
+};
+
+std::string at(const std::string& list, size_t i) { return list + "[" + std::to_string(i) + "]"; }
+
+}  // namespace
+
 SpecParseResult from_wire(api::RunSpec::Reader in) {
+  WireText texts;
   JsonWriter w;
   w.begin_object();
-  w.field("core", text(in.getCore()));
+  w.field("core", texts(in.getCore(), "core"));
   w.key("mesh").begin_array().value(in.getMeshX()).value(in.getMeshY()).end_array();
   w.key("workloads").begin_array();
-  for (auto workload : in.getWorkloads()) w.value(text(workload));
+  size_t index = 0;
+  for (auto workload : in.getWorkloads()) w.value(texts(workload, at("workloads", index++)));
   w.end_array();
-  w.field("objective", text(in.getObjective()));
+  w.field("objective", texts(in.getObjective(), "objective"));
   auto budget = in.getBudget();
   w.key("budget").begin_object();
   w.field("max_iterations", budget.getMaxIterations());
@@ -218,16 +251,24 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   if (in.getWorkloadArgs().size() > 0) {
     w.key("workload_args").begin_object();
     for (auto args : in.getWorkloadArgs()) {
-      w.key(text(args.getProgram())).begin_object();
-      if (args.getFinishMask().size() > 0) w.field("finish_mask", text(args.getFinishMask()));
+      std::string program = texts(args.getProgram(), "workload_args");
+      std::string path = "workload_args." + program;
+      w.key(program).begin_object();
+      if (args.getFinishMask().size() > 0)
+        w.field("finish_mask", texts(args.getFinishMask(), path + ".finish_mask"));
+      // Zero means "not set", as for the spec's own.
+      if (args.getRtlTimeout() != 0) w.field("rtl_timeout", args.getRtlTimeout());
+      if (args.getMaxCycle() != 0) w.field("max_cycle", args.getMaxCycle());
       w.key("options").begin_array();
-      for (auto option : args.getOptions()) w.value(text(option));
+      index = 0;
+      for (auto option : args.getOptions()) w.value(texts(option, at(path + ".options", index++)));
       w.end_array().end_object();
     }
     w.end_object();
   }
   if (in.getCoreDescriptorJson().size() > 0) {
-    std::string descriptor = text(in.getCoreDescriptorJson());
+    std::string descriptor = texts(in.getCoreDescriptorJson(), "coreDescriptorJson");
+    if (FieldErrors errors = texts.take_errors(); !errors.empty()) return {std::nullopt, errors};
     simdjson::dom::parser parser;
     simdjson::dom::element element;
     if (auto error = parser.parse(descriptor).get(element)) {
@@ -243,12 +284,13 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   w.field("fast_path", options.getFastPath());
   w.field("task_prompts", options.getTaskPrompts());
   w.end_object();
-  if (in.getBackend().size() > 0) w.field("backend", text(in.getBackend()));
-  if (in.getModel().size() > 0) w.field("model", text(in.getModel()));
+  if (in.getBackend().size() > 0) w.field("backend", texts(in.getBackend(), "backend"));
+  if (in.getModel().size() > 0) w.field("model", texts(in.getModel(), "model"));
   if (in.getCheckouts() != 0) w.field("checkouts", in.getCheckouts());
   if (in.getTools().size() > 0) {
     w.key("tools").begin_array();
-    for (auto name : in.getTools()) w.value(text(name));
+    index = 0;
+    for (auto name : in.getTools()) w.value(texts(name, at("tools", index++)));
     w.end_array();
   }
   if (in.hasReplay()) {
@@ -256,16 +298,19 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
     w.key("replay").begin_object();
     if (replay.hasCache()) {
       w.key("cache").begin_array();
-      for (auto f : replay.getCache()) w.value(text(f));
+      index = 0;
+      for (auto f : replay.getCache()) w.value(texts(f, at("replay.cache", index++)));
       w.end_array();
     }
     w.key("bypass").begin_array();
-    for (auto f : replay.getBypass()) w.value(text(f));
+    index = 0;
+    for (auto f : replay.getBypass()) w.value(texts(f, at("replay.bypass", index++)));
     w.end_array();
-    if (replay.getFrom().size() > 0) w.field("from", text(replay.getFrom()));
+    if (replay.getFrom().size() > 0) w.field("from", texts(replay.getFrom(), "replay.from"));
     w.end_object();
   }
   w.end_object();
+  if (FieldErrors errors = texts.take_errors(); !errors.empty()) return {std::nullopt, errors};
   return parse_run_spec_json(w.str());
 }
 

@@ -61,7 +61,8 @@ TEST(ValidateRunSpec, EveryFieldSetWithinRangeIsValid) {
   spec.coverage = true;
   spec.rtl_timeout = 1;
   spec.max_cycle = 1;
-  spec.workload_args["mul"] = {"0123456789abcdefABCDEF", {"-a", "--b=c,d"}};
+  spec.workload_args["mul"] = {
+      "0123456789abcdefABCDEF", {"-fast_boot", "-midas_args=-DB=c"}, kMaxCycles, 1};
   spec.core_descriptor_json = R"({"isa":"rv32i"})";
   spec.options = {true, false, true};
   spec.backend = "direct";
@@ -120,29 +121,36 @@ TEST(ValidateRunSpec, RejectsBadWorkloadNames) {
 TEST(ValidateRunSpec, RejectsBlankObjective) {
   // REQ-PLAN-4
   RunSpec spec = valid_spec();
-  spec.objective = "\t \r\n";
-  EXPECT_THAT(validate_run_spec(spec),
-              ElementsAre(FieldError{"objective",
-                                     R"(must be a non-empty string (not only whitespace), got "\t \r\n")"}));
+  spec.objective = "\t \n ";
+  EXPECT_THAT(
+      validate_run_spec(spec),
+      ElementsAre(FieldError{"objective",
+                             R"(must be a non-empty string (not only whitespace), got "\t \n ")"}));
 }
 
 TEST(ValidateRunSpec, RejectsNonPositiveBudgetLimits) {
   // REQ-BUD-2
   RunSpec spec = valid_spec();
   spec.budget = {0, -2.5, -1};
-  EXPECT_THAT(validate_run_spec(spec),
-              ElementsAre(FieldError{"budget.max_iterations", "must be a positive integer, got 0"},
-                          FieldError{"budget.max_usd", "must be a positive number, got -2.5"},
-                          FieldError{"budget.max_wall_s", "must be a positive integer, got -1"}));
+  EXPECT_THAT(
+      validate_run_spec(spec),
+      ElementsAre(
+          FieldError{"budget.max_iterations", "must be an integer from 1 to 10000, got 0"},
+          FieldError{"budget.max_usd", "must be a number above 0 and at most 1000000, got -2.5"},
+          FieldError{"budget.max_wall_s", "must be an integer from 1 to 2592000, got -1"}));
 }
 
 TEST(ValidateRunSpec, RejectsCostLimitThatIsNotAFiniteNumber) {
   // REQ-BUD-2
   RunSpec spec = valid_spec();
   spec.budget.max_usd = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_THAT(validate_run_spec(spec), ElementsAre(FieldError{"budget.max_usd", "must be a positive number, got nan"}));
+  EXPECT_THAT(validate_run_spec(spec),
+              ElementsAre(FieldError{"budget.max_usd",
+                                     "must be a number above 0 and at most 1000000, got nan"}));
   spec.budget.max_usd = std::numeric_limits<double>::infinity();
-  EXPECT_THAT(validate_run_spec(spec), ElementsAre(FieldError{"budget.max_usd", "must be a positive number, got inf"}));
+  EXPECT_THAT(validate_run_spec(spec),
+              ElementsAre(FieldError{"budget.max_usd",
+                                     "must be a number above 0 and at most 1000000, got inf"}));
   spec.budget.max_usd = 0.1;
   EXPECT_THAT(validate_run_spec(spec), IsEmpty());
 }
@@ -152,9 +160,10 @@ TEST(ValidateRunSpec, RejectsNonPositiveRtlTimeoutAndMaxCycle) {
   RunSpec spec = valid_spec();
   spec.rtl_timeout = 0;
   spec.max_cycle = -1;
-  EXPECT_THAT(validate_run_spec(spec),
-              ElementsAre(FieldError{"rtl_timeout", "must be a positive integer, got 0"},
-                          FieldError{"max_cycle", "must be a positive integer, got -1"}));
+  EXPECT_THAT(
+      validate_run_spec(spec),
+      ElementsAre(FieldError{"rtl_timeout", "must be an integer from 1 to 2147483647, got 0"},
+                  FieldError{"max_cycle", "must be an integer from 1 to 2147483647, got -1"}));
 }
 
 TEST(ValidateRunSpec, RejectsWorkloadArgsForAProgramOutsideTheWorkloads) {
@@ -201,7 +210,7 @@ TEST(ValidateRunSpec, TypedFinishMaskIsBareHexDigits) {
 TEST(ValidateRunSpec, RejectsRunOptionNotStartingWithDash) {
   // REQ-PLAN-4
   RunSpec spec = valid_spec();
-  spec.workload_args["hello"].options = {"-ok", "bad", ""};
+  spec.workload_args["hello"].options = {"-fast_boot", "bad", ""};
   EXPECT_THAT(validate_run_spec(spec),
               ElementsAre(FieldError{"workload_args.hello.options[1]", R"(must be a string starting with '-', got "bad")"},
                           FieldError{"workload_args.hello.options[2]", R"(must be a string starting with '-', got "")"}));
@@ -264,12 +273,14 @@ TEST(ValidateRunSpec, ReportsEveryErrorAtOnce) {
   spec.mesh_y = 300;
   spec.budget.max_wall_s = 0;
   spec.max_cycle = 0;
-  EXPECT_THAT(validate_run_spec(spec),
-              ElementsAre(FieldError{"mesh[1]", "must be an integer from 1 to 256, got 300"},
-                          FieldError{"workloads", "must be a non-empty array of workload names, got []"},
-                          FieldError{"objective", R"(must be a non-empty string (not only whitespace), got "")"},
-                          FieldError{"budget.max_wall_s", "must be a positive integer, got 0"},
-                          FieldError{"max_cycle", "must be a positive integer, got 0"}));
+  EXPECT_THAT(
+      validate_run_spec(spec),
+      ElementsAre(
+          FieldError{"mesh[1]", "must be an integer from 1 to 256, got 300"},
+          FieldError{"workloads", "must be a non-empty array of workload names, got []"},
+          FieldError{"objective", R"(must be a non-empty string (not only whitespace), got "")"},
+          FieldError{"budget.max_wall_s", "must be an integer from 1 to 2592000, got 0"},
+          FieldError{"max_cycle", "must be an integer from 1 to 2147483647, got 0"}));
 }
 
 TEST(ValidateRunSpec, SaysWhatTheJsonParserSaysForTheSameValue) {
@@ -305,7 +316,7 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.coverage = true;
   spec.rtl_timeout = 77;
   spec.max_cycle = 88;
-  spec.workload_args["mul"] = {"f0", {"-a"}};
+  spec.workload_args["mul"] = {"f0", {"-fast_boot"}, 5, 6};
   spec.workload_args["hello"] = {"", {}};
   spec.core_descriptor_json = R"({"isa":"rv32i"})";
   spec.options = {true, false, true};
@@ -314,14 +325,17 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.checkouts = 8;
   spec.tools = {"search_logs", "waveforms"};
   spec.replay = {std::vector<std::string>{"build"}, {"run"}, "R1"};
-  EXPECT_EQ(run_spec_to_json(spec),
-            R"({"core":"generic","mesh":[2,3],"workloads":["hello","mul"],"objective":"boot linux",)"
-            R"("budget":{"max_iterations":4,"max_usd":0.5,"max_wall_s":60},"coverage":true,)"
-            R"("rtl_timeout":77,"max_cycle":88,)"
-            R"("workload_args":{"hello":{"finish_mask":null,"options":[]},"mul":{"finish_mask":"f0","options":["-a"]}},)"
-            R"("core_descriptor":{"isa":"rv32i"},"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
-            R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
-            R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
+  EXPECT_EQ(
+      run_spec_to_json(spec),
+      R"({"core":"generic","mesh":[2,3],"workloads":["hello","mul"],"objective":"boot linux",)"
+      R"("budget":{"max_iterations":4,"max_usd":0.5,"max_wall_s":60},"coverage":true,)"
+      R"("rtl_timeout":77,"max_cycle":88,)"
+      R"("workload_args":{"hello":{"finish_mask":null,"rtl_timeout":null,"max_cycle":null,)"
+      R"("options":[]},"mul":{"finish_mask":"f0","rtl_timeout":5,"max_cycle":6,)"
+      R"("options":["-fast_boot"]}},)"
+      R"("core_descriptor":{"isa":"rv32i"},"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
+      R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
+      R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
 }
 
 TEST(RunSpecToJson, PrettyFormIsIndentedAndReadsBackTheSame) {
@@ -343,10 +357,12 @@ TEST(RunSpecRoundTrip, FullParsedSpecReadsBackEqual) {
   // REQ-PLAN-1
   RunSpec spec = parsed(R"({
     "core": "generic", "mesh": [16, 256], "workloads": ["hello", "mul", "h\u00e9"],
-    "objective": "tab\there \"quoted\" \\ \u0001",
-    "budget": {"max_iterations": 9223372036854775807, "max_usd": 0.1, "max_wall_s": 1},
+    "objective": "tab\there \"quoted\" \\ \u00e9\nline two",
+    "budget": {"max_iterations": 10000, "max_usd": 0.1, "max_wall_s": 1},
     "coverage": true, "rtl_timeout": 5, "max_cycle": 6,
-    "workload_args": {"mul": {"finish_mask": "0xDeadBeef", "options": ["-x"]}, "hello": {"options": ["-y", "-z"]},
+    "workload_args": {"mul": {"finish_mask": "0xDeadBeef", "options": ["-nofast_boot"],
+                              "rtl_timeout": 2147483647, "max_cycle": null},
+                      "hello": {"options": ["-sim_run_args=+y", "-midas_args=-DZ"], "max_cycle": 7},
                       "h\u00e9": {}},
     "core_descriptor": {"nested": {"list": [1, 2.5, "s", null, true]}},
     "options": {"rtl_edits": true, "fast_path": false, "task_prompts": true},
@@ -359,7 +375,7 @@ TEST(RunSpecRoundTrip, FullParsedSpecReadsBackEqual) {
 
 TEST(RunSpecRoundTrip, CostLimitsKeepEveryBit) {
   // REQ-BUD-1
-  for (double usd : {20.0, 0.1, 1.0 / 3.0, 1e-300, 1e300, 123456789.125, 5e-324}) {
+  for (double usd : {20.0, 0.1, 1.0 / 3.0, 1e-300, 999999.999999999, 123456.125, 5e-324}) {
     RunSpec spec = valid_spec();
     spec.budget.max_usd = usd;
     spec.rtl_timeout = kDefaultRtlTimeout;
@@ -383,7 +399,7 @@ TEST(RunSpecRoundTrip, EmptyFinishMaskTravelsAsNull) {
   // REQ-VER-7
   RunSpec spec = valid_spec();
   spec.rtl_timeout = kDefaultRtlTimeout;
-  spec.workload_args["hello"].options = {"-v"};
+  spec.workload_args["hello"].options = {"-fast_boot"};
   EXPECT_EQ(parsed(run_spec_to_json(spec)), spec);
 }
 
@@ -403,7 +419,7 @@ std::vector<std::string> option_errors(const std::string& option) {
 
 TEST(RunSpecOptions, TuningOptionsAreAccepted) {  // REQ-PLAN-4
   EXPECT_TRUE(option_errors("-sim_run_args=+verbose").empty());
-  EXPECT_TRUE(option_errors("-nofast").empty());
+  EXPECT_TRUE(option_errors("-nofast_boot").empty());
   EXPECT_TRUE(option_errors("-midas_args=-DTHREAD_COUNT=4").empty());
 }
 

@@ -72,7 +72,8 @@ TEST_F(CliTest, InvalidSpecIsRejectedWithEveryFieldErrorAndNothingRecorded) {  /
                              "budget": {"max_wall_s": 10.5}})");
   auto r = maced_->mace({"submit", dir_.file("bad.json")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("budget.max_wall_s: must be a positive integer, got 10.5"));
+  EXPECT_THAT(r.err,
+              HasSubstr("budget.max_wall_s: must be an integer from 1 to 2592000, got 10.5"));
   EXPECT_THAT(r.err, HasSubstr("core:"));
   EXPECT_THAT(r.err, HasSubstr("workloads:"));
   EXPECT_EQ(r.out, "");

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <kj/async-io.h>
 
+#include <map>
+
 #include "mace.capnp.h"
 #include "support/maced_instance.h"
 
@@ -106,6 +108,65 @@ TEST_F(RpcClientTest, StructuredSpecIsValidatedWithJsonFieldPaths) {  // REQ-PLA
   bool mesh_named = false;
   for (auto& p : paths) mesh_named |= p.rfind("mesh", 0) == 0;
   EXPECT_TRUE(mesh_named);
+}
+
+// spec-hardening finding 1: the wire's WorkloadArgs carries a program's own limits in new
+// fields (@3, @4), so older clients, which leave them zero, keep working.
+TEST_F(RpcClientTest, StructuredSpecCarriesAWorkloadsOwnLimits) {
+  auto request = maced_cap_.submitRequest();
+  auto spec = request.initSpec().initSpec();
+  spec.setCore("sparc");
+  spec.initWorkloads(1).set(0, "simple_br.s");
+  spec.setObjective("one tile, the diag list's limits");
+  auto args = spec.initWorkloadArgs(1)[0];
+  args.setProgram("simple_br.s");
+  args.setRtlTimeout(50000);
+  args.setMaxCycle(400000);
+  args.initOptions(1).set(0, "-midas_args=-DTHREAD_COUNT=1");
+  auto response = request.send().wait(io_.waitScope);
+  ASSERT_EQ(response.getErrors().size(), 0u) << response.getErrors()[0].getMessage().cStr();
+  auto status = maced_cap_.statusRequest();
+  status.setRunId(response.getRunId());
+  std::string stored = status.send().wait(io_.waitScope).getRun().getSpecJson().cStr();
+  EXPECT_THAT(stored,
+              HasSubstr(R"("simple_br.s":{"finish_mask":null,"rtl_timeout":50000,)"
+                        R"("max_cycle":400000,"options":["-midas_args=-DTHREAD_COUNT=1"]})"));
+}
+
+// spec-hardening findings 1-3 through the structured form: the same rules, the JSON
+// form's field paths.
+TEST_F(RpcClientTest, StructuredSpecIsBoundedAndItsTextChecked) {
+  auto request = maced_cap_.submitRequest();
+  auto spec = request.initSpec().initSpec();
+  spec.setCore("pico");
+  spec.initWorkloads(1).set(0, "add.S");
+  spec.setObjective("run add");
+  spec.initBudget().setMaxIterations(4294967295u);
+  spec.setModel("m\xe2\x80\xae");
+  auto args = spec.initWorkloadArgs(1)[0];
+  args.setProgram("add.S");
+  args.setMaxCycle(4294967297ull);
+  args.initOptions(1).set(0, "-model=/tmp/mallory");
+  auto response = request.send().wait(io_.waitScope);
+  std::map<std::string, std::string> errors;
+  for (auto e : response.getErrors()) errors[e.getPath().cStr()] = e.getMessage().cStr();
+  EXPECT_EQ(errors["budget.max_iterations"], "must be an integer from 1 to 10000, got 4294967295");
+  EXPECT_THAT(errors["model"], ::testing::StartsWith("must be printable text, got U+202E"));
+  EXPECT_EQ(errors["workload_args.add.S.max_cycle"],
+            "must be an integer from 1 to 2147483647, got 4294967297");
+  EXPECT_THAT(errors["workload_args.add.S.options[0]"], ::testing::StartsWith("-model is not"));
+  EXPECT_EQ(errors.size(), 4u);
+
+  // Wire text is bytes: what is not UTF-8 is refused, not turned into U+FFFD.
+  auto bad = maced_cap_.submitRequest();
+  auto bad_spec = bad.initSpec().initSpec();
+  bad_spec.initWorkloads(1).set(0, "add.S");
+  bad_spec.setObjective("caf\xe9");
+  auto bad_response = bad.send().wait(io_.waitScope);
+  ASSERT_EQ(bad_response.getErrors().size(), 1u);
+  EXPECT_STREQ(bad_response.getErrors()[0].getPath().cStr(), "objective");
+  EXPECT_STREQ(bad_response.getErrors()[0].getMessage().cStr(),
+               "must be UTF-8 text, got bytes that are not UTF-8 at byte 3");
 }
 
 TEST_F(RpcClientTest, WatchStreamsEventsInOrderThenDoneOnCancel) {

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -67,6 +68,28 @@ TEST_F(RunTest, ADirectRunBuildsRunsAndPasses) {  // REQ-VER-1, REQ-VER-10, REQ-
   EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, HasSubstr("\"successful_tasks\":1"));
   EXPECT_EQ(checkout_.invocations("build"), 1);
   EXPECT_EQ(checkout_.invocations("run"), 1);
+}
+
+// spec-hardening finding 1: options the allowlist keeps and a workload's own limits reach
+// sims as given, after MACE's own flags, on the fixture checkout.
+TEST_F(RunTest, AllowedOptionsAndAWorkloadsOwnLimitsReachSims) {
+  std::string id = submit(spec_json(R"(, "max_cycle": 9000000, "workload_args": {"add.S": {
+      "options": ["-sim_run_args=+turn_off_exu_monitor", "-midas_args=-DTHREAD_COUNT=1",
+                  "-nofast_boot"],
+      "rtl_timeout": 50000, "max_cycle": 400000}})"));
+  auto watched = wait_for(id);
+  EXPECT_EQ(watched.exit_code, 0) << watched.out << watched.err;
+  std::vector<std::string> run_args;
+  for (const auto& args : checkout_.invocation_args())
+    if (std::find(args.begin(), args.end(), "-vlt_run") != args.end()) run_args = args;
+  ASSERT_FALSE(run_args.empty());
+  EXPECT_THAT(run_args, ::testing::IsSupersetOf({"-rtl_timeout=50000", "-max_cycle=400000",
+                                                 "-sim_run_args=+turn_off_exu_monitor",
+                                                 "-midas_args=-DTHREAD_COUNT=1", "-nofast_boot"}));
+  EXPECT_THAT(run_args, ::testing::Not(::testing::Contains("-max_cycle=9000000")));
+  EXPECT_EQ(run_args.back(), "add.S");
+  // The stored spec keeps the workload's own limits.
+  EXPECT_THAT(status(id), HasSubstr(R"("rtl_timeout":50000,"max_cycle":400000)"));
 }
 
 TEST_F(RunTest, AnIdenticalSecondRunReusesTheBuild) {  // REQ-VER-12

@@ -93,6 +93,48 @@ TEST(SimulatorArgvTest, MaxCycleOnlyWhenSetAndOwnMaskAndOptionsWin) {  // REQ-VE
                                 "-max_cycle=777", "-finish_mask=11", "other.c"));
 }
 
+// spec-hardening finding 1: a workload's own -rtl_timeout and -max_cycle (as OpenPiton's
+// diag lists give single diags theirs) replace the request's for that workload only.
+TEST(SimulatorArgvTest, AWorkloadsOwnLimitsReplaceTheRequestsForItAlone) {
+  MinimalCheckout c;
+  auto r = request_for(c.checkout);
+  r.core = Core::sparc;
+  r.rtl_timeout = 1000;
+  r.per_workload["simple_br.s"] = WorkloadOverrides{.rtl_timeout = 50000, .max_cycle = 400000};
+  r.per_workload["nop.s"] = WorkloadOverrides{.max_cycle = 50000};
+  EXPECT_THAT(simulation_argv(r, "simple_br.s", "simple_br.s", {}, "sims", {}),
+              ElementsAre("sims", "-sys=manycore", "-x_tiles=2", "-y_tiles=1", "-vlt_run",
+                          "-build_id=mace_x", "-rtl_timeout=50000", "-max_cycle=400000",
+                          "-finish_mask=11", "simple_br.s"));
+  EXPECT_THAT(simulation_argv(r, "nop.s", "nop.s", {}, "sims", {}),
+              ElementsAre("sims", "-sys=manycore", "-x_tiles=2", "-y_tiles=1", "-vlt_run",
+                          "-build_id=mace_x", "-rtl_timeout=1000", "-max_cycle=50000",
+                          "-finish_mask=11", "nop.s"));
+  EXPECT_THAT(simulation_argv(r, "other.s", "other.s", {}, "sims", {}),
+              ElementsAre("sims", "-sys=manycore", "-x_tiles=2", "-y_tiles=1", "-vlt_run",
+                          "-build_id=mace_x", "-rtl_timeout=1000", "-finish_mask=11", "other.s"));
+  // With a request-wide max_cycle, a workload's own still wins for it.
+  r.max_cycle = 777;
+  EXPECT_THAT(simulation_argv(r, "nop.s", "nop.s", {}, "sims", {}),
+              ::testing::Contains("-max_cycle=50000"));
+  EXPECT_THAT(simulation_argv(r, "other.s", "other.s", {}, "sims", {}),
+              ::testing::Contains("-max_cycle=777"));
+}
+
+TEST(SimulatorRequestTest, AWorkloadsLimitsMustBePositive) {  // spec-hardening finding 1
+  MinimalCheckout c;
+  auto r = request_for(c.checkout);
+  r.workloads = {"hello"};
+  r.per_workload["hello"].max_cycle = 0;
+  auto result = simulate_workloads(r);
+  EXPECT_EQ(result.failure_reason, "invalid_request");
+  EXPECT_THAT(result.failure_detail, HasSubstr("hello: max_cycle must be positive"));
+  r.per_workload["hello"] = WorkloadOverrides{.rtl_timeout = -1};
+  EXPECT_THAT(simulate_workloads(r).failure_detail,
+              HasSubstr("hello: rtl_timeout must be positive"));
+  EXPECT_TRUE(simulate_workloads(r).runs.empty());
+}
+
 TEST(SimulatorArgvTest, Rv32TripleOnlyWhenOnlyTheRiscv64CompilerExists) {
   MinimalCheckout c;
   mace::testing::TempDir tools;
@@ -286,6 +328,21 @@ TEST_F(SimulatorFixtureTest, MaxCycleWhenSetAndTheWorkloadsOwnMaskAndOptionsWin)
   EXPECT_FALSE(result.passed);
   EXPECT_EQ(result.failure_reason, "workload_failed");
   EXPECT_THAT(result.failure_detail, HasSubstr("add.S: verdict maxcycles"));
+}
+
+TEST_F(SimulatorFixtureTest, AWorkloadsOwnMaxCycleReachesTheTestbench) {
+  // spec-hardening finding 1: the fake testbench prints the limit it was given.
+  build_model("mace_fx2x1", 2, 1);
+  fx.set_control("run", "maxcycles");
+  auto req = request("mace_fx2x1", 2, 1, {"add.S"});
+  req.max_cycle = 2000;
+  req.per_workload["add.S"] =
+      WorkloadOverrides{.finish_mask = "1", .rtl_timeout = 40000, .max_cycle = 3000};
+  auto result = simulate_workloads(req);
+  EXPECT_THAT(last_run_args(), ::testing::IsSupersetOf({"-rtl_timeout=40000", "-max_cycle=3000"}));
+  EXPECT_THAT(last_run_args(), ::testing::Not(::testing::Contains("-max_cycle=2000")));
+  ASSERT_EQ(result.runs.size(), 1u);
+  EXPECT_THAT(result.runs[0].marker_line, HasSubstr("max cycles = 3000"));
 }
 
 TEST_F(SimulatorFixtureTest, DefaultMaskMakesEveryTileCount) {  // REQ-VER-7
