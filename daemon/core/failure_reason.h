@@ -37,6 +37,11 @@ enum class FailureReason {
   no_checkout,       // the run holds no checkout for the task's slot
   rtl_edits_failed,  // the agent's edits could not be applied
   cache_miss,        // a bypassed call had no cache entry (REQ-REPLAY-4)
+  // The machine or scheduler a checkout's work was placed on (a Slurm node) ended it.
+  node_failure,         // the node went down, drained or failed
+  out_of_memory,        // killed for using more memory than the job asked for
+  never_started,        // waited for its node longer than maced allows
+  killed_by_scheduler,  // ended by the scheduler for another reason (an operator's scancel)
 };
 
 // "" for none, otherwise the enumerator's name.

@@ -111,6 +111,10 @@ std::string_view to_string(FailureReason reason) {
     case FailureReason::no_checkout: return "no_checkout";
     case FailureReason::rtl_edits_failed: return "rtl_edits_failed";
     case FailureReason::cache_miss: return "cache_miss";
+    case FailureReason::node_failure: return "node_failure";
+    case FailureReason::out_of_memory: return "out_of_memory";
+    case FailureReason::never_started: return "never_started";
+    case FailureReason::killed_by_scheduler: return "killed_by_scheduler";
   }
   return "";
 }
@@ -125,6 +129,9 @@ bool says_nothing_about_the_design(FailureReason reason) {
     case FailureReason::executor_error:
     case FailureReason::no_checkout:
     case FailureReason::cache_miss:
+    case FailureReason::node_failure:
+    case FailureReason::never_started:
+    case FailureReason::killed_by_scheduler:
       return true;
     default:
       return false;

@@ -63,7 +63,9 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
     outcome.evidence = {"the run holds no checkout for slot " + std::to_string(job.slot)};
     return outcome;
   }
-  const openpiton::Checkout& checkout = settings_.checkouts[job.slot];
+  // Named after its task, so a cluster's queue says whose work a job is.
+  const openpiton::Checkout checkout = settings_.checkouts[job.slot].labelled(
+      job.narrowing.empty() ? job.task.id : job.task.id + "." + job.narrowing);
   outcome.checkout = checkout.root().string();
 
   if (job.task.kind == TaskKind::unit_test) {

@@ -67,6 +67,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   build.work_dir = work_dir;
   build.timeout = job.build_limit;
   build.cancel = cancel;
+  build.runner = &checkout.runner();
   openpiton::UnitTestBuildResult built = openpiton::build_unit_test_env(env, build);
   outcome.build_id = env_name;
   outcome.build_log = built.log_path.string();

@@ -185,7 +185,8 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
 
   try {
     result.verilator =
-        options.verilator ? *options.verilator : detect_verilator_version(env, options.cancel);
+        options.verilator ? *options.verilator
+                          : detect_verilator_version(env, options.cancel, checkout.runner());
   } catch (const std::exception& error) {
     if (options.cancel != nullptr && options.cancel->cancelled()) {
       return failed_before_start(std::move(result), build_failure::cancelled,
@@ -256,7 +257,8 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   spec.tail_bytes = 64 * 1024;
   spec.on_line = options.on_line;
   spec.is_error_line = is_build_error_line;
-  const os::ProcessResult run = os::run_process_group(spec, options.cancel);
+  spec.purpose = "build";
+  const os::ProcessResult run = checkout.run(spec, options.cancel);
 
   result.exit_code = run.exit_code;
   result.tail = run.tail;
@@ -265,6 +267,10 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   if (run.launch_failed) {
     result.failure_reason = build_failure::launch_failed;
     result.message = run.error;
+  } else if (run.host_stop != os::HostStop::none) {
+    result.failure_reason = os::to_string(run.host_stop);
+    result.message = run.host_stop_detail;
+    result.error_lines.push_back(run.host_stop_detail);
   } else if (run.cancelled) {
     result.failure_reason = build_failure::cancelled;
     result.message = "the build was cancelled after " + seconds_text(run.wall_seconds);

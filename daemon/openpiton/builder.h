@@ -46,6 +46,9 @@ inline constexpr std::string_view no_model_binary = "no_model_binary";
 // A build without edits found RTL edits an interrupted task left and could not restore
 // them (REQ-EXEC-17); nothing ran, so the edited design was not built by mistake.
 inline constexpr std::string_view leftover_edits = "leftover_edits";
+// The machine or scheduler running the build ended it (os::HostStop's words:
+// "node_failure", "out_of_memory", "never_started", "killed_by_scheduler"); message says what
+// happened. Only when the checkout's runner places work elsewhere.
 }  // namespace build_failure
 
 inline constexpr std::string_view kBuildMarkerName = ".mace_build_ok";

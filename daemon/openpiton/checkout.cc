@@ -15,7 +15,11 @@ std::string append_path_element(const std::string& list, const std::string& elem
 
 }  // namespace
 
-Checkout::Checkout(std::filesystem::path root) {
+Checkout::Checkout(std::filesystem::path root)
+    : Checkout(std::move(root), os::local_command_runner()) {}
+
+Checkout::Checkout(std::filesystem::path root, std::shared_ptr<const os::CommandRunner> runner)
+    : runner_(runner ? std::move(runner) : os::local_command_runner()) {
   std::error_code error;
   root_ = std::filesystem::absolute(root, error).lexically_normal();
   if (error) throw std::invalid_argument("cannot resolve checkout path " + root.string());
@@ -78,6 +82,12 @@ std::map<std::string, std::string> Checkout::environment(
   // start with an empty element, which the loader reads as the current directory.
   env["LD_LIBRARY_PATH"] = piton + "/tools/src/goldfinger/lib";
   return env;
+}
+
+Checkout Checkout::labelled(const std::string& label) const {
+  Checkout copy = *this;
+  copy.runner_ = runner_->labelled(label);
+  return copy;
 }
 
 }  // namespace mace::openpiton

@@ -1,12 +1,17 @@
 #pragma once
-// One OpenPiton checkout on this machine, and the environment its tools need: what
+// One OpenPiton checkout, where its commands run, and the environment its tools need: what
 // `piton/piton_settings.bash` sets, reproduced without a shell so that nothing from the
 // daemon's own environment leaks into a build (an inherited CONFIG_L1D_SIZE would change
 // the model; see docs/openpiton-findings.md).
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+
+#include "os/cancel_token.h"
+#include "os/command_runner.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -15,6 +20,10 @@ class Checkout {
   // `root` is the checkout's top (it holds piton/). Throws std::invalid_argument naming
   // what is missing when it does not look like an OpenPiton checkout.
   explicit Checkout(std::filesystem::path root);
+  // The same, with its builds, simulations and unit-test builds run by `runner` (on the
+  // machine that holds the checkout) instead of here. Its files are still read and written
+  // at `root`, which must be the same directory on both machines.
+  Checkout(std::filesystem::path root, std::shared_ptr<const os::CommandRunner> runner);
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path dv_root() const { return root_ / "piton"; }
@@ -30,8 +39,17 @@ class Checkout {
   std::map<std::string, std::string> environment(
       const std::map<std::string, std::string>& base) const;
 
+  // Runs one of the checkout's commands where the checkout's work runs.
+  os::ProcessResult run(const os::ProcessSpec& spec, const os::CancelToken* cancel) const {
+    return runner_->run(spec, cancel);
+  }
+  const os::CommandRunner& runner() const { return *runner_; }
+  // This checkout, its commands also named after `label` (a task ID).
+  Checkout labelled(const std::string& label) const;
+
  private:
   std::filesystem::path root_;
+  std::shared_ptr<const os::CommandRunner> runner_;
 };
 
 }  // namespace mace::openpiton

@@ -115,41 +115,53 @@ std::optional<VerilatorVersion> parse_verilator_version(std::string_view output)
 }
 
 VerilatorVersion detect_verilator_version(const std::map<std::string, std::string>& env,
-                                          const os::CancelToken* cancel) {
-  const auto binary = find_in_path(env, "verilator");
-  if (!binary) throw std::runtime_error("verilator is not in the build environment's PATH");
-  struct stat info {};
-  if (stat(binary->c_str(), &info) != 0) {
-    throw std::runtime_error("cannot stat " + *binary);
-  }
-  const InstalledBinary key{*binary, info.st_dev, info.st_ino, info.st_size,
+                                          const os::CancelToken* cancel,
+                                          const os::CommandRunner& runner) {
+  // Known here: keyed by what this machine sees of it. Not here: only the runner's machine
+  // has it, so ask by name there, and every time (nothing here tells an upgrade).
+  std::optional<InstalledBinary> key;
+  std::string program = "verilator";
+  if (const auto binary = find_in_path(env, "verilator")) {
+    struct stat info {};
+    if (stat(binary->c_str(), &info) == 0) {
+      key = InstalledBinary{*binary, info.st_dev, info.st_ino, info.st_size,
                             info.st_mtim.tv_sec * 1000000000LL + info.st_mtim.tv_nsec};
+      program = *binary;
+    }
+  }
 
   static std::mutex mutex;
   static std::map<InstalledBinary, VerilatorVersion> known;
-  {
+  if (key) {
     std::lock_guard lock(mutex);
-    if (auto it = known.find(key); it != known.end()) return it->second;
+    if (auto it = known.find(*key); it != known.end()) return it->second;
   }
 
   os::ProcessSpec spec;
-  spec.argv = {*binary, "--version"};
+  spec.argv = {program, "--version"};
   spec.env = env;
+  spec.purpose = "verilator-version";
   spec.timeout = std::chrono::seconds(60);
   spec.kill_grace = std::chrono::seconds(2);
-  const os::ProcessResult result = os::run_process_group(spec, cancel);
+  const os::ProcessResult result = runner.run(spec, cancel);
   if (!result.succeeded()) {
-    throw std::runtime_error(
-        "`" + *binary + " --version` failed: " +
-        (result.launch_failed ? result.error : "exit " + std::to_string(result.exit_code)));
+    std::string why = result.launch_failed                         ? result.error
+                      : result.host_stop != os::HostStop::none     ? result.host_stop_detail
+                      : result.timed_out                           ? std::string("timed out")
+                      : result.exit_code == 127 && !key
+                          ? "verilator is not in the build environment's PATH"
+                          : "exit " + std::to_string(result.exit_code);
+    throw std::runtime_error("`" + program + " --version` failed: " + why);
   }
   const auto version = parse_verilator_version(result.tail);
   if (!version) {
-    throw std::runtime_error("cannot read a version from `" + *binary +
+    throw std::runtime_error("cannot read a version from `" + program +
                              " --version`: " + result.tail.substr(0, 200));
   }
-  std::lock_guard lock(mutex);
-  known[key] = *version;
+  if (key) {
+    std::lock_guard lock(mutex);
+    known[*key] = *version;
+  }
   return *version;
 }
 

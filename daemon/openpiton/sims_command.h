@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "openpiton/build_config.h"
+#include "os/command_runner.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
@@ -35,12 +36,15 @@ struct VerilatorVersion {
 std::optional<VerilatorVersion> parse_verilator_version(std::string_view output);
 
 // Runs `verilator --version` with `env` (its PATH decides which Verilator: pass the
-// checkout's environment) through run_process_group. Remembered per resolved binary (path,
-// inode, size, mtime), so each Verilator installation is asked once per process and an
-// upgrade in place is still noticed. Throws std::runtime_error when Verilator cannot be run
-// or its answer cannot be parsed.
+// checkout's environment) through `runner` (the checkout's: the Verilator that builds is
+// the one asked). Remembered per binary as this machine sees it (path, inode, size, mtime),
+// so each installation is asked once per process and an upgrade in place is still noticed;
+// a Verilator only the runner's machine has is asked every time. Throws std::runtime_error
+// when Verilator cannot be run or its answer cannot be parsed.
 VerilatorVersion detect_verilator_version(const std::map<std::string, std::string>& env,
-                                          const os::CancelToken* cancel = nullptr);
+                                          const os::CancelToken* cancel = nullptr,
+                                          const os::CommandRunner& runner =
+                                              *os::local_command_runner());
 
 // sims's network option (sims,2.0 parse_args: `network_config=s`). sims accepts only
 // "xbar_config" and "2dmesh_config" and dies on anything else; without it, a 2D mesh.

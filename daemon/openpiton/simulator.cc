@@ -157,7 +157,7 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
   run.timed_out = pr.timed_out;
   run.cancelled = pr.cancelled;
   run.launch_failed = pr.launch_failed;
-  if (pr.launch_failed || pr.timed_out || pr.cancelled)
+  if (pr.launch_failed || pr.timed_out || pr.cancelled || pr.host_stop != os::HostStop::none)
     run.returncode = -1;
   else if (pr.exit_code >= 0)
     run.returncode = pr.exit_code;
@@ -183,6 +183,11 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
   run.status_line = os::read_first_line(run.run_dir / "status.log");
   run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
 
+  if (pr.host_stop != os::HostStop::none) {
+    run.host_stop = std::string(os::to_string(pr.host_stop));
+    append_error(run.error, pr.host_stop_detail);
+    return;
+  }
   if (pr.cancelled) {
     append_error(run.error, "cancelled");
     return;
@@ -322,6 +327,7 @@ PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunS
   ctx.x_tiles = request.x_tiles;
   ctx.y_tiles = request.y_tiles;
   ctx.environment = setting.environment;
+  ctx.runner = &request.checkout.runner();
   PreparedWorkload prepared;
   try {
     prepared = prepare_workload(run.workload, ctx);
@@ -369,8 +375,9 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
   spec.max_error_lines = 20;
   LineBeforeDie before_die;
   spec.on_line = [&before_die](std::string_view line) { before_die.see(line); };
+  spec.purpose = "simulate";
   run.sims_invoked = true;
-  os::ProcessResult pr = os::run_process_group(spec, request.cancel);
+  os::ProcessResult pr = request.checkout.run(spec, request.cancel);
   judge(run, pr, request.core, before_die.line());
 }
 
@@ -421,6 +428,7 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     const WorkloadRunResult& done = result.runs.back();
     if (request.on_workload_finished) request.on_workload_finished(done);
     if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);
+    if (!done.host_stop.empty()) return fail(done.host_stop, describe_failure(done));
     if (!done.passed) return fail("workload_failed", describe_failure(done));  // REQ-VER-1
   }
   result.passed = true;  // REQ-VER-5: every workload ran and passed

@@ -78,6 +78,9 @@ struct WorkloadRunResult {
   bool cancelled = false;      // stopped by the request's os::CancelToken
   bool launch_failed = false;  // sims could not be started (see error)
   bool sims_invoked = false;   // false when prepare_workload failed
+  // The machine or scheduler that ran sims ended it (os::HostStop's word: "node_failure",
+  // "out_of_memory", "never_started", "killed_by_scheduler"); error says what happened. Empty otherwise.
+  std::string host_stop;
   // Why the run did not produce a usable verdict, for people: prepare_workload's error,
   // the launch error, sims' "DIE. ..." line(s) when it died before simulating, the
   // wall-clock limit, an unreadable transcript, the assembler's complaint for pico.
@@ -160,6 +163,9 @@ struct SimulationResult {
   //   "budget_exhausted"  a simulation was due but no time was left (REQ-BUD-11)
   //   "cancelled"         the CancelToken was cancelled
   //   "no_workloads"      the request named no workload
+  //   "node_failure", "out_of_memory", "never_started", "killed_by_scheduler"
+  //                       the machine or scheduler running the last run ended it
+  //                       (os::HostStop; only when the checkout's runner places work elsewhere)
   //   "invalid_request"   see failure_detail; nothing was started
   std::string failure_reason;
   // One sentence for people, e.g. "hello: verdict fail (4498250 : Simulation -> FAIL(HIT

@@ -38,8 +38,9 @@ std::string last_line(std::string_view text) {
 
 // Why a process did not succeed: its launch error, "timed out", "cancelled" or its exit.
 std::string failure_cause(const os::ProcessResult& r) {
-  return r.launch_failed ? r.error
-         : r.timed_out   ? std::string("timed out")
+  return r.launch_failed                      ? r.error
+         : r.host_stop != os::HostStop::none  ? r.host_stop_detail
+         : r.timed_out                        ? std::string("timed out")
          : r.cancelled   ? std::string("cancelled")
                          : "exit " + std::to_string(r.exit_code);
 }
@@ -423,7 +424,13 @@ class UnitTestBuild {
       return line.rfind("%Error", 0) == 0 || line.find("DIE.") != std::string_view::npos ||
              line.find(": error:") != std::string_view::npos;
     };
-    os::ProcessResult r = os::run_process_group(spec, o_.cancel);
+    spec.purpose = "unit-test-build";
+    const os::CommandRunner& runner = o_.runner ? *o_.runner : *os::local_command_runner();
+    os::ProcessResult r = runner.run(spec, o_.cancel);
+    if (r.host_stop != os::HostStop::none && host_stop_.empty()) {
+      host_stop_ = os::to_string(r.host_stop);
+      host_stop_detail_ = r.host_stop_detail;
+    }
     for (auto& l : r.error_lines) {
       if (result_.error_lines.size() < 200) result_.error_lines.push_back(std::move(l));
     }
@@ -444,8 +451,9 @@ class UnitTestBuild {
     result_.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (!ok) {
-      result_.failure_reason =
-          std::string(pin_not_found_ ? kTestbenchMismatch : kUnitTestBuildFailed);
+      result_.failure_reason = !host_stop_.empty() ? host_stop_
+                               : pin_not_found_    ? std::string(kTestbenchMismatch)
+                                                   : std::string(kUnitTestBuildFailed);
       result_.error = std::move(error);
     }
     return std::move(result_);
@@ -457,6 +465,7 @@ class UnitTestBuild {
   std::chrono::steady_clock::time_point start_;
   std::map<std::string, std::string> environment_;
   bool pin_not_found_ = false;
+  std::string host_stop_, host_stop_detail_;  // the first step the host ended
 };
 
 }  // namespace

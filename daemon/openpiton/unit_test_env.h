@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "openpiton/verilog_ports.h"
+#include "os/command_runner.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
@@ -161,11 +162,15 @@ struct UnitTestBuildOptions {
   int jobs = 1;
   std::vector<std::string> extra_verilator_args;
   const os::CancelToken* cancel = nullptr;
+  // Where both steps run: the checkout's runner (Checkout::runner). Null: here.
+  const os::CommandRunner* runner = nullptr;
 };
 
 struct UnitTestBuildResult {
   bool ok = false;                 // REQ-VER-6: the task passes when this is true
-  std::string failure_reason;      // kTestbenchMismatch or kUnitTestBuildFailed
+  // kTestbenchMismatch, kUnitTestBuildFailed, or the os::HostStop word when the machine
+  // or scheduler running a step ended it
+  std::string failure_reason;
   std::string error;               // one line
   std::vector<std::string> error_lines;  // %Error lines, sims' DIE lines, compiler errors
   std::filesystem::path log_path;

@@ -125,7 +125,9 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
   spec.tail_bytes = 8 * 1024;
   spec.is_error_line = is_compiler_error_line;
   spec.max_error_lines = 40;
-  const os::ProcessResult result = os::run_process_group(spec);
+  spec.purpose = "compile-workload";
+  const os::CommandRunner& runner = ctx.runner ? *ctx.runner : *os::local_command_runner();
+  const os::ProcessResult result = runner.run(spec, nullptr);
   if (result.succeeded()) return "";
 
   std::string message = what + " failed: ";
@@ -133,7 +135,9 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
     message += result.error + " (is " + argv[0] + " on the PATH of the checkout's environment?)";
     return message;
   }
-  if (result.timed_out) {
+  if (result.host_stop != os::HostStop::none) {
+    message += result.host_stop_detail;
+  } else if (result.timed_out) {
     message += "timed out after " + std::to_string(kCompileTimeout.count()) + " s";
   } else if (result.cancelled) {
     message += "cancelled";

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "openpiton/build_config.h"
+#include "os/command_runner.h"
 
 namespace mace::openpiton {
 
@@ -37,6 +38,8 @@ struct WorkloadContext {
   // The environment for the compiler (PATH etc.) when building C programs for pico:
   // normally the checkout's environment (Checkout::environment).
   std::map<std::string, std::string> environment;
+  // Where the compiler runs: the checkout's runner (Checkout::runner). Null: here.
+  const os::CommandRunner* runner = nullptr;
 };
 
 // Resolves `name` and prepares it in ctx.run_dir: for a pico C program, compiles it and

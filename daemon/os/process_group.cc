@@ -287,4 +287,15 @@ void set_process_group_registry(ProcessGroupRegistry registry) noexcept {
   registry_ended.store(registry.ended, std::memory_order_release);
 }
 
+std::string_view to_string(HostStop stop) {
+  switch (stop) {
+    case HostStop::none: return "";
+    case HostStop::node_failure: return "node_failure";
+    case HostStop::out_of_memory: return "out_of_memory";
+    case HostStop::never_started: return "never_started";
+    case HostStop::killed_by_scheduler: return "killed_by_scheduler";
+  }
+  return "";
+}
+
 }  // namespace mace::os

@@ -46,6 +46,9 @@ struct ProcessSpec {
   std::map<std::string, std::string> env;
   // The child's working directory; empty: the daemon's.
   std::string working_dir;
+  // What the command is for, in a word ("build", "simulate"): how a runner that places
+  // work elsewhere names it (a Slurm job name, os/command_runner.h). Empty: "command".
+  std::string purpose;
 
   // Wall-clock limit from launch; zero: none. On expiry the group is stopped (see
   // kill_grace) and the result says timed_out.
@@ -83,6 +86,19 @@ struct ProcessSpec {
   std::size_t max_error_lines = 200;
 };
 
+// Who ended a command that neither finished on its own nor was stopped by the caller's
+// timeout or token: the scheduler or machine a runner placed it on (os/command_runner.h).
+// run_process_group itself never reports one.
+enum class HostStop {
+  none,
+  node_failure,   // the machine running it went down, drained or failed
+  out_of_memory,  // the scheduler killed it for using more memory than it asked for
+  never_started,  // it waited for the machine longer than the runner allows
+  killed_by_scheduler,  // the scheduler ended it for another reason (an operator's cancel, ...)
+};
+// "" for none, otherwise the enumerator's name: the word the adapter reports.
+std::string_view to_string(HostStop stop);
+
 struct ProcessResult {
   pid_t pid = -1;         // the leader's pid, which is also the group's id; -1: not started
   int exit_code = -1;     // the leader's exit status; -1 if it did not exit normally
@@ -110,9 +126,15 @@ struct ProcessResult {
   // Set if the log file could not be written (disk full...); the run goes on without it.
   std::string log_error;
 
+  // Set when the machine or scheduler that ran the command ended it; host_stop_detail
+  // says what happened, naming the machine and the scheduler's own reason.
+  HostStop host_stop = HostStop::none;
+  std::string host_stop_detail;
+
   // It ran, was not stopped, and exited with status 0.
   bool succeeded() const {
-    return !launch_failed && !timed_out && !cancelled && exit_code == 0;
+    return !launch_failed && !timed_out && !cancelled && host_stop == HostStop::none &&
+           exit_code == 0;
   }
 };
 

@@ -35,7 +35,7 @@ TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 8);
   EXPECT_EQ(round_trips<Verdict>(verdict_from_string), 5);
   EXPECT_EQ(round_trips<BuildOutcome>(build_outcome_from_string), 4);
-  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 21);
+  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 25);
   EXPECT_EQ(round_trips<RunState>(run_state_from_string), 10);
 }
 
@@ -59,10 +59,12 @@ TEST(VocabularyTest, TheEmptyWordsAreNoneAndReadBackSo) {
 TEST(VocabularyTest, OnlyReasonsOutsideTheDesignAreNotNarrowed) {  // REQ-FAIL-12
   for (FailureReason r : {FailureReason::budget_exhausted, FailureReason::cancelled,
                           FailureReason::executor_error, FailureReason::no_checkout,
-                          FailureReason::cache_miss})
+                          FailureReason::cache_miss, FailureReason::node_failure,
+                          FailureReason::never_started, FailureReason::killed_by_scheduler})
     EXPECT_TRUE(says_nothing_about_the_design(r)) << r;
   for (FailureReason r : {FailureReason::build_failed, FailureReason::workload_failed,
-                          FailureReason::timeout, FailureReason::way_rule})
+                          FailureReason::timeout, FailureReason::way_rule,
+                          FailureReason::out_of_memory})
     EXPECT_FALSE(says_nothing_about_the_design(r)) << r;
 }
 

@@ -12,6 +12,7 @@ declare -A allowed=(
   [os]=""
   [core]="os"
   [openpiton]="os"
+  [slurm]="os"
   [loop]="os core"
   [store]="os core"
   [llm]="os core"
@@ -20,9 +21,9 @@ declare -A allowed=(
   [executor]="os core loop llm openpiton tools"
   [replay]="os core loop executor openpiton store"
   [service]="os core store"
-  [run]="os core loop llm openpiton tools executor replay store service"
+  [run]="os core loop llm openpiton slurm tools executor replay store service"
   [rpc]="os core store service llm mcp"
-  [maced]="os core loop llm openpiton tools executor replay store service run rpc"
+  [maced]="os core loop llm openpiton slurm tools executor replay store service run rpc"
 )
 
 bad=0
@@ -49,7 +50,7 @@ for dir in "$root"/daemon/*/; do
 done
 
 # The adapter's and the base layer's builds link nothing of ours but what their rule allows.
-for layer in os openpiton; do
+for layer in os openpiton slurm; do
   own="mace_${layer}_dep"
   if grep -nE 'mace_[a-z]+_dep' "$root/daemon/$layer/meson.build" | grep -vE "$own|mace_os_dep"; then
     echo "daemon/$layer/meson.build links a MACE library its rule does not allow" >&2
@@ -58,6 +59,6 @@ for layer in os openpiton; do
 done
 
 if [ "$bad" -eq 0 ]; then
-  echo "every layer of daemon/ includes only what its rule allows; os/ and openpiton/ link only os/"
+  echo "every layer of daemon/ includes only what its rule allows; os/, openpiton/ and slurm/ link only os/"
 fi
 exit $bad

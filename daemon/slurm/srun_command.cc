@@ -1,0 +1,91 @@
+#include "slurm/srun_command.h"
+
+namespace mace::slurm {
+namespace {
+
+constexpr std::size_t kMaxJobNameBytes = 200;
+
+bool job_name_byte(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+         c == '.' || c == '_' || c == ':' || c == '-';
+}
+
+bool read_by_slurm(const std::string& name) {
+  for (const char* prefix : {"SLURM_", "SBATCH_", "SRUN_", "SALLOC_"})
+    if (name.starts_with(prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string job_name(const Placement& placement, const std::string& purpose) {
+  std::string name = "mace:" + placement.run_id + ":" +
+                     (placement.label.empty() ? std::string("-") : placement.label) + ":" +
+                     (purpose.empty() ? std::string("command") : purpose);
+  for (char& c : name)
+    if (!job_name_byte(c)) c = '_';
+  if (name.size() > kMaxJobNameBytes) name.resize(kMaxJobNameBytes);
+  return name;
+}
+
+std::string comment_prefix(const std::string& instance) { return "mace:" + instance + ":"; }
+
+std::string job_comment(const std::string& instance, const std::string& token) {
+  return comment_prefix(instance) + token;
+}
+
+StepKind step_kind(const std::string& purpose) {
+  return purpose == "build" || purpose == "unit-test-build" ? StepKind::build : StepKind::simulate;
+}
+
+std::string time_limit(std::chrono::milliseconds timeout, std::int64_t cap_minutes) {
+  std::int64_t minutes = 0;
+  if (timeout.count() > 0) minutes = (timeout.count() + 59'999) / 60'000;
+  if (cap_minutes > 0 && (minutes == 0 || cap_minutes < minutes)) minutes = cap_minutes;
+  if (minutes <= 0) return "";
+  return std::to_string(minutes);
+}
+
+std::vector<std::string> srun_argv(const SlurmSettings& settings, const Placement& placement,
+                                   const os::ProcessSpec& spec, const std::string& program,
+                                   const std::string& comment) {
+  const StepResources& resources =
+      resources_for(settings, step_kind(spec.purpose), placement.core);
+  std::vector<std::string> argv = {
+      program,
+      "--quiet",
+      "--job-name=" + job_name(placement, spec.purpose),
+      "--comment=" + comment,
+      "--nodelist=" + placement.node,
+      "--nodes=1",
+      "--ntasks=1",
+      "--cpus-per-task=" + std::to_string(std::max(resources.cpus, 1)),
+      // One failing task ends the job; the node's own resources are released at once.
+      "--kill-on-bad-exit=1",
+  };
+  if (resources.memory_mb > 0) argv.push_back("--mem=" + std::to_string(resources.memory_mb));
+  if (auto limit = time_limit(spec.timeout, resources.time_limit_min); !limit.empty())
+    argv.push_back("--time=" + limit);
+  if (!settings.partition.empty()) argv.push_back("--partition=" + settings.partition);
+  if (!settings.account.empty()) argv.push_back("--account=" + settings.account);
+  if (!settings.qos.empty()) argv.push_back("--qos=" + settings.qos);
+  if (!settings.gres.empty()) argv.push_back("--gres=" + settings.gres);
+  if (!spec.working_dir.empty()) argv.push_back("--chdir=" + spec.working_dir);
+  argv.insert(argv.end(), settings.srun_options.begin(), settings.srun_options.end());
+  argv.push_back("--");
+  argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+  return argv;
+}
+
+std::map<std::string, std::string> srun_environment(
+    const std::map<std::string, std::string>& command_env,
+    const std::map<std::string, std::string>& slurm_env) {
+  std::map<std::string, std::string> env;
+  for (const auto& [name, value] : command_env)
+    if (!read_by_slurm(name)) env[name] = value;
+  for (const auto& [name, value] : slurm_env)
+    if (name != "PATH") env[name] = value;
+  return env;
+}
+
+}  // namespace mace::slurm
