@@ -11,6 +11,8 @@
 #include "core/joined.h"
 #include "core/run_spec.h"
 #include "llm/pricing.h"
+#include "maced/config_fields.h"
+#include "maced/executor_config.h"
 
 namespace mace {
 namespace {
@@ -18,47 +20,16 @@ namespace {
 using simdjson::dom::element;
 using simdjson::dom::element_type;
 using simdjson::dom::object;
+using config_fields::check_keys;
+using config_fields::limit_field;
+using config_fields::required_string;
+using config_fields::shown;
+using config_fields::string_field;
 
 bool is_known_backend(std::string_view name) {
   for (auto known : kBackendNames)
     if (known == name) return true;
   return false;
-}
-
-// Reports unknown and duplicate keys of `obj` at `path`.
-void check_keys(object obj, const std::string& path, std::initializer_list<std::string_view> allowed,
-                FieldErrors& errors) {
-  std::set<std::string_view> seen;
-  for (auto [key, value] : obj) {
-    (void)value;
-    std::string where = path.empty() ? std::string(key) : path + "." + std::string(key);
-    bool known = false;
-    for (auto a : allowed) known |= (a == key);
-    if (!known) {
-      errors.push_back({where, "unknown field; expected one of: " + joined(allowed)});
-    } else if (!seen.insert(key).second) {
-      errors.push_back({where, "given more than once"});
-    }
-  }
-}
-
-std::optional<std::string> string_field(object obj, std::string_view key, const std::string& path,
-                                        FieldErrors& errors) {
-  element value;
-  if (obj.at_key(key).get(value)) return std::nullopt;
-  std::string_view text;
-  if (value.get(text) || text.empty()) {
-    errors.push_back({path, "must be a non-empty string"});
-    return std::nullopt;
-  }
-  return std::string(text);
-}
-
-// A value shown in a message, cut short so a long one cannot flood the log.
-std::string shown(element value) {
-  std::string text = simdjson::minify(value);
-  if (text.size() > 60) text = text.substr(0, 60) + "...";
-  return text;
 }
 
 // A tool or method name: required, and one a run spec can spell (core/run_spec.h).
@@ -75,30 +46,6 @@ std::optional<std::string> name_field(object obj, const std::string& path, Field
     return std::nullopt;
   }
   return std::string(text);
-}
-
-std::optional<std::string> required_string(object obj, std::string_view key,
-                                           const std::string& path, FieldErrors& errors) {
-  if (obj.at_key(key).error()) {
-    errors.push_back({path, "is required"});
-    return std::nullopt;
-  }
-  return string_field(obj, key, path, errors);
-}
-
-// An optional integer limit within [1, max], or `fallback` when left out.
-std::optional<int64_t> limit_field(object obj, std::string_view key, const std::string& path,
-                                   int64_t fallback, int64_t max, std::string_view unit,
-                                   FieldErrors& errors) {
-  element value;
-  if (obj.at_key(key).get(value)) return fallback;
-  int64_t n = 0;
-  if (value.type() != element_type::INT64 || value.get(n) || n < 1 || n > max) {
-    errors.push_back({path, "must be an integer from 1 to " + std::to_string(max) + " (" +
-                                std::string(unit) + "), got " + shown(value)});
-    return std::nullopt;
-  }
-  return n;
 }
 
 // The tools MACE itself offers some calls (daemon/tools/diagnostic_tools.h,
@@ -311,6 +258,14 @@ void read_connections(element value, MacedConfig& config, FieldErrors& errors) {
     config.connections.idle_timeout = std::chrono::seconds(*s);
 }
 
+// With Slurm, each checkout's node is where its work runs: it must name a Slurm node.
+void check_checkout_nodes(const MacedConfig& config, FieldErrors& errors) {
+  if (config.executor.kind != ExecutorConfig::Kind::slurm) return;
+  for (std::size_t i = 0; i < config.checkouts.size(); ++i)
+    if (std::string problem = slurm_node_problem(config.checkouts[i].node); !problem.empty())
+      errors.push_back({"checkouts[" + std::to_string(i) + "].node", problem});
+}
+
 }  // namespace
 
 std::vector<std::string> tool_names(const MacedConfig& config) {
@@ -328,7 +283,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access", "connections"}, errors);
+  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access", "connections", "executor"},
+             errors);
 
   MacedConfig config;
   element checkouts;
@@ -411,6 +367,9 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (!top.at_key("replay").get(replay)) read_replay(replay, config, errors);
   element connections;
   if (!top.at_key("connections").get(connections)) read_connections(connections, config, errors);
+  element executor;
+  if (!top.at_key("executor").get(executor)) read_executor(executor, config.executor, errors);
+  check_checkout_nodes(config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};
 }

@@ -12,7 +12,8 @@
 //                               "timeout_s": 60, "max_output_bytes": 65536} ]} ],
 //     "replay": { "cache": ["build", "run"] },
 //     "access": { "admin_group": "mace-admin", "others_see": "queue" },
-//     "connections": { "max": 256, "idle_timeout_s": 600 }
+//     "connections": { "max": 256, "idle_timeout_s": 600 },
+//     "executor": { "kind": "slurm", "slurm": { ... } }   (maced/executor_config.h)
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -26,6 +27,7 @@
 
 #include "core/field_error.h"
 #include "maced/connection_limits.h"
+#include "maced/executor_config.h"
 #include "service/caller.h"
 #include "tools/command_tool.h"
 
@@ -33,7 +35,9 @@ namespace mace {
 
 struct CheckoutConfig {
   std::string path;            // an OpenPiton checkout maced owns
-  std::string node = "local";  // the machine that holds it (executors, REQ-EXEC-4)
+  // The machine that holds it (REQ-EXEC-4): "local" for maced's own, else the Slurm node
+  // whose jobs run its builds and simulations (executor.kind "slurm").
+  std::string node = "local";
 };
 
 struct MacedConfig {
@@ -59,6 +63,8 @@ struct MacedConfig {
   // `connections`: how many clients maced serves at once and how long one may sit idle
   // (maced/connection_limits.h).
   ConnectionLimits connections;
+  // `executor`: where the checkouts' builds and simulations run (maced/executor_config.h).
+  ExecutorConfig executor;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

@@ -159,10 +159,10 @@ void RunSupervisor::on_loop_thread(const std::function<void()>& work) {
 }
 
 void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, ActiveRun* active) {
-  std::vector<openpiton::Checkout> checkouts;
+  std::vector<service::PooledCheckout> checkouts;
   run::RunEnding ending;
   try {
-    for (size_t slot : slots) checkouts.emplace_back(pool_.at(slot).path);
+    for (size_t slot : slots) checkouts.push_back(pool_.at(slot));
     run::RunRecorder recorder(service_, store_, [this](const auto& work) { on_loop_thread(work); },
                               run_id);
     ending = run::execute_run(recorder, settings_, checkouts, *active->cancel);

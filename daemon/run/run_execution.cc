@@ -14,6 +14,8 @@
 #include "run/planner_task_llm.h"
 #include "run/recording_observer.h"
 #include "run/run_replay.h"
+#include "run/slurm_job_recorder.h"
+#include "slurm/slurm_runner.h"
 #include "tools/diagnostic_tools.h"
 
 namespace mace::run {
@@ -68,15 +70,16 @@ loop::LoopInputs loop_inputs(const RunSpec& spec, const std::vector<openpiton::C
 class Run {
  public:
   Run(RunRecorder& recorder, const RunSettings& settings,
-      const std::vector<openpiton::Checkout>& checkouts, const os::CancelToken& cancel)
+      const std::vector<service::PooledCheckout>& leased, const os::CancelToken& cancel)
       : recorder_(recorder),
         settings_(settings),
-        checkouts_(checkouts),
         cancel_(cancel),
         record_(recorder.run_record()),
         spec_(parse_recorded_spec(record_)),
         observer_(recorder, spec_),
-        replay_(recorder, record_, spec_, settings.replay_cache) {}
+        replay_(recorder, record_, spec_, settings.replay_cache) {
+    place_checkouts(leased);
+  }
 
   RunEnding execute() {
     make_planner();
@@ -93,6 +96,26 @@ class Run {
     SpecParseResult parsed = parse_run_spec_json(record.spec_json);
     if (!parsed.spec) throw std::runtime_error("the recorded spec no longer parses");
     return *parsed.spec;
+  }
+
+  // REQ-EXEC-4: each checkout's commands run where the checkout is: here, or as Slurm jobs
+  // on its node, named after this run and recorded in its store.
+  void place_checkouts(const std::vector<service::PooledCheckout>& leased) {
+    std::shared_ptr<slurm::JobObserver> jobs;
+    if (settings_.slurm)
+      jobs = std::make_shared<SlurmJobRecorder>(recorder_, settings_.cluster_observer,
+                                                current_iteration());
+    for (const auto& checkout : leased) {
+      if (!settings_.slurm) {
+        checkouts_.emplace_back(checkout.path);
+        continue;
+      }
+      slurm::Placement placement{.run_id = recorder_.run_id(),
+                                 .core = std::string(to_string(spec_.core)),
+                                 .node = checkout.node, .checkout = checkout.path, .label = ""};
+      checkouts_.emplace_back(checkout.path, std::make_shared<slurm::SlurmRunner>(
+                                                 settings_.slurm, std::move(placement), jobs));
+    }
   }
 
   std::function<int()> current_iteration() {
@@ -162,7 +185,7 @@ class Run {
 
   RunRecorder& recorder_;
   const RunSettings& settings_;
-  const std::vector<openpiton::Checkout>& checkouts_;
+  std::vector<openpiton::Checkout> checkouts_;
   const os::CancelToken& cancel_;
   store::RunRecord record_;
   RunSpec spec_;
@@ -176,7 +199,7 @@ class Run {
 }  // namespace
 
 RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
-                      const std::vector<openpiton::Checkout>& checkouts,
+                      const std::vector<service::PooledCheckout>& checkouts,
                       const os::CancelToken& cancel) {
   try {
     if (checkouts.empty()) throw std::logic_error("a run was started without a checkout");

@@ -18,6 +18,9 @@
 #include "openpiton/checkout.h"
 #include "os/cancel_token.h"
 #include "run/run_recorder.h"
+#include "service/checkout_pool.h"
+#include "slurm/job_observer.h"
+#include "slurm/slurm_settings.h"
 #include "tools/command_tool.h"
 
 namespace mace::run {
@@ -36,6 +39,13 @@ struct RunSettings {
   // Makes a run's backend; unset: llm::make_backend with `environment` and
   // `backend_options`. Throws llm::BackendError when it cannot.
   std::function<std::unique_ptr<llm::Backend>(const llm::BackendChoice&)> make_backend;
+  // Set when checkouts run their work on Slurm nodes (maced's `executor.kind` "slurm"):
+  // every command of a checkout becomes a job on its node (slurm/slurm_runner.h). Null:
+  // every checkout runs its commands here.
+  std::shared_ptr<const slurm::SlurmSettings> slurm;
+  // Told of every Slurm job of every run and of nodes found down: maced's keeper, its
+  // view of the checkouts, its scheduler. May be null.
+  std::shared_ptr<slurm::JobObserver> cluster_observer;
 };
 
 struct RunEnding {
@@ -44,11 +54,11 @@ struct RunEnding {
 };
 
 // Plans, builds, simulates and triages the run `recorder` names on `checkouts` (leased to
-// it, at least one) until it ends, recording every step. Never throws: whatever goes wrong
-// ends the run in `error` with the reason (REQ-BUD-10: maced goes on). `cancel` stops its
-// builds and simulations at once.
+// it, at least one; each run where its node is, see RunSettings::slurm) until it ends,
+// recording every step. Never throws: whatever goes wrong ends the run in `error` with the
+// reason (REQ-BUD-10: maced goes on). `cancel` stops its builds and simulations at once.
 RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
-                      const std::vector<openpiton::Checkout>& checkouts,
+                      const std::vector<service::PooledCheckout>& checkouts,
                       const os::CancelToken& cancel);
 
 }  // namespace mace::run

@@ -236,6 +236,29 @@ ALTER TABLE runs ADD COLUMN checkouts_wanted INTEGER NOT NULL DEFAULT 0;
 UPDATE runs SET checkouts_wanted = coalesce(json_extract(spec_json, '$.checkouts'), 0)
   WHERE json_valid(spec_json);
 )sql",
+
+    // 6: every Slurm job maced submitted, recorded before it was waited on, so that a
+    // maced that died is followed by one that cancels what it left (README "Running on a
+    // Slurm cluster"). A job is identified by its ID and the unique comment maced gave it
+    // (IDs restart when a cluster's state is reset).
+    R"sql(
+CREATE TABLE slurm_jobs (
+  job_id TEXT NOT NULL,
+  comment TEXT NOT NULL,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  node TEXT NOT NULL,
+  checkout TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  submitted_at_ms INTEGER NOT NULL,
+  ended_at_ms INTEGER,                 -- NULL while maced has not seen it end
+  state TEXT NOT NULL DEFAULT '',      -- Slurm's last word: COMPLETED, CANCELLED, NODE_FAIL...
+  detail TEXT NOT NULL DEFAULT '',     -- why it ended, when not by its command's own doing
+  PRIMARY KEY (job_id, comment)
+);
+CREATE INDEX slurm_jobs_run ON slurm_jobs(run_id);
+CREATE INDEX slurm_jobs_unended ON slurm_jobs(ended_at_ms) WHERE ended_at_ms IS NULL;
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

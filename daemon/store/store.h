@@ -232,6 +232,22 @@ struct CacheEntryRecord {
   bool operator==(const CacheEntryRecord&) const = default;
 };
 
+// One Slurm job maced submitted (store/slurm_jobs.cc).
+struct SlurmJobRecord {
+  std::string job_id;
+  std::string comment;  // mace:<instance>:<token>, unique per job
+  std::string run_id;
+  std::string name;     // mace:<run>:<task>:<purpose>
+  std::string node;
+  std::string checkout;
+  std::string purpose;
+  int64_t submitted_at_ms = 0;
+  int64_t ended_at_ms = 0;  // 0: not seen to end
+  std::string state;
+  std::string detail;
+  bool operator==(const SlurmJobRecord&) const = default;
+};
+
 class Store {
  public:
   // Opens (creating when absent) and migrates the database at `path`. Throws
@@ -329,6 +345,15 @@ class Store {
   std::vector<CacheEntryRecord> cache_entries(const std::string& run_id) const;
 
   RunMetrics metrics(const std::string& run_id) const;
+
+  // Slurm jobs (store/slurm_jobs.cc). Recording one twice keeps the first.
+  void record_slurm_job(const SlurmJobRecord& job);
+  // Marks the job ended; false when no such job is recorded.
+  bool end_slurm_job(const std::string& job_id, const std::string& comment, int64_t ended_at_ms,
+                     const std::string& state, const std::string& detail);
+  // Jobs not seen to end, oldest first: what a maced that died may have left.
+  std::vector<SlurmJobRecord> unended_slurm_jobs() const;
+  std::vector<SlurmJobRecord> slurm_jobs(const std::string& run_id) const;
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 

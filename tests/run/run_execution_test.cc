@@ -54,7 +54,7 @@ class RunExecutionTest : public ::testing::Test {
                            work();
                          },
                          run_id);
-    return execute_run(recorder, settings_, {openpiton::Checkout(checkout_.root())}, cancel_);
+    return execute_run(recorder, settings_, {service::PooledCheckout{checkout_.root(), "local"}}, cancel_);
   }
 
   std::vector<std::string> phases(const std::string& run_id) {

@@ -1,0 +1,74 @@
+#include "maced/config_fields.h"
+
+#include <set>
+
+#include "core/joined.h"
+
+namespace mace::config_fields {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+using simdjson::dom::object;
+
+// Reports unknown and duplicate keys of `obj` at `path`.
+void check_keys(object obj, const std::string& path, std::initializer_list<std::string_view> allowed,
+                FieldErrors& errors) {
+  std::set<std::string_view> seen;
+  for (auto [key, value] : obj) {
+    (void)value;
+    std::string where = path.empty() ? std::string(key) : path + "." + std::string(key);
+    bool known = false;
+    for (auto a : allowed) known |= (a == key);
+    if (!known) {
+      errors.push_back({where, "unknown field; expected one of: " + joined(allowed)});
+    } else if (!seen.insert(key).second) {
+      errors.push_back({where, "given more than once"});
+    }
+  }
+}
+
+std::optional<std::string> string_field(object obj, std::string_view key, const std::string& path,
+                                        FieldErrors& errors) {
+  element value;
+  if (obj.at_key(key).get(value)) return std::nullopt;
+  std::string_view text;
+  if (value.get(text) || text.empty()) {
+    errors.push_back({path, "must be a non-empty string"});
+    return std::nullopt;
+  }
+  return std::string(text);
+}
+
+// A value shown in a message, cut short so a long one cannot flood the log.
+std::string shown(element value) {
+  std::string text = simdjson::minify(value);
+  if (text.size() > 60) text = text.substr(0, 60) + "...";
+  return text;
+}
+
+
+std::optional<std::string> required_string(object obj, std::string_view key,
+                                           const std::string& path, FieldErrors& errors) {
+  if (obj.at_key(key).error()) {
+    errors.push_back({path, "is required"});
+    return std::nullopt;
+  }
+  return string_field(obj, key, path, errors);
+}
+
+// An optional integer limit within [1, max], or `fallback` when left out.
+std::optional<int64_t> limit_field(object obj, std::string_view key, const std::string& path,
+                                   int64_t fallback, int64_t max, std::string_view unit,
+                                   FieldErrors& errors) {
+  element value;
+  if (obj.at_key(key).get(value)) return fallback;
+  int64_t n = 0;
+  if (value.type() != element_type::INT64 || value.get(n) || n < 1 || n > max) {
+    errors.push_back({path, "must be an integer from 1 to " + std::to_string(max) + " (" +
+                                std::string(unit) + "), got " + shown(value)});
+    return std::nullopt;
+  }
+  return n;
+}
+
+}  // namespace mace::config_fields

@@ -1,0 +1,40 @@
+#pragma once
+// `executor` in maced's configuration: where checkouts run their builds and simulations.
+//
+//   "executor": {"kind": "local"}                     every checkout is on maced's machine
+//   "executor": {"kind": "slurm", "slurm": {          each checkout's work runs on its node
+//       "partition": "piton", "account": "arch", "qos": "normal",
+//       "gres": "openpiton:1",
+//       "build":    {"cpus": 4, "memory_mb": 12000, "time_limit_min": 240},
+//       "simulate": {"cpus": 1, "memory_mb": 2000},
+//       "cores": {"sparc": {"build": {"cpus": 8, "memory_mb": 24000}}},
+//       "srun_options": ["--exclusive"],
+//       "pending_limit_s": 600, "cleanup_limit_s": 120,
+//       "bin_dir": "/usr/bin", "environment": {"SLURM_CONF": "/etc/slurm/slurm.conf"}}}
+//
+// With Slurm, every checkout names its node (`checkouts[i].node`), which must be a Slurm
+// node name; the checkout's path must be the same on that node and on maced's machine.
+
+#include <string_view>
+
+#include <simdjson.h>
+
+#include "core/field_error.h"
+#include "slurm/slurm_settings.h"
+
+namespace mace {
+
+struct ExecutorConfig {
+  enum class Kind { local, slurm };
+  Kind kind = Kind::local;
+  // When kind is slurm. maced sets `instance` itself at start (from its state directory).
+  slurm::SlurmSettings slurm;
+};
+
+void read_executor(simdjson::dom::element value, ExecutorConfig& executor, FieldErrors& errors);
+
+// Why `node` cannot be a Slurm node name (letters, digits, '.', '_', '-'; at most 64), or
+// "" when it can.
+std::string slurm_node_problem(std::string_view node);
+
+}  // namespace mace
