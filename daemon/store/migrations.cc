@@ -236,6 +236,16 @@ ALTER TABLE runs ADD COLUMN checkouts_wanted INTEGER NOT NULL DEFAULT 0;
 UPDATE runs SET checkouts_wanted = coalesce(json_extract(spec_json, '$.checkouts'), 0)
   WHERE json_valid(spec_json);
 )sql",
+
+    // 6: what each call's vendor reported, kind by kind (REQ-BUD-5, REQ-BUD-12): cached
+    // input is billed apart from fresh input, and a cost is only worth its source. Calls
+    // recorded before keep '' as their source: nobody knows any more how they were counted.
+    R"sql(
+ALTER TABLE llm_calls ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE llm_calls ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE llm_calls ADD COLUMN cost_source TEXT NOT NULL DEFAULT ''
+  CHECK (cost_source IN ('', 'reported', 'priced', 'estimated', 'unknown'));
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

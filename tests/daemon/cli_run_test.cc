@@ -37,8 +37,9 @@ constexpr const char* kPlan = "TASK: t | deps= | kind=config | build it";
 // One row of llm_calls, read straight from maced's store (the client does not show them).
 struct LlmCallRow {
   int iteration = 0;
-  std::string phase, backend, model, error_class, reply_text;
-  int64_t input_tokens = 0, output_tokens = 0;
+  std::string phase, backend, model, error_class, reply_text, cost_source;
+  int64_t input_tokens = 0, output_tokens = 0, thinking_tokens = 0, cache_read_tokens = 0,
+          cache_write_tokens = 0;
   double cost_usd = 0;
   bool success = false;
 };
@@ -57,7 +58,8 @@ std::vector<LlmCallRow> llm_calls(const std::string& state_dir, const std::strin
   sqlite3_stmt* stmt = nullptr;
   const char* sql =
       "SELECT coalesce(iteration, -1), phase, backend, model, input_tokens, output_tokens, "
-      "cost_usd, success, error_class, reply_text FROM llm_calls WHERE run_id = ?1 ORDER BY id";
+      "cost_usd, success, error_class, reply_text, thinking_tokens, cache_read_tokens, "
+      "cache_write_tokens, cost_source FROM llm_calls WHERE run_id = ?1 ORDER BY id";
   if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) {
     ADD_FAILURE() << sqlite3_errmsg(db);
     sqlite3_close(db);
@@ -80,6 +82,10 @@ std::vector<LlmCallRow> llm_calls(const std::string& state_dir, const std::strin
     r.success = sqlite3_column_int(stmt, 7) != 0;
     r.error_class = text(8);
     r.reply_text = text(9);
+    r.thinking_tokens = sqlite3_column_int64(stmt, 10);
+    r.cache_read_tokens = sqlite3_column_int64(stmt, 11);
+    r.cache_write_tokens = sqlite3_column_int64(stmt, 12);
+    r.cost_source = text(13);
     rows.push_back(r);
   }
   sqlite3_finalize(stmt);
@@ -148,8 +154,12 @@ class CliRunBase : public ::testing::Test {
     write_config("");
   }
 
-  void write_config(const std::string& tools_json) {
+  // agy reports no cost: these runs count a flat estimate per call (REQ-BUD-5).
+  void write_config(const std::string& tools_json,
+                    const std::string& unreported_cost =
+                        R"({"policy": "estimate", "usd_per_call": 0.01})") {
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + "\"}]" +
+                                 ", \"llm\": {\"unreported_cost\": " + unreported_cost + "}" +
                                  (tools_json.empty() ? "" : ", \"tools\": " + tools_json) + "}");
   }
 
@@ -239,17 +249,25 @@ TEST_P(CliRunTest, TheAgentPlansTheRunAndItPasses) {
   EXPECT_TRUE(rows[0].success);
   EXPECT_EQ(rows[0].error_class, "");
   EXPECT_THAT(rows[0].reply_text, HasSubstr(kPlan));
+  // REQ-BUD-5, REQ-BUD-12: what each vendor reports, kind by kind, and its cost.
   if (std::string(cli.backend) == "claude") {
-    // 12 + 100 cache-creation + 50 cache-read input tokens; claude counts as $0 (spec).
-    EXPECT_EQ(rows[0].input_tokens, 162);
-    EXPECT_EQ(rows[0].output_tokens, 5);
-    EXPECT_EQ(rows[0].cost_usd, 0.0);
+    EXPECT_EQ(rows[0].input_tokens, 12);
+    EXPECT_EQ(rows[0].cache_read_tokens, 50);
+    EXPECT_EQ(rows[0].cache_write_tokens, 100);
+    EXPECT_EQ(rows[0].output_tokens, 3);
+    EXPECT_EQ(rows[0].thinking_tokens, 2);
+    EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.0123);
+    EXPECT_EQ(rows[0].cost_source, "reported");
   } else if (std::string(cli.backend) == "opencode") {
-    // opencode reports its own cost, and it counts toward the run's compute cost.
-    EXPECT_EQ(rows[0].input_tokens, 160);
+    EXPECT_EQ(rows[0].input_tokens, 120);
+    EXPECT_EQ(rows[0].cache_read_tokens, 40);
     EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.00042);
+    EXPECT_EQ(rows[0].cost_source, "reported");
     EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out,
                 HasSubstr(R"("compute_cost_usd":0.00042)"));
+  } else {
+    EXPECT_EQ(rows[0].cost_source, "estimated");
+    EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.01);
   }
 }
 

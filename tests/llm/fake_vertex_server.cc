@@ -88,6 +88,12 @@ void write_usage(JsonWriter& w, Usage3 u) {
   w.key("usageMetadata").begin_object();
   w.field("promptTokenCount", u.input).field("candidatesTokenCount", u.output);
   if (u.thinking) w.field("thoughtsTokenCount", u.thinking);
+  if (u.cached) {
+    // As Vertex reports implicit and explicit cache hits: a count, and its modality split.
+    w.field("cachedContentTokenCount", u.cached);
+    w.key("cacheTokensDetails").begin_array().begin_object();
+    w.field("modality", "TEXT").field("tokenCount", u.cached).end_object().end_array();
+  }
   w.field("totalTokenCount", u.input + u.output + u.thinking);
   w.end_object();
 }

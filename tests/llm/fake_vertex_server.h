@@ -46,8 +46,10 @@ struct TokenExchange {
   bool signature_valid = false;
 };
 
+// input is promptTokenCount, which (as on Vertex) includes the `cached` tokens of
+// cachedContentTokenCount.
 struct Usage3 {
-  int64_t input = 0, output = 0, thinking = 0;
+  int64_t input = 0, output = 0, thinking = 0, cached = 0;
 };
 
 class FakeVertexServer {
