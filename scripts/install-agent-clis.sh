@@ -35,9 +35,24 @@ log=$dest/npm-install.log
 started=$(date +%s)
 # Each package's postinstall links its platform's native binary (an optional dependency
 # of the same version) into place: nothing is downloaded but from the registry.
-if npm install --prefix "$dest" --no-audit --no-fund --no-save --no-package-lock \
-  --loglevel=error "@anthropic-ai/claude-code@$claude_version" "opencode-ai@$opencode_version" \
-  >"$log" 2>&1; then
+install() {  # "$@": more npm options
+  npm install --prefix "$dest" --no-audit --no-fund --no-save --no-package-lock \
+    --loglevel=error "$@" "@anthropic-ai/claude-code@$claude_version" \
+    "opencode-ai@$opencode_version" >>"$log" 2>&1
+}
+works() { "$dest/node_modules/.bin/claude" --version && "$dest/node_modules/.bin/opencode" --version; } >/dev/null 2>&1
+# Where a postinstall cannot run (Claude Code's asks for node 22; Debian 12 has 18), put the
+# platform binaries in place ourselves, as those scripts do.
+link_natives() {
+  local arch
+  case $(uname -m) in x86_64) arch=x64 ;; aarch64) arch=arm64 ;; *) return 1 ;; esac
+  local m=$dest/node_modules
+  cp -f "$m/@anthropic-ai/claude-code-linux-$arch/claude" "$m/@anthropic-ai/claude-code/bin/claude.exe" &&
+    cp -f "$m/opencode-linux-$arch/bin/opencode" "$m/opencode-ai/bin/opencode.exe" &&
+    chmod +x "$m/@anthropic-ai/claude-code/bin/claude.exe" "$m/opencode-ai/bin/opencode.exe"
+}
+: >"$log"
+if install && works || { install --ignore-scripts && link_natives && works; }; then
   echo "$want" >"$stamp"
   echo "install-agent-clis: $want in $(( $(date +%s) - started )) s" >&2
   exit 0
