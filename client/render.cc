@@ -164,7 +164,12 @@ void write_json(JsonWriter& w, api::LlmCall::Reader c) {
   w.field("input_tokens", static_cast<int64_t>(c.getInputTokens()));
   w.field("output_tokens", static_cast<int64_t>(c.getOutputTokens()));
   w.field("thinking_tokens", static_cast<int64_t>(c.getThinkingTokens()));
-  w.field("cost_usd", c.getCostUsd());
+  w.field("cache_read_tokens", static_cast<int64_t>(c.getCacheReadTokens()));
+  w.field("cache_write_tokens", static_cast<int64_t>(c.getCacheWriteTokens()));
+  // An unknown cost is not a cost of 0 (what the budget counted for it is in the log).
+  if (text(c.getCostSource()) == "unknown") w.key("cost_usd").null();
+  else w.field("cost_usd", c.getCostUsd());
+  w.field("cost_source", text(c.getCostSource()));
   w.field("wall_s", c.getWallS());
   w.field("success", c.getSuccess());
   w.field("error_class", text(c.getErrorClass()));
@@ -176,10 +181,22 @@ void write_json(JsonWriter& w, api::LlmCall::Reader c) {
 
 std::string human_call(api::LlmCall::Reader c, bool full) {
   std::ostringstream out;
-  char numbers[160];
-  std::snprintf(numbers, sizeof numbers, "in %lld out %lld think %lld  $%.4f  %.1f s",
-                static_cast<long long>(c.getInputTokens()), static_cast<long long>(c.getOutputTokens()),
-                static_cast<long long>(c.getThinkingTokens()), c.getCostUsd(), c.getWallS());
+  char numbers[200];
+  const std::string source = text(c.getCostSource());
+  char cost[64];
+  if (source == "unknown")
+    std::snprintf(cost, sizeof cost, "cost unknown");
+  else if (source == "estimated")
+    std::snprintf(cost, sizeof cost, "~$%.4f (estimate)", c.getCostUsd());
+  else
+    std::snprintf(cost, sizeof cost, "$%.4f", c.getCostUsd());
+  std::snprintf(numbers, sizeof numbers,
+                "in %lld (cache read %lld, write %lld) out %lld think %lld  %s  %.1f s",
+                static_cast<long long>(c.getInputTokens()),
+                static_cast<long long>(c.getCacheReadTokens()),
+                static_cast<long long>(c.getCacheWriteTokens()),
+                static_cast<long long>(c.getOutputTokens()),
+                static_cast<long long>(c.getThinkingTokens()), cost, c.getWallS());
   out << format_time(c.getAtMs()) << "  iter" << c.getIteration() << " " << text(c.getPhase());
   if (c.getTaskId().size()) out << " " << text(c.getTaskId());
   out << "  " << text(c.getBackend()) << "/" << text(c.getModel()) << "  " << numbers << "  "

@@ -215,16 +215,19 @@ struct LlmCall {
   taskId @2 :Text;
   backend @3 :Text;
   model @4 :Text;
-  inputTokens @5 :Int64;
-  outputTokens @6 :Int64;
+  inputTokens @5 :Int64;        # uncached input
+  outputTokens @6 :Int64;       # thinking apart
   thinkingTokens @7 :Int64;
-  costUsd @8 :Float64;
+  costUsd @8 :Float64;          # what counted toward max_usd; see costSource
   wallS @9 :Float64;
   success @10 :Bool;
   errorClass @11 :Text;          # "" on success: rate_limit, authentication, output_limit, ...
   prompt @12 :Text;
   reply @13 :Text;
   atMs @14 :Int64;
+  cacheReadTokens @15 :Int64;   # input served from the vendor's prompt cache
+  cacheWriteTokens @16 :Int64;  # input written to it
+  costSource @17 :Text;         # reported | priced | estimated | unknown ("" before MACE kept it)
 }
 
 struct Metrics {

@@ -13,6 +13,11 @@ packages=(
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
 packages+=("$@")
+# The tests install the real agent CLIs with npm (scripts/install-agent-clis.sh). A machine
+# whose node and npm came from elsewhere (NodeSource) keeps them; otherwise Debian's.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,8 @@
 // Antigravity: `agy --print PROMPT` prints the model's final answer as plain text (CHIA);
 // print mode has no system-prompt flag, so the system instruction is folded into the
-// prompt, and reports no usage, so tokens and cost are 0.
+// prompt, and reports no usage at all: its calls leave cost_source `unknown` for the
+// run's CostAccounting, which counts maced's configured estimate or refuses such runs at
+// submit (llm/cost_accounting.h).
 //
 // agy reads MCP servers from the customization root of its workspace,
 // `<cwd>/.agents/mcp_config.json` ({"mcpServers": {name: {command, args, env}}}); the

@@ -4,7 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "llm/cli_auth_check.h"
 #include "llm/vertex_backend.h"
+#include "os/environment.h"
 
 namespace mace::llm {
 
@@ -72,6 +74,33 @@ std::unique_ptr<Backend> make_backend(const BackendChoice& choice, const EnvLook
   }
   if (choice.backend == "vertex") return make_vertex_backend(choice.model, env, options.prices);
   return make_cli_backend(choice.backend, choice.model, c_string_env(env), options.cli);
+}
+
+std::optional<std::string> check_backend(const BackendChoice& choice, const EnvLookup& env,
+                                         const BackendOptions& options) {
+  try {
+    auto backend = make_backend(choice, env, options);
+    (void)backend;
+  } catch (const SetupError& e) {
+    return e.what();
+  }
+  if (auto problem = options.accounting().unreported_cost_problem(choice.backend, choice.model))
+    return problem;
+  if (is_cli_backend(choice.backend)) {
+    std::map<std::string, std::string> environment = options.cli.environment.empty()
+                                                         ? os::inherited_environment()
+                                                         : options.cli.environment;
+    // The environment lookup decides (tests give their own), as for the CLI itself.
+    for (const char* name : {"HOME", "PATH", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+                             "ANTHROPIC_BASE_URL", "XDG_DATA_HOME", "XDG_CONFIG_HOME"})
+      if (env) {
+        if (auto v = env(name)) environment[name] = *v;
+      }
+    std::string executable = find_cli(choice.backend, c_string_env(env));
+    if (auto problem = cli_auth_problem(choice.backend, choice.model, executable, environment))
+      return problem;
+  }
+  return std::nullopt;
 }
 
 }  // namespace mace::llm

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "llm/cli_backend.h"
+#include "llm/cost_accounting.h"
 #include "llm/llm.h"
 #include "llm/pricing.h"
 #include "llm/setup_error.h"
@@ -29,12 +30,23 @@ BackendChoice resolve_choice(const std::optional<std::string>& spec_backend,
 
 struct BackendOptions {
   PriceTable prices = PriceTable::defaults();  // vertex's cost; maced's "prices" applied
+  UnreportedCostPolicy unreported_cost;        // maced's llm.unreported_cost
   CliOptions cli;                              // claude, opencode, antigravity
+
+  CostAccounting accounting() const { return {prices, unreported_cost}; }
 };
 
 // Throws SetupError when the backend is unknown or cannot be configured (for vertex:
 // missing credentials or project; for the CLI agents: a missing CLI; named in the message).
 std::unique_ptr<Backend> make_backend(const BackendChoice& choice, const EnvLookup& env,
                                       const BackendOptions& options = BackendOptions{});
+
+// What submit checks (so a run that cannot work is refused at once, not an hour later):
+// the backend can be made (make_backend), its CLI can authenticate as far as that can be
+// known without a call (llm/cli_auth_check.h), and its costs can be counted under maced's
+// llm.unreported_cost (CostAccounting::unreported_cost_problem). The problem, with what to
+// do about it; nothing when the run may go.
+std::optional<std::string> check_backend(const BackendChoice& choice, const EnvLookup& env,
+                                         const BackendOptions& options);
 
 }  // namespace mace::llm

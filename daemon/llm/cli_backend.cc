@@ -285,6 +285,18 @@ double json_double(simdjson::dom::element object, std::string_view key) {
   return static_cast<double>(json_int(object, key));
 }
 
+std::optional<double> json_number(simdjson::dom::element object, std::string_view key) {
+  simdjson::dom::element value;
+  if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
+  double d = 0;
+  int64_t i = 0;
+  uint64_t u = 0;
+  if (value.get(d) == simdjson::SUCCESS) return d;
+  if (value.get(i) == simdjson::SUCCESS) return static_cast<double>(i);
+  if (value.get(u) == simdjson::SUCCESS) return static_cast<double>(u);
+  return std::nullopt;
+}
+
 std::string tail(std::string_view text, std::size_t max) {
   if (text.size() > max) text = text.substr(text.size() - max);
   size_t b = text.find_first_not_of(" \t\r\n");
@@ -370,6 +382,7 @@ class CliBackend final : public Backend {
                                             : options_.environment;
     spec.env.erase("CLAUDECODE");
     for (const auto& [k, v] : inv.env) spec.env[k] = v;
+    for (const auto& [k, v] : inv.env_defaults) spec.env.emplace(k, v);
     spec.working_dir = dir.path();
     spec.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(request.timeout);
     spec.kill_grace = options_.kill_grace;

@@ -65,7 +65,8 @@ std::unique_ptr<Backend> make_cli_backend(const std::string& backend, const std:
 
 // ---------------------------------------------------------------------------------------
 // The vendors' output parsers, apart so they can be tested on recorded output. Each turns
-// what the CLI printed into a Reply: text, tokens, cost (0.0 where none is reported), and
+// what the CLI printed into a Reply: text, tokens, the vendor's cost where it reports one
+// (cost_source `reported`; otherwise left for the run's CostAccounting), and
 // on failure the error class and, for a rate limit, the vendor's reset time.
 
 Reply parse_claude_output(std::string_view out, std::string_view err, int exit_code,
@@ -103,6 +104,9 @@ struct CallContext {
 struct Invocation {
   std::vector<std::string> args;              // after the executable
   std::map<std::string, std::string> env;     // added to the CLI's environment
+  // Added only where the CLI's environment does not set them already (a site's own
+  // choice wins).
+  std::map<std::string, std::string> env_defaults;
   std::string stdin_text;
 };
 
@@ -140,6 +144,9 @@ std::string_view json_string(simdjson::dom::element object, std::string_view key
 bool json_bool(simdjson::dom::element object, std::string_view key);
 int64_t json_int(simdjson::dom::element object, std::string_view key);  // also from a double
 double json_double(simdjson::dom::element object, std::string_view key);  // also from an int
+// A number member, or nothing when it is missing, null or not a number (a cost the vendor
+// did not report is not a cost of 0).
+std::optional<double> json_number(simdjson::dom::element object, std::string_view key);
 // A failed Reply: class, message (cut to a readable length), reset time if a rate limit.
 Reply failure(ErrorClass c, std::string_view message,
               std::optional<std::chrono::seconds> retry_after = std::nullopt);

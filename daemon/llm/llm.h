@@ -36,11 +36,31 @@ enum class ErrorClass {
 };
 std::string_view to_string(ErrorClass c);
 
+// Where a call's cost came from (REQ-BUD-5, REQ-BUD-12). A budget is only as good as the
+// cost it counts, so a cost nobody reported is never passed off as a measured 0.
+enum class CostSource {
+  reported,   // the vendor said what the call cost (claude's total_cost_usd, opencode's cost)
+  priced,     // the vendor gave token counts, priced from the price table (vertex)
+  estimated,  // neither: maced's configured flat estimate per call (llm.unreported_cost)
+  unknown,    // neither, and nothing to estimate with: counted as 0, and said so
+};
+std::string_view to_string(CostSource s);
+
+// Token counts as the vendor reports them, each kind apart because each has its own price.
+// input_tokens excludes the cached ones; output_tokens excludes thinking.
 struct Usage {
   int64_t input_tokens = 0;
+  int64_t cache_read_tokens = 0;   // input served from the vendor's prompt cache (discounted)
+  int64_t cache_write_tokens = 0;  // input written to the prompt cache (claude bills it extra)
   int64_t output_tokens = 0;
   int64_t thinking_tokens = 0;
-  double cost_usd = 0.0;  // 0.0 where the backend reports none (claude)
+  double cost_usd = 0.0;           // what counts toward max_usd; see cost_source
+  CostSource cost_source = CostSource::unknown;
+
+  bool has_tokens() const {
+    return input_tokens || cache_read_tokens || cache_write_tokens || output_tokens ||
+           thinking_tokens;
+  }
 };
 
 struct Request {
@@ -60,6 +80,9 @@ struct Reply {
   std::optional<std::chrono::seconds> retry_after;    // the vendor's reset time, if given
   double wall_s = 0;
   int tool_calls = 0;
+  // The model the vendor says answered, when it says (claude's modelUsage); a CLI run with
+  // its own default model has no other way to tell.
+  std::string model;
 };
 
 class Backend {

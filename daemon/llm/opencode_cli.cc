@@ -1,16 +1,20 @@
 // opencode: `opencode run --format json --agent mace MESSAGE`, configured through a file
-// named by OPENCODE_CONFIG (the agent with our system prompt, our MCP server, and
-// permissions that never stop to ask). stdout is one JSON event per line:
+// named by OPENCODE_CONFIG (the agent with our system prompt, our MCP server, only its
+// tools, and permissions that deny the rest rather than ask). It is merged with the site's
+// own opencode configuration (~/.config/opencode), where providers and keys live. stdout is one JSON event per line:
 //   {"type":"step_start","sessionID":"ses_..","part":{"type":"step-start",..}}
 //   {"type":"text","part":{"type":"text","text":".."}}
 //   {"type":"tool_use","part":{"type":"tool","tool":"mace_echo_say","state":{..}}}
 //   {"type":"step_finish","part":{"type":"step-finish","reason":"stop",
-//        "tokens":{"input":..,"output":..,"reasoning":..,"cache":{"read":..,"write":..}},
-//        "cost":0.0012}}
+//        "tokens":{"total":26,"input":11,"output":7,"reasoning":0,"cache":{"write":3,"read":5}},
+//        "cost":0.00015075}}
 //   {"type":"error","error":{"name":"APIError","data":{"message":..,"statusCode":429,
 //        "isRetryable":true,"responseHeaders":{"retry-after":"30"}}}}
-// opencode exits 0 even when the model call failed, so the error events decide, not the
-// exit code. The parser also reads `opencode export` session JSON, where the same error
+// (The shapes are those opencode 1.18.33 prints against a fake Messages API.) Each step's
+// token kinds are disjoint (total = input + output + reasoning + cache read + cache write)
+// and its cost is opencode's own reckoning at its models' list prices; the call's cost is
+// the sum over its steps, counted as reported. opencode exits 0 on some failed model calls
+// and 1 on others, so the error events decide, not the exit code. The parser also reads `opencode export` session JSON, where the same error
 // objects sit in messages[].info.error (CHIA's recorded fixtures are of that form).
 
 #include <simdjson.h>
@@ -44,10 +48,13 @@ class OpenCode final : public Vendor {
       for (const auto& a : ctx.mcp->args) w.value(a);
       w.end_array().field("enabled", true).end_object().end_object();
     }
-    // --dangerously-skip-permissions does not cover external_directory, whose default
-    // "ask" would block a run nobody watches (CHIA).
-    w.key("permission").begin_object().field("edit", "allow").field("bash", "allow");
-    w.field("webfetch", "allow").field("external_directory", "allow").end_object();
+    // Only MACE's tools (its MCP server "mace", whose tools opencode names mace_*): the
+    // agent touches the checkout through them alone, and nothing stops to ask a question
+    // nobody is there to answer. The permissions deny what a tool left on by some other
+    // configuration could still do.
+    w.key("tools").begin_object().field("*", false).field("mace_*", true).end_object();
+    w.key("permission").begin_object().field("edit", "deny").field("bash", "deny");
+    w.field("webfetch", "deny").field("external_directory", "deny").end_object();
     w.end_object();
     std::string config = ctx.dir + "/opencode.json";
     write_file(config, w.str());
@@ -56,7 +63,7 @@ class OpenCode final : public Vendor {
     inv.env["OPENCODE_CONFIG"] = config;
     // A stray opencode.json in some parent directory must not change the call.
     inv.env["OPENCODE_DISABLE_PROJECT_CONFIG"] = "1";
-    inv.args = {"run", "--format", "json", "--agent", "mace", "--dangerously-skip-permissions"};
+    inv.args = {"run", "--format", "json", "--agent", "mace"};
     if (!ctx.model.empty()) inv.args.insert(inv.args.end(), {"--model", ctx.model});
     if (request.prompt.size() <= kMaxArgumentBytes)
       inv.args.push_back(request.prompt);
@@ -76,8 +83,18 @@ void add_tokens(Usage& usage, element tokens) {
   usage.output_tokens += json_int(tokens, "output");
   usage.thinking_tokens += json_int(tokens, "reasoning");
   element cache;
-  if (tokens["cache"].get(cache) == simdjson::SUCCESS)
-    usage.input_tokens += json_int(cache, "read") + json_int(cache, "write");
+  if (tokens["cache"].get(cache) == simdjson::SUCCESS) {
+    usage.cache_read_tokens += json_int(cache, "read");
+    usage.cache_write_tokens += json_int(cache, "write");
+  }
+}
+
+// A step's or message's cost, when it carries one.
+void add_cost(Usage& usage, element holder) {
+  if (auto cost = json_number(holder, "cost")) {
+    usage.cost_usd += *cost;
+    usage.cost_source = CostSource::reported;
+  }
 }
 
 std::optional<std::chrono::seconds> retry_after_header(element data,
@@ -176,7 +193,7 @@ Reply parse_opencode_output(std::string_view out, std::string_view err, int exit
           continue;
         element tokens, err_object;
         if (info["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage, tokens);
-        usage.cost_usd += json_double(info, "cost");
+        add_cost(usage, info);
         if (!error && info["error"].get(err_object) == simdjson::SUCCESS &&
             err_object.type() == simdjson::dom::element_type::OBJECT)
           error = classify_error(err_object, now);
@@ -209,7 +226,7 @@ Reply parse_opencode_output(std::string_view out, std::string_view err, int exit
     } else if (type == "step_finish" && has_part) {
       element tokens;
       if (part["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage, tokens);
-      usage.cost_usd += json_double(part, "cost");
+      add_cost(usage, part);
       std::string_view reason;
       if (part["reason"].get(reason) == simdjson::SUCCESS && reason == "length") truncated = true;
       if (!step_text.empty()) final_text = step_text;

@@ -25,7 +25,12 @@ Reply VertexBackend::call(const Request& request) {
   Reply reply = vertex::converse(
       request, {url(), config_.quota_project, config_.max_output_tokens, config_.max_tool_rounds},
       *tokens_);
-  reply.usage.cost_usd = config_.prices.cost(config_.model, reply.usage);
+  // Vertex reports tokens, never a price: the table prices each kind at its rate. A model
+  // it does not know is left unpriced for the run's cost accounting to settle.
+  if (auto cost = config_.prices.price(config_.model, reply.usage)) {
+    reply.usage.cost_usd = *cost;
+    reply.usage.cost_source = CostSource::priced;
+  }
   reply.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return reply;
 }

@@ -1,5 +1,6 @@
 #include "llm/vertex_conversation.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -180,10 +181,17 @@ class Conversation {
     return std::move(response.body);
   }
 
+  // Every count usageMetadata carries, each kind apart (they are billed apart).
+  // promptTokenCount includes the cached tokens (cachedContentTokenCount), billed at the
+  // cached-input rate, so they are taken out of the input; toolUsePromptTokenCount (the
+  // results of Google's own tools fed back to the model) is billed as input.
   void add_usage(element root) {
     element usage;
     if (root["usageMetadata"].get(usage)) return;
-    reply_.usage.input_tokens += int_field(usage, "promptTokenCount");
+    const int64_t prompt = int_field(usage, "promptTokenCount");
+    const int64_t cached = std::min(int_field(usage, "cachedContentTokenCount"), prompt);
+    reply_.usage.input_tokens += prompt - cached + int_field(usage, "toolUsePromptTokenCount");
+    reply_.usage.cache_read_tokens += cached;
     reply_.usage.output_tokens += int_field(usage, "candidatesTokenCount");
     reply_.usage.thinking_tokens += int_field(usage, "thoughtsTokenCount");
   }

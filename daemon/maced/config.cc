@@ -333,7 +333,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
     if (llm.get(obj)) {
       errors.push_back({"llm", "must be an object with \"backend\" and \"model\""});
     } else {
-      check_keys(obj, "llm", {"backend", "model", "prices"}, errors);
+      check_keys(obj, "llm", {"backend", "model", "prices", "unreported_cost"}, errors);
       if (auto backend = string_field(obj, "backend", "llm.backend", errors)) {
         if (is_known_backend(*backend))
           config.llm_backend = *backend;
@@ -357,6 +357,20 @@ ConfigParseResult parse_maced_config(std::string_view json) {
             errors.push_back({"llm.prices", problem});
           else
             errors.push_back({"llm." + problem.substr(0, colon), problem.substr(colon + 2)});
+        }
+      }
+      element unreported;
+      if (!obj.at_key("unreported_cost").get(unreported)) {
+        try {
+          config.unreported_cost = llm::UnreportedCostPolicy::from_json(simdjson::minify(unreported));
+        } catch (const llm::SetupError& e) {
+          // The policy names its place ("llm.unreported_cost.policy: ...").
+          const std::string problem = e.what();
+          auto colon = problem.find(": ");
+          if (colon == std::string::npos)
+            errors.push_back({"llm.unreported_cost", problem});
+          else
+            errors.push_back({problem.substr(0, colon), problem.substr(colon + 2)});
         }
       }
     }

@@ -4,7 +4,8 @@
 //   {
 //     "checkouts": [ {"path": "/srv/piton/a"}, {"path": "/srv/piton/b", "node": "local"} ],
 //     "llm": { "backend": "vertex", "model": "gemini-2.5-flash",
-//              "prices": { "gemini-2.5-flash": {"input": 0.30, "output": 2.50} } },
+//              "prices": { "gemini-2.5-flash": {"input": 0.30, "output": 2.50} },
+//              "unreported_cost": {"policy": "estimate", "usd_per_call": 0.05} },
 //     "tools": [ {"name": "logs", "description": "...",
 //                 "methods": [ {"name": "grep", "description": "...",
 //                               "parameters": {"type": "object", "properties": {...}},
@@ -26,6 +27,7 @@
 #include <vector>
 
 #include "core/field_error.h"
+#include "llm/cost_accounting.h"
 #include "maced/connection_limits.h"
 #include "maced/executor_config.h"
 #include "service/caller.h"
@@ -48,6 +50,9 @@ struct MacedConfig {
   // as JSON `{"<model>": {"input": x, "output": y, "thinking": z}}` (USD per million
   // tokens), already checked; empty: none.
   std::string llm_prices_json;
+  // `llm.unreported_cost`: what a call whose vendor reports no cost counts toward max_usd
+  // (llm/cost_accounting.h); by default such runs are refused at submit.
+  llm::UnreportedCostPolicy unreported_cost;
   // `tools`: programs a run spec may name in its `tools` for its LLM calls (REQ-EXEC-7),
   // already checked (see daemon/tools/command_tool.h for how they run).
   std::vector<mace::tools::CommandToolConfig> tools;

@@ -84,6 +84,7 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.replay_cache = config.replay_cache;
   if (!config.llm_prices_json.empty())  // checked when the config was read
     settings.backend_options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}");
+  settings.backend_options.unreported_cost = config.unreported_cost;
   settings.backend_options.cli.mace_binary = find_mace_client();
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
@@ -239,14 +240,16 @@ int main(int argc, char** argv) {
     settings.others_see = config.others_see;
     const std::optional<gid_t> admin_gid = mace::resolve_admin_group(config.admin_group);
     settings.tool_names = mace::tool_names(config);
-    settings.check_backend = [](const std::string& backend,
-                                const std::string& model) -> std::optional<std::string> {
-      try {
-        mace::llm::make_backend({backend, model}, mace::llm::process_environment());
-        return std::nullopt;
-      } catch (const mace::llm::SetupError& e) {
-        return e.what();
-      }
+    // At submit: the backend can be made (credentials, CLI), can authenticate as far as
+    // that can be known without a call, and its costs can be counted (REQ-BUD-5).
+    mace::llm::BackendOptions check_options;
+    if (!config.llm_prices_json.empty())
+      check_options.prices.apply_overrides_json("{\"prices\":" + config.llm_prices_json + "}");
+    check_options.unreported_cost = config.unreported_cost;
+    settings.check_backend = [check_options](const std::string& backend,
+                                             const std::string& model) -> std::optional<std::string> {
+      return mace::llm::check_backend({backend, model}, mace::llm::process_environment(),
+                                      check_options);
     };
     mace::service::RunService service(*store, settings);
     // A run left running by a maced that died cannot be resumed safely yet.

@@ -187,6 +187,9 @@ void fill(api::LlmCall::Builder out, const store::LlmCallRecord& c) {
   out.setPrompt(c.prompt_text);
   out.setReply(c.reply_text);
   out.setAtMs(c.created_at_ms);
+  out.setCacheReadTokens(c.cache_read_tokens);
+  out.setCacheWriteTokens(c.cache_write_tokens);
+  out.setCostSource(c.cost_source);
 }
 
 void fill(api::Metrics::Builder out, const store::RunMetrics& m) {

@@ -1,6 +1,7 @@
 #include "run/llm_planner.h"
 
 #include <chrono>
+#include <cstdio>
 
 #include "service/clock.h"
 
@@ -45,12 +46,55 @@ loop::PlannerReply LlmPlanner::ask(const std::string& phase, const std::string& 
   request.phase = phase;
   request.prompt = prompt;
   request.tools = tools;
+  // REQ-BUD-5: every attempt's cost counts, the rate-limited ones' included, not only the
+  // last reply's.
+  double cost = 0;
   llm::Reply reply = llm::call_with_retries(
       *parts_.backend, request, parts_.retry,
       // A cancel must not wait out a rate limit.
       [this](std::chrono::seconds wait) { cancel_.wait_for(wait); },
-      [&](const llm::Reply& attempt, int) { record(phase, task_id, iteration, prompt, attempt); });
-  return {reply.ok, reply.text, reply.usage.cost_usd, reply.error};
+      [&](const llm::Reply& attempt, int) {
+        llm::Reply settled = attempt;
+        parts_.accounting.settle(settled, parts_.backend->model());
+        cost += settled.usage.cost_usd;
+        note_unreported_cost(settled);
+        record(phase, task_id, iteration, prompt, settled);
+      });
+  return {reply.ok, reply.text, cost, reply.error};
+}
+
+void LlmPlanner::note_unreported_cost(const llm::Reply& reply) {
+  using llm::CostSource;
+  if (reply.usage.cost_source != CostSource::estimated &&
+      reply.usage.cost_source != CostSource::unknown)
+    return;
+  // An attempt the API turned away costs nothing; it says nothing about the calls that run.
+  if (reply.usage.cost_source == CostSource::unknown && llm::turned_away(reply)) return;
+  {
+    std::lock_guard lock(note_mutex_);
+    if (noted_unreported_cost_) return;
+    noted_unreported_cost_ = true;
+  }
+  const std::string backend = parts_.backend->name();
+  std::string model = parts_.backend->model().empty() ? reply.model : parts_.backend->model();
+  std::string who = backend + (model.empty() ? std::string(" (its default model)") : "/" + model);
+  std::string why;
+  if (backend == "vertex" && !model.empty() && !parts_.accounting.prices().find(model))
+    why = "no price is known for model " + model + " (vertex reports tokens, not cost)";
+  else if (reply.usage.has_tokens())
+    why = who + " reported tokens but no cost, and no price is known for its model";
+  else
+    why = who + " reported neither tokens nor cost";
+  char amount[64];
+  std::snprintf(amount, sizeof amount, "$%.4f", parts_.accounting.policy().usd_per_call);
+  if (reply.usage.cost_source == CostSource::estimated)
+    recorder_.message(why + ": each such call counts " + amount +
+                      " toward budget.max_usd, maced's estimate (llm.unreported_cost); "
+                      "`mace calls` marks them estimated");
+  else
+    recorder_.message(why + ": such calls count $0 toward budget.max_usd, so the budget does "
+                            "not hold; `mace calls` shows their cost as unknown. Add the model "
+                            "to llm.prices or set llm.unreported_cost in maced's configuration");
 }
 
 void LlmPlanner::record(const std::string& phase, const std::string& task_id, int iteration,
@@ -61,11 +105,15 @@ void LlmPlanner::record(const std::string& phase, const std::string& task_id, in
   call.phase = phase;
   call.task_id = task_id;
   call.backend = parts_.backend->name();
-  call.model = parts_.backend->model();
+  // A CLI agent on its own default model: the model its vendor says answered.
+  call.model = parts_.backend->model().empty() ? reply.model : parts_.backend->model();
   call.input_tokens = reply.usage.input_tokens;
+  call.cache_read_tokens = reply.usage.cache_read_tokens;
+  call.cache_write_tokens = reply.usage.cache_write_tokens;
   call.output_tokens = reply.usage.output_tokens;
   call.thinking_tokens = reply.usage.thinking_tokens;
   call.cost_usd = reply.usage.cost_usd;
+  call.cost_source = std::string(llm::to_string(reply.usage.cost_source));
   call.wall_s = reply.wall_s;
   call.success = reply.ok;
   call.error_class = reply.ok ? "" : std::string(llm::to_string(reply.error_class));

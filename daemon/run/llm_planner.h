@@ -6,10 +6,12 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "llm/cost_accounting.h"
 #include "llm/llm.h"
 #include "llm/retry.h"
 #include "loop/run_loop.h"
@@ -30,6 +32,8 @@ class LlmPlanner final : public loop::Planner {
     std::vector<llm::Tool> run_tools;  // offered on every call (REQ-EXEC-7)
     DiagnosticToolFor diagnostic_tool;
     std::function<int()> iteration;    // the loop's current iteration
+    // What each attempt counts toward max_usd when its vendor reports no cost (REQ-BUD-5).
+    llm::CostAccounting accounting;
   };
 
   // `cancel` ends a rate-limit wait at once; it must outlive the planner.
@@ -55,10 +59,14 @@ class LlmPlanner final : public loop::Planner {
                          const std::vector<llm::Tool>& tools);
   void record(const std::string& phase, const std::string& task_id, int iteration,
               const std::string& prompt, const llm::Reply& reply);
+  // Says in the run's log, once per run, that a call's cost was not reported.
+  void note_unreported_cost(const llm::Reply& reply);
 
   Parts parts_;
   RunRecorder& recorder_;
   const os::CancelToken& cancel_;
+  std::mutex note_mutex_;  // task calls come from the executor's threads
+  bool noted_unreported_cost_ = false;
 };
 
 }  // namespace mace::run

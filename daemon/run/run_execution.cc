@@ -136,13 +136,10 @@ class Run {
   void make_llm_planner() {
     LlmPlanner::Parts parts;
     parts.backend = make_run_backend(settings_, {record_.backend, record_.model});
-    // Vertex replies carry tokens, not prices: an unpriced model would make max_usd
-    // meaningless without anyone noticing.
-    if (record_.backend == "vertex" &&
-        !settings_.backend_options.prices.find(parts.backend->model()))
-      recorder_.message("no price is known for model " + parts.backend->model() +
-                        ": its calls count as $0 toward budget.max_usd; add it to llm.prices "
-                        "in maced's configuration");
+    // REQ-BUD-5: a call whose vendor reports no cost is priced, estimated or said to be
+    // unknown in the run's log (LlmPlanner::note_unreported_cost), never counted as 0 in
+    // silence.
+    parts.accounting = settings_.backend_options.accounting();
     parts.retry = settings_.retry;
     parts.run_tools = run_tools();
     parts.iteration = current_iteration();

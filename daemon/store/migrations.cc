@@ -237,7 +237,15 @@ UPDATE runs SET checkouts_wanted = coalesce(json_extract(spec_json, '$.checkouts
   WHERE json_valid(spec_json);
 )sql",
 
-    // 6: every Slurm job maced submitted, recorded before it was waited on, so that a
+    // 6: what each call's vendor reported, kind by kind (REQ-BUD-5, REQ-BUD-12): cached
+    // input is billed apart from fresh input, and a cost is only worth its source. Calls
+    // recorded before keep '' as their source: nobody knows any more how they were counted.
+    R"sql(
+ALTER TABLE llm_calls ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE llm_calls ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE llm_calls ADD COLUMN cost_source TEXT NOT NULL DEFAULT ''
+  CHECK (cost_source IN ('', 'reported', 'priced', 'estimated', 'unknown'));
+    // 7: every Slurm job maced submitted, recorded before it was waited on, so that a
     // maced that died is followed by one that cancels what it left (README "Running on a
     // Slurm cluster"). A job is identified by its ID and the unique comment maced gave it
     // (IDs restart when a cluster's state is reset).

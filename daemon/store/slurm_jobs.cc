@@ -1,4 +1,4 @@
-// The Slurm jobs maced submitted (migration 6): recorded before they are waited on, ended
+// The Slurm jobs maced submitted (migration 7): recorded before they are waited on, ended
 // when seen to end, and read back at start to cancel what a maced that died left.
 
 #include "store/sqlite.h"

@@ -411,8 +411,9 @@ int64_t Store::record_llm_call(const LlmCallRecord& call) {
   auto insert = db_->prepare(R"sql(
 INSERT INTO llm_calls (run_id, iteration, phase, task_id, backend, model, input_tokens,
                        output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-                       reply_text, created_at_ms, prompt_text)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                       reply_text, created_at_ms, prompt_text, cache_read_tokens,
+                       cache_write_tokens, cost_source)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
 )sql");
   insert.bind(1, call.run_id)
       .bind(2, call.iteration)
@@ -429,7 +430,10 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
       .bind(13, call.error_class)
       .bind(14, call.reply_text)
       .bind(15, call.created_at_ms)
-      .bind(16, call.prompt_text);
+      .bind(16, call.prompt_text)
+      .bind(17, call.cache_read_tokens)
+      .bind(18, call.cache_write_tokens)
+      .bind(19, call.cost_source);
   insert.run();
   return db_->last_insert_rowid();
 }
@@ -438,7 +442,8 @@ std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id) const {
   auto stmt = db_->prepare(R"sql(
 SELECT id, run_id, coalesce(iteration, 0), phase, coalesce(task_id, ''), backend, model,
        input_tokens, output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-       reply_text, created_at_ms, prompt_text
+       reply_text, created_at_ms, prompt_text, cache_read_tokens, cache_write_tokens,
+       cost_source
 FROM llm_calls WHERE run_id = ?1 ORDER BY id
 )sql");
   stmt.bind(1, run_id);
@@ -462,6 +467,9 @@ FROM llm_calls WHERE run_id = ?1 ORDER BY id
     c.reply_text = stmt.text(14);
     c.created_at_ms = stmt.int64(15);
     c.prompt_text = stmt.text(16);
+    c.cache_read_tokens = stmt.int64(17);
+    c.cache_write_tokens = stmt.int64(18);
+    c.cost_source = stmt.text(19);
     out.push_back(std::move(c));
   }
   return out;

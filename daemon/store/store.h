@@ -85,16 +85,22 @@ struct LlmCallRecord {
   std::string task_id;
   std::string backend;
   std::string model;
-  int64_t input_tokens = 0;
-  int64_t output_tokens = 0;
+  int64_t input_tokens = 0;   // uncached input
+  int64_t output_tokens = 0;  // thinking apart
   int64_t thinking_tokens = 0;
-  double cost_usd = 0;
+  double cost_usd = 0;        // what counted toward max_usd
   double wall_s = 0;
   bool success = false;
   std::string error_class;  // "" on success
   std::string reply_text;
   int64_t created_at_ms = 0;
   std::string prompt_text = {};  // what the call asked (the system instruction aside)
+  int64_t cache_read_tokens = 0;   // input served from the vendor's prompt cache
+  int64_t cache_write_tokens = 0;  // input written to it
+  // Where cost_usd came from: reported (the vendor's), priced (tokens × the price table),
+  // estimated (maced's flat llm.unreported_cost), unknown (nothing to count: 0 was
+  // counted); "" for calls recorded before MACE kept it.
+  std::string cost_source = {};
 };
 
 // One iteration of a run (REQ-VER-13), with its cost and wall time (REQ-BUD-6). A time of

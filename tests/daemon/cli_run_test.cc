@@ -37,8 +37,9 @@ constexpr const char* kPlan = "TASK: t | deps= | kind=config | build it";
 // One row of llm_calls, read straight from maced's store (the client does not show them).
 struct LlmCallRow {
   int iteration = 0;
-  std::string phase, backend, model, error_class, reply_text;
-  int64_t input_tokens = 0, output_tokens = 0;
+  std::string phase, backend, model, error_class, reply_text, cost_source;
+  int64_t input_tokens = 0, output_tokens = 0, thinking_tokens = 0, cache_read_tokens = 0,
+          cache_write_tokens = 0;
   double cost_usd = 0;
   bool success = false;
 };
@@ -57,7 +58,8 @@ std::vector<LlmCallRow> llm_calls(const std::string& state_dir, const std::strin
   sqlite3_stmt* stmt = nullptr;
   const char* sql =
       "SELECT coalesce(iteration, -1), phase, backend, model, input_tokens, output_tokens, "
-      "cost_usd, success, error_class, reply_text FROM llm_calls WHERE run_id = ?1 ORDER BY id";
+      "cost_usd, success, error_class, reply_text, thinking_tokens, cache_read_tokens, "
+      "cache_write_tokens, cost_source FROM llm_calls WHERE run_id = ?1 ORDER BY id";
   if (sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) != SQLITE_OK) {
     ADD_FAILURE() << sqlite3_errmsg(db);
     sqlite3_close(db);
@@ -80,6 +82,10 @@ std::vector<LlmCallRow> llm_calls(const std::string& state_dir, const std::strin
     r.success = sqlite3_column_int(stmt, 7) != 0;
     r.error_class = text(8);
     r.reply_text = text(9);
+    r.thinking_tokens = sqlite3_column_int64(stmt, 10);
+    r.cache_read_tokens = sqlite3_column_int64(stmt, 11);
+    r.cache_write_tokens = sqlite3_column_int64(stmt, 12);
+    r.cost_source = text(13);
     rows.push_back(r);
   }
   sqlite3_finalize(stmt);
@@ -148,8 +154,12 @@ class CliRunBase : public ::testing::Test {
     write_config("");
   }
 
-  void write_config(const std::string& tools_json) {
+  // agy reports no cost: these runs count a flat estimate per call (REQ-BUD-5).
+  void write_config(const std::string& tools_json,
+                    const std::string& unreported_cost =
+                        R"({"policy": "estimate", "usd_per_call": 0.01})") {
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + "\"}]" +
+                                 ", \"llm\": {\"unreported_cost\": " + unreported_cost + "}" +
                                  (tools_json.empty() ? "" : ", \"tools\": " + tools_json) + "}");
   }
 
@@ -166,14 +176,16 @@ class CliRunBase : public ::testing::Test {
     // The client maced hands the agent must be the one under test, found next to maced
     // (find_mace_client), not one an outer MACE_CLIENT names.
     options.process.unset_env.push_back("MACE_CLIENT");
+    // Whether claude can authenticate is the test's to say, not the host's.
+    options.process.unset_env.push_back("ANTHROPIC_API_KEY");
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
 
-  std::string spec(const Cli& cli, const std::string& extra = "") const {
+  std::string spec(const Cli& cli, const std::string& extra = "",
+                   const std::string& budget = R"({"max_iterations": 2})") const {
     return std::string(R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
       "objective": "Plan the tile with an agent", "backend": ")") +
-           cli.backend + R"(", "model": "agent-model-7", "budget": {"max_iterations": 2})" +
-           extra + "}";
+           cli.backend + R"(", "model": "agent-model-7", "budget": )" + budget + extra + "}";
   }
 
   std::string submit(const std::string& spec_text) {
@@ -239,17 +251,25 @@ TEST_P(CliRunTest, TheAgentPlansTheRunAndItPasses) {
   EXPECT_TRUE(rows[0].success);
   EXPECT_EQ(rows[0].error_class, "");
   EXPECT_THAT(rows[0].reply_text, HasSubstr(kPlan));
+  // REQ-BUD-5, REQ-BUD-12: what each vendor reports, kind by kind, and its cost.
   if (std::string(cli.backend) == "claude") {
-    // 12 + 100 cache-creation + 50 cache-read input tokens; claude counts as $0 (spec).
-    EXPECT_EQ(rows[0].input_tokens, 162);
-    EXPECT_EQ(rows[0].output_tokens, 5);
-    EXPECT_EQ(rows[0].cost_usd, 0.0);
+    EXPECT_EQ(rows[0].input_tokens, 12);
+    EXPECT_EQ(rows[0].cache_read_tokens, 50);
+    EXPECT_EQ(rows[0].cache_write_tokens, 100);
+    EXPECT_EQ(rows[0].output_tokens, 3);
+    EXPECT_EQ(rows[0].thinking_tokens, 2);
+    EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.0123);
+    EXPECT_EQ(rows[0].cost_source, "reported");
   } else if (std::string(cli.backend) == "opencode") {
-    // opencode reports its own cost, and it counts toward the run's compute cost.
-    EXPECT_EQ(rows[0].input_tokens, 160);
+    EXPECT_EQ(rows[0].input_tokens, 120);
+    EXPECT_EQ(rows[0].cache_read_tokens, 40);
     EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.00042);
+    EXPECT_EQ(rows[0].cost_source, "reported");
     EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out,
                 HasSubstr(R"("compute_cost_usd":0.00042)"));
+  } else {
+    EXPECT_EQ(rows[0].cost_source, "estimated");
+    EXPECT_DOUBLE_EQ(rows[0].cost_usd, 0.01);
   }
 }
 
@@ -354,6 +374,100 @@ TEST_F(CliRunBase, ARateLimitedAgentIsWaitedOutAndTriedAgain) {
   EXPECT_THAT(rows[1].reply_text, HasSubstr(kPlan));
   // One iteration: the retry is part of the same planning call, not a re-plan.
   EXPECT_THAT(status(id), HasSubstr(R"("iterations":1)"));
+}
+
+
+// A plan whose build fails on the fixture, so every iteration fails and asks again.
+constexpr const char* kFailingPlan =
+    "TASK: t | deps= | kind=config | break it\nCONFIG_RTL: t | FAKE_BREAK_BUILD";
+
+// REQ-BUD-5, REQ-BUD-9, REQ-BUD-12: each agent's own wire format carries a cost (claude's
+// total_cost_usd, opencode's step cost; agy none, so maced's estimate); once the counted
+// costs pass max_usd the run ends budget_exceeded, although iterations remain.
+TEST_P(CliRunTest, ReportedCostsPassingMaxUsdEndTheRunBudgetExceeded) {
+  const Cli cli = GetParam();
+  write_config("", R"({"policy": "estimate", "usd_per_call": 0.6})");
+  start(cli, {{"MACE_STANDIN_REPLY", kFailingPlan}, {"MACE_STANDIN_COST", "0.6"}});
+  std::string id = submit(spec(cli, "", R"({"max_iterations": 9, "max_usd": 1.0})"));
+  EXPECT_EQ(watch(id), 1);
+  std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr(R"("state":"budget_exceeded")"));
+  EXPECT_THAT(s, HasSubstr("cost limit reached"));
+  auto rows = llm_calls(maced_->state_dir(), id);
+  // At $0.60 a call, the first iteration's planning stays under $1.00 and the second's
+  // passes it (the plan repeating a failed change is sent back and asked again, at the
+  // same price): no third iteration is planned though nine are allowed.
+  EXPECT_THAT(s, HasSubstr(R"("iterations":2)"));
+  double total = 0;
+  for (const auto& r : rows) {
+    EXPECT_DOUBLE_EQ(r.cost_usd, 0.6) << r.phase;
+    EXPECT_EQ(r.cost_source, std::string(cli.backend) == "antigravity" ? "estimated" : "reported");
+    EXPECT_LE(r.iteration, 2);
+    total += r.cost_usd;
+  }
+  EXPECT_GE(total, 1.0);
+}
+
+// REQ-BUD-5: under maced's default policy a backend that reports no cost is refused at
+// submit, saying what to set; nothing is queued and the agent is never started.
+TEST_F(CliRunBase, ABackendReportingNothingIsRefusedAtSubmitUnderTheRefusePolicy) {
+  write_config("", R"({"policy": "refuse"})");
+  start(kAntigravity, {{"MACE_STANDIN_REPLY", kPlan}});
+  dir_.write("spec.json", spec(kAntigravity));
+  auto r = maced_->mace({"submit", dir_.file("spec.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("antigravity (agy) reports neither tokens nor cost"));
+  EXPECT_THAT(r.err, HasSubstr(R"("unreported_cost": {"policy": "estimate", "usd_per_call": N})"));
+  EXPECT_TRUE(standin_calls(record()).empty());
+  EXPECT_THAT(maced_->mace({"list", "--json"}).out, Not(HasSubstr("antigravity")));
+}
+
+// REQ-BUD-5, REQ-BUD-12: under the estimate policy the same backend runs, each call counts
+// the estimate, the run's log says so once, and `mace calls` marks the cost estimated.
+TEST_F(CliRunBase, ABackendReportingNothingCountsTheEstimateAndSaysSo) {
+  write_config("", R"({"policy": "estimate", "usd_per_call": 0.25})");
+  start(kAntigravity, {{"MACE_STANDIN_REPLY", kPlan}});
+  std::string id = submit(spec(kAntigravity));
+  EXPECT_EQ(watch(id), 0);
+  std::string logs = maced_->mace({"logs", id}).out;
+  EXPECT_THAT(logs, HasSubstr("antigravity/agent-model-7 reported neither tokens nor cost: each "
+                              "such call counts $0.2500 toward budget.max_usd"));
+  EXPECT_THAT(maced_->mace({"calls", id}).out, HasSubstr("~$0.2500 (estimate)"));
+  EXPECT_THAT(maced_->mace({"calls", id, "--json"}).out,
+              HasSubstr(R"("cost_usd":0.25,"cost_source":"estimated")"));
+  EXPECT_THAT(maced_->mace({"metrics", id, "--json"}).out, HasSubstr(R"("compute_cost_usd":0.25)"));
+}
+
+// REQ-BUD-5, REQ-BUD-12: a model Claude Code has no price for (its costBasis "unknown"):
+// the guess it prints is not counted, `mace calls` shows the cost as unknown, not 0, and
+// the run's log names the model.
+TEST_F(CliRunBase, AnUnknownModelsCostIsUnknownAndNamedInTheLog) {
+  write_config("", R"({"policy": "refuse"})");
+  start(kClaude, {{"MACE_STANDIN_REPLY", kPlan}, {"MACE_STANDIN_COST_BASIS", "unknown"}});
+  std::string id = submit(spec(kClaude));
+  EXPECT_EQ(watch(id), 0);
+  EXPECT_THAT(maced_->mace({"logs", id}).out,
+              HasSubstr("claude/agent-model-7 reported tokens but no cost, and no price is known "
+                        "for its model: such calls count $0 toward budget.max_usd"));
+  EXPECT_THAT(maced_->mace({"calls", id}).out, HasSubstr("cost unknown"));
+  EXPECT_THAT(maced_->mace({"calls", id, "--json"}).out,
+              HasSubstr(R"("cost_usd":null,"cost_source":"unknown")"));
+  auto rows = llm_calls(maced_->state_dir(), id);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].cost_source, "unknown");
+  EXPECT_EQ(rows[0].input_tokens, 12);  // the tokens are still recorded
+}
+
+// REQ-PLAT-7: claude not logged in and no key: submit refuses, saying what to do, and the
+// agent is never asked anything.
+TEST_F(CliRunBase, AClaudeThatCannotAuthenticateIsRefusedAtSubmit) {
+  start(kClaude, {{"MACE_STANDIN_AUTH", "none"}});
+  dir_.write("spec.json", spec(kClaude));
+  auto r = maced_->mace({"submit", dir_.file("spec.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("claude: not logged in, and no ANTHROPIC_API_KEY"));
+  EXPECT_THAT(r.err, HasSubstr("claude auth login"));
+  EXPECT_TRUE(standin_calls(record()).empty());
 }
 
 }  // namespace

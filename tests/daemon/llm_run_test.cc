@@ -83,6 +83,31 @@ TEST_F(LlmRunTest, AFailedPlanIsReplannedWithTheBuildErrorAndThenPasses) {
   EXPECT_THAT(metrics, HasSubstr("\"compute_cost_usd\":0.001535"));
 }
 
+// REQ-BUD-5, REQ-BUD-9, REQ-BUD-12: Vertex reports tokens only (a million cached of two
+// million prompt tokens here); priced at gemini-2.5-flash's rates, fresh input at $0.30/M
+// and cached at $0.03/M, each planning call costs $0.33, and once that passes max_usd the
+// run ends budget_exceeded though iterations remain.
+TEST_F(LlmRunTest, PricedTokensPassingMaxUsdEndTheRunBudgetExceeded) {
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Break it", "budget": {"max_iterations": 9, "max_usd": 0.5}})");
+  checkout_.set_control("build", "fail");
+  for (int i = 0; i < 12; ++i)
+    vertex_.push(FakeVertexServer::text("TASK: t | deps= | kind=config | defaults\n",
+                                        {2'000'000, 0, 0, 1'000'000}));
+  int exit_code = -1;
+  std::string id = submit_and_wait(exit_code);
+  EXPECT_EQ(exit_code, 1);
+  std::string status = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(status, HasSubstr(R"("state":"budget_exceeded")"));
+  EXPECT_THAT(status, HasSubstr("cost limit reached"));
+  // Its planning and its diagnosis call, $0.66, pass $0.50 within the first iteration.
+  EXPECT_THAT(status, HasSubstr(R"("iterations":1)"));
+  std::string calls = maced_->mace({"calls", id, "--json"}).out;
+  EXPECT_THAT(calls, HasSubstr(R"("input_tokens":1000000,"output_tokens":0,"thinking_tokens":0,)"
+                               R"("cache_read_tokens":1000000,"cache_write_tokens":0,)"
+                               R"("cost_usd":0.33,"cost_source":"priced")"));
+}
+
 TEST_F(LlmRunTest, RepliesWithoutAPlanEndThePlanningFailed) {  // REQ-PLAN-13, REQ-PLAN-16
   for (int i = 0; i < 3; ++i)
     vertex_.push(FakeVertexServer::text("I am not sure what you want me to do."));
@@ -254,7 +279,27 @@ TEST_F(LlmRunTest, TheDiagnosisCallGetsTheDiagnosticToolsOverTheFailedRun) {
 
 // REQ-BUD-5: a model the price table does not know would make max_usd meaningless; the
 // run says so in its log instead of silently counting $0.
-TEST_F(LlmRunTest, AnUnpricedModelIsNamedInTheRunsLog) {
+TEST_F(LlmRunTest, AnUnpricedModelIsRefusedAtSubmitByDefault) {  // REQ-BUD-5
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "x", "model": "gemini-9-unreleased"})");
+  auto r = maced_->mace({"submit", dir_.file("spec.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no price is known for vertex model 'gemini-9-unreleased'"));
+  EXPECT_THAT(r.err, HasSubstr("llm.prices"));
+  EXPECT_TRUE(vertex_.requests().empty());
+}
+
+// REQ-BUD-5, REQ-BUD-12: with maced's estimate policy the unpriced model runs; its calls
+// count the estimate, the run's log names the model once, `mace calls` marks the estimate.
+TEST_F(LlmRunTest, AnUnpricedModelCountsTheEstimateAndIsNamedInTheRunsLog) {
+  dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() +
+                               R"("}], "llm": {"unreported_cost": {"policy": "estimate", "usd_per_call": 0.125}}})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
+                        source_root() + "/workloads"};
+  options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
+  maced_.reset();
+  maced_ = std::make_unique<MacedInstance>(dir_, options);
   dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
     "objective": "x", "model": "gemini-9-unreleased"})");
   vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults\n", {1000, 100, 0}));
@@ -262,8 +307,11 @@ TEST_F(LlmRunTest, AnUnpricedModelIsNamedInTheRunsLog) {
   std::string id = submit_and_wait(exit_code);
   EXPECT_EQ(exit_code, 0);
   EXPECT_THAT(maced_->mace({"logs", id}).out,
-              HasSubstr("no price is known for model gemini-9-unreleased"));
+              HasSubstr("no price is known for model gemini-9-unreleased (vertex reports tokens, "
+                        "not cost): each such call counts $0.1250 toward budget.max_usd"));
   EXPECT_THAT(vertex_.requests().at(0).path, HasSubstr("gemini-9-unreleased:generateContent"));
+  EXPECT_THAT(maced_->mace({"calls", id, "--json"}).out,
+              HasSubstr(R"("input_tokens":1000,"output_tokens":100,"thinking_tokens":0,"cache_read_tokens":0,"cache_write_tokens":0,"cost_usd":0.125,"cost_source":"estimated")"));
 }
 
 // REQ-BUD-3, REQ-BUD-5: the planner's reported usage spends the dollar budget; the check

@@ -221,14 +221,21 @@ TEST_F(CliBackendTest, ClaudeSuccessAndWhatItWasGiven) {
   Reply r = b->call(simple_request());
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text, "PONG");
-  EXPECT_EQ(r.usage.input_tokens, 162);
-  EXPECT_EQ(r.usage.output_tokens, 5);
-  EXPECT_EQ(r.usage.cost_usd, 0.0);  // claude's total_cost_usd is not counted
+  // REQ-BUD-5: the stand-in's usage, each kind apart, and claude's own cost.
+  EXPECT_EQ(r.usage.input_tokens, 12);
+  EXPECT_EQ(r.usage.cache_write_tokens, 100);
+  EXPECT_EQ(r.usage.cache_read_tokens, 50);
+  EXPECT_EQ(r.usage.output_tokens, 3);
+  EXPECT_EQ(r.usage.thinking_tokens, 2);
+  EXPECT_DOUBLE_EQ(r.usage.cost_usd, 0.0123);
+  EXPECT_EQ(r.usage.cost_source, CostSource::reported);
   EXPECT_GT(r.wall_s, 0);
   std::string rec = slurp(record());
   EXPECT_THAT(rec, HasSubstr("---argv---\n--print\n--output-format\njson\n"));
-  // None of Claude Code's own tools: the agent acts only through MACE's (REQ-EXEC-14).
-  EXPECT_THAT(rec, HasSubstr("\n--tools\n\n--dangerously-skip-permissions\n"));
+  // None of Claude Code's own tools, nothing asked, nothing but MACE's MCP server: the
+  // agent acts only through MACE's tools (REQ-EXEC-14), and no flag root is refused.
+  EXPECT_THAT(rec, HasSubstr("\n--tools\n\n--permission-mode\ndontAsk\n--strict-mcp-config\n"));
+  EXPECT_THAT(rec, ::testing::Not(HasSubstr("--dangerously-skip-permissions")));
   EXPECT_THAT(rec, HasSubstr("--model\nclaude-sonnet-4-6\n"));
   EXPECT_THAT(rec, HasSubstr("--system-prompt\nYou plan OpenPiton work.\n"));
   EXPECT_THAT(rec, HasSubstr("---stdin---\nReply with PONG\n"));
@@ -241,7 +248,8 @@ TEST_F(CliBackendTest, OpenCodeSuccessReportsCost) {
   Reply r = b->call(simple_request());
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text, "PONG");
-  EXPECT_EQ(r.usage.input_tokens, 160);
+  EXPECT_EQ(r.usage.input_tokens, 120);
+  EXPECT_EQ(r.usage.cache_read_tokens, 40);
   EXPECT_EQ(r.usage.output_tokens, 30);
   EXPECT_EQ(r.usage.thinking_tokens, 7);
   EXPECT_DOUBLE_EQ(r.usage.cost_usd, 0.00042);

@@ -101,11 +101,43 @@ TEST(OpenCodeParser, EventStreamSumsStepsAndKeepsTheLastText) {
   Reply r = parse_opencode_output(out, "", 0, kNoon);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text, "Done.");
-  EXPECT_EQ(r.usage.input_tokens, 100 + 20 + 2 + 150);
+  // REQ-BUD-5: each kind apart (opencode's kinds are disjoint), the steps' costs summed.
+  EXPECT_EQ(r.usage.input_tokens, 100 + 150);
+  EXPECT_EQ(r.usage.cache_read_tokens, 20);
+  EXPECT_EQ(r.usage.cache_write_tokens, 2);
   EXPECT_EQ(r.usage.output_tokens, 30);
   EXPECT_EQ(r.usage.thinking_tokens, 5);
   EXPECT_DOUBLE_EQ(r.usage.cost_usd, 0.003);
+  EXPECT_EQ(r.usage.cost_source, CostSource::reported);
   EXPECT_EQ(r.tool_calls, 1);
+}
+
+// REQ-BUD-5, REQ-BUD-14: what opencode 1.18.33 printed: its tokens and cost; a 429 with
+// the API's retry-after header.
+TEST(OpenCodeParser, TheRealEventsTokensCostAndRateLimit) {
+  auto root = std::filesystem::path(std::getenv("MACE_SOURCE_ROOT")) / "tests/llm/fixtures";
+  Reply r = parse_opencode_output(slurp(root / "opencode_1.18.33_result.jsonl"), "", 0, kNoon);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.text, "PONG from fake");
+  EXPECT_EQ(r.usage.input_tokens, 11);
+  EXPECT_EQ(r.usage.cache_write_tokens, 3);
+  EXPECT_EQ(r.usage.cache_read_tokens, 5);
+  EXPECT_EQ(r.usage.output_tokens, 7);
+  EXPECT_DOUBLE_EQ(r.usage.cost_usd, 0.00015075);
+  EXPECT_EQ(r.usage.cost_source, CostSource::reported);
+  Reply limited = parse_opencode_output(slurp(root / "opencode_1.18.33_429.jsonl"), "", 1, kNoon);
+  EXPECT_EQ(limited.error_class, ErrorClass::rate_limit);
+  ASSERT_TRUE(limited.retry_after);
+  EXPECT_EQ(*limited.retry_after, std::chrono::seconds(3));
+}
+
+// REQ-BUD-5: steps without a cost field leave the cost unreported, not 0.
+TEST(OpenCodeParser, StepsWithoutACostLeaveItUnreported) {
+  Reply r = parse_opencode_output(
+      R"({"type":"step_finish","part":{"reason":"stop","tokens":{"input":5,"output":4}}})", "", 0,
+      kNoon);
+  EXPECT_EQ(r.usage.input_tokens, 5);
+  EXPECT_EQ(r.usage.cost_source, CostSource::unknown);
 }
 
 TEST(OpenCodeParser, NoEventsIsAFailure) {
@@ -125,14 +157,53 @@ std::string claude_result(bool is_error, const std::string& result,
          R"(","session_id":"s","total_cost_usd":0.5,"usage":{"input_tokens":3,"cache_creation_input_tokens":10,"cache_read_input_tokens":20,"output_tokens":7}})";
 }
 
-// REQ-BUD-12: claude replies carry no cost the spec counts: 0.0.
-TEST(ClaudeParser, SuccessHasTextTokensAndNoCost) {
+// REQ-BUD-5, REQ-BUD-12: what Claude Code 2.1.332 printed against a fake Messages API
+// (tests/llm/fixtures/claude_2.1.332_result.json): the reported cost counts, each token
+// kind apart, thinking taken out of the output it is included in, the answering model.
+TEST(ClaudeParser, TheRealResultObjectsTokensCostAndModel) {
+  auto root = std::filesystem::path(std::getenv("MACE_SOURCE_ROOT")) / "tests/llm/fixtures";
+  Reply r = parse_claude_output(slurp(root / "claude_2.1.332_result.json"), "", 0, kNoon);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.text, "PONG from fake");
+  EXPECT_EQ(r.usage.input_tokens, 11);
+  EXPECT_EQ(r.usage.cache_write_tokens, 3);
+  EXPECT_EQ(r.usage.cache_read_tokens, 5);
+  EXPECT_EQ(r.usage.output_tokens, 7);
+  EXPECT_EQ(r.usage.thinking_tokens, 0);
+  EXPECT_NEAR(r.usage.cost_usd, 0.0002, 1e-12);
+  EXPECT_EQ(r.usage.cost_source, CostSource::reported);
+  EXPECT_EQ(r.model, "claude-opus-5-5");
+  // REQ-PLAT-7: a bad key, as the real CLI reports it.
+  Reply key = parse_claude_output(slurp(root / "claude_2.1.332_401.json"), "", 1, kNoon);
+  EXPECT_FALSE(key.ok);
+  EXPECT_EQ(key.error_class, ErrorClass::authentication);
+  EXPECT_EQ(key.usage.cost_usd, 0.0);
+  EXPECT_EQ(key.usage.cost_source, CostSource::reported);
+}
+
+// REQ-BUD-5: a model Claude Code has no price for still gets a total, at some default
+// rate, but its costBasis says "unknown": that guess is not counted as reported.
+TEST(ClaudeParser, AGuessedCostForAnUnknownModelIsNotReported) {
+  Reply r = parse_claude_output(
+      R"({"type":"result","subtype":"success","is_error":false,"result":"hi","total_cost_usd":0.0002,)"
+      R"("usage":{"input_tokens":11,"output_tokens":7},)"
+      R"("modelUsage":{"mystery-model-9":{"inputTokens":11,"outputTokens":7,"costUSD":0.0002,"costBasis":"unknown"}}})",
+      "", 0, kNoon);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.usage.cost_source, CostSource::unknown);
+  EXPECT_EQ(r.usage.input_tokens, 11);
+  EXPECT_EQ(r.model, "mystery-model-9");
+}
+
+TEST(ClaudeParser, SuccessWithoutModelUsageStillCountsTheTotal) {  // REQ-BUD-5
   Reply r = parse_claude_output(claude_result(false, "PONG") + "\n", "", 0, kNoon);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.text, "PONG");
-  EXPECT_EQ(r.usage.input_tokens, 33);
+  EXPECT_EQ(r.usage.input_tokens, 3);
+  EXPECT_EQ(r.usage.cache_write_tokens, 10);
+  EXPECT_EQ(r.usage.cache_read_tokens, 20);
   EXPECT_EQ(r.usage.output_tokens, 7);
-  EXPECT_EQ(r.usage.cost_usd, 0.0);
+  EXPECT_EQ(r.usage.cost_usd, 0.5);
 }
 
 // REQ-BUD-14

@@ -71,6 +71,7 @@ const char* reason_phrase(int status) {
     case 429: return "Too Many Requests";
     case 500: return "Internal Server Error";
     case 503: return "Service Unavailable";
+    case 529: return "Overloaded";
     default: return "Status";
   }
 }
@@ -88,6 +89,12 @@ void write_usage(JsonWriter& w, Usage3 u) {
   w.key("usageMetadata").begin_object();
   w.field("promptTokenCount", u.input).field("candidatesTokenCount", u.output);
   if (u.thinking) w.field("thoughtsTokenCount", u.thinking);
+  if (u.cached) {
+    // As Vertex reports implicit and explicit cache hits: a count, and its modality split.
+    w.field("cachedContentTokenCount", u.cached);
+    w.key("cacheTokensDetails").begin_array().begin_object();
+    w.field("modality", "TEXT").field("tokenCount", u.cached).end_object().end_array();
+  }
   w.field("totalTokenCount", u.input + u.output + u.thinking);
   w.end_object();
 }
@@ -141,6 +148,11 @@ FakeVertexServer::~FakeVertexServer() {
 
 std::string FakeVertexServer::base_url() const {
   return "http://127.0.0.1:" + std::to_string(port_);
+}
+
+void FakeVertexServer::set_handler(std::function<ScriptedResponse(const RecordedRequest&)> handler) {
+  std::lock_guard lock(mutex_);
+  handler_ = std::move(handler);
 }
 
 void FakeVertexServer::push(ScriptedResponse response) {
@@ -230,7 +242,7 @@ void FakeVertexServer::handle(int fd) {
   }
   std::string out = "HTTP/1.1 " + std::to_string(response.status) + " " +
                     reason_phrase(response.status) + "\r\n";
-  out += "Content-Type: application/json; charset=UTF-8\r\n";
+  out += "Content-Type: " + response.content_type + "\r\n";
   out += "Content-Length: " + std::to_string(response.body.size()) + "\r\n";
   out += "Connection: close\r\n";
   for (const auto& [name, value] : response.headers) out += name + ": " + value + "\r\n";
@@ -241,8 +253,13 @@ void FakeVertexServer::handle(int fd) {
 
 ScriptedResponse FakeVertexServer::answer(const RecordedRequest& request) {
   if (request.path == "/token") return answer_token(request);
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   requests_.push_back(request);
+  if (handler_) {
+    auto handler = handler_;
+    lock.unlock();  // the handler keeps its own state
+    return handler(request);
+  }
   if (script_.empty()) return error(500, "INTERNAL", "fake server: no scripted response left");
   ScriptedResponse next = std::move(script_.front());
   script_.pop_front();

@@ -28,6 +28,8 @@ struct ScriptedResponse {
   // When set, the answer is computed from the request it answers (a scripted model that
   // reads what a tool returned); the fields above are then ignored.
   std::function<ScriptedResponse(const RecordedRequest&)> compute = {};
+  // text/event-stream for a streamed answer (tests/llm/fake_anthropic_server.h).
+  std::string content_type = "application/json; charset=UTF-8";
 };
 
 struct RecordedRequest {
@@ -46,8 +48,10 @@ struct TokenExchange {
   bool signature_valid = false;
 };
 
+// input is promptTokenCount, which (as on Vertex) includes the `cached` tokens of
+// cachedContentTokenCount.
 struct Usage3 {
-  int64_t input = 0, output = 0, thinking = 0;
+  int64_t input = 0, output = 0, thinking = 0, cached = 0;
 };
 
 class FakeVertexServer {
@@ -63,6 +67,9 @@ class FakeVertexServer {
 
   // Answers for the generateContent path, in order. With none left it answers 500.
   void push(ScriptedResponse response);
+  // Answers every request but the token endpoint's instead of the script (another vendor's
+  // API over the same HTTP server: fake_anthropic_server.h). Set before any request.
+  void set_handler(std::function<ScriptedResponse(const RecordedRequest&)> handler);
 
   static ScriptedResponse text(const std::string& text, Usage3 usage = {},
                                const std::string& finish_reason = "STOP");
@@ -100,6 +107,7 @@ class FakeVertexServer {
   std::vector<RecordedRequest> token_requests_;
   std::vector<TokenExchange> exchanges_;
   std::string public_key_pem_;
+  std::function<ScriptedResponse(const RecordedRequest&)> handler_;
   int tokens_issued_ = 0;
   std::thread thread_;
 };

@@ -19,14 +19,40 @@ TEST(Pricing, DefaultsPriceTheGeminiModels) {
   }
 }
 
-TEST(Pricing, CostIsTokensTimesPricePerMillion) {
+TEST(Pricing, CostIsTokensTimesPricePerMillion) {  // REQ-BUD-5
   PriceTable table;
-  table.set("m", {1.0, 10.0, 5.0});
+  table.set("m", {1.0, 10.0, 5.0, 0.1, 1.25});
   Usage u;
   u.input_tokens = 2'000'000;
   u.output_tokens = 100'000;
   u.thinking_tokens = 200'000;
-  EXPECT_DOUBLE_EQ(table.cost("m", u), 2.0 + 1.0 + 1.0);
+  u.cache_read_tokens = 3'000'000;
+  u.cache_write_tokens = 400'000;
+  // Each kind at its own rate: cached input at a tenth, cache writes at 1.25.
+  EXPECT_DOUBLE_EQ(*table.price("m", u), 2.0 + 1.0 + 1.0 + 0.3 + 0.5);
+}
+
+// REQ-BUD-5: cached input is billed at Vertex's cached-input price, a tenth of the input
+// price on the 2.5 models and a quarter on 2.0, never as fresh input.
+TEST(Pricing, CachedTokensOfTheDefaultModelsCostTheCachedInputPrice) {
+  auto table = PriceTable::defaults();
+  auto flash = table.find("gemini-2.5-flash");
+  ASSERT_TRUE(flash);
+  EXPECT_DOUBLE_EQ(flash->cache_read, 0.03);
+  EXPECT_DOUBLE_EQ(table.find("gemini-2.5-pro")->cache_read, 0.125);
+  EXPECT_DOUBLE_EQ(table.find("gemini-2.0-flash")->cache_read, 0.0375);
+  Usage cached;
+  cached.cache_read_tokens = 1'000'000;
+  Usage fresh;
+  fresh.input_tokens = 1'000'000;
+  EXPECT_DOUBLE_EQ(*table.price("gemini-2.5-flash", cached), 0.03);
+  EXPECT_DOUBLE_EQ(*table.price("gemini-2.5-flash", fresh), 0.30);
+}
+
+TEST(Pricing, UnknownModelHasNoPrice) {  // REQ-BUD-5: unknown, not 0
+  Usage u;
+  u.input_tokens = 1000;
+  EXPECT_FALSE(PriceTable::defaults().price("mystery-model", u));
 }
 
 TEST(Pricing, VersionedNamesUseTheirModelsPriceButLiteIsItsOwn) {
@@ -37,11 +63,6 @@ TEST(Pricing, VersionedNamesUseTheirModelsPriceButLiteIsItsOwn) {
   EXPECT_FALSE(table.find("gemini-2.5-flashy"));
 }
 
-TEST(Pricing, UnknownModelCostsNothing) {
-  Usage u;
-  u.input_tokens = 1000;
-  EXPECT_EQ(PriceTable::defaults().cost("mystery-model", u), 0.0);
-}
 
 TEST(Pricing, OverridesFromConfigurationJson) {
   auto table = PriceTable::defaults();
@@ -59,6 +80,12 @@ TEST(Pricing, OverridesFromConfigurationJson) {
   auto mine = table.find("my-model");
   ASSERT_TRUE(mine);
   EXPECT_EQ(mine->thinking, 4.0);  // thinking billed as output unless given
+  // No discount assumed for a new model's cached input unless given.
+  EXPECT_EQ(mine->cache_read, 0.5);
+  EXPECT_EQ(mine->cache_write, 0.5);
+  ASSERT_NO_THROW(table.apply_overrides_json(
+      R"({"prices": {"gemini-2.5-flash": {"cache_read": 0.07}}})"));
+  EXPECT_EQ(table.find("gemini-2.5-flash")->cache_read, 0.07);
   EXPECT_NO_THROW(table.apply_overrides_json(R"({"other": 1})"));
 }
 

@@ -132,6 +132,22 @@ TEST_F(VertexBackendTest, TextReplyCarriesUsageAndCost) {
 }
 
 // REQ-EXEC-7, REQ-BUD-5, REQ-BUD-12
+// REQ-BUD-5, REQ-BUD-12: the cached part of promptTokenCount (cachedContentTokenCount)
+// is recorded apart and billed at the cached-input price, a tenth of fresh input on 2.5.
+TEST_F(VertexBackendTest, CachedTokensAreRecordedApartAndPricedAtTheCachedRate) {
+  server.push(FakeVertexServer::text("cached", {1'000'000, 100'000, 0, 800'000}));
+  Request request;
+  request.prompt = "p";
+  auto b = backend();
+  Reply reply = b.call(request);
+  ASSERT_TRUE(reply.ok) << reply.error;
+  EXPECT_EQ(reply.usage.input_tokens, 200'000);
+  EXPECT_EQ(reply.usage.cache_read_tokens, 800'000);
+  EXPECT_EQ(reply.usage.output_tokens, 100'000);
+  EXPECT_EQ(reply.usage.cost_source, CostSource::priced);
+  EXPECT_NEAR(reply.usage.cost_usd, 0.2 * 0.30 + 0.8 * 0.03 + 0.1 * 2.50, 1e-9);
+}
+
 TEST_F(VertexBackendTest, RunsToolsUntilTheModelAnswersInText) {
   server.push(FakeVertexServer::function_calls({{"rtl_edit__rtl_edit_read", R"({"path":"a.v"})"}},
                                                {100, 10, 5}));

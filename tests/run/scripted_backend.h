@@ -37,6 +37,7 @@ class ScriptedBackend final : public llm::Backend {
     r.usage.input_tokens = 100;
     r.usage.output_tokens = 10;
     r.usage.cost_usd = cost_usd;
+    r.usage.cost_source = llm::CostSource::reported;  // as a CLI that reports its cost
     return r;
   }
   static llm::Reply rate_limited() {

@@ -13,6 +13,15 @@
 #   An empty or missing queue falls back to MACE_STANDIN_SCENARIO and MACE_STANDIN_REPLY.
 # - MACE_STANDIN_TOOL, MACE_STANDIN_TOOL_ARGS: the tool `tool` calls (default: the first
 #   the server lists) and its arguments (default {"text": "hello from the agent"}).
+# - MACE_STANDIN_COST: the cost claude and opencode report for a call (default 0.0123 and
+#   0.00042, as below); MACE_STANDIN_COST_BASIS: claude's modelUsage costBasis ("list";
+#   "unknown" is what Claude Code says for a model it has no price for).
+#
+# Only agy is still a stand-in in the whole-run tests of the real CLIs: Google publishes
+# no `agy` on npm or Debian. claude and opencode run for real against a fake Messages API
+# (tests/daemon/real_cli_run_test.cc); these stand-ins remain for the cheap, scripted
+# checks of tests/llm and tests/daemon/cli_run_test.cc, and print what the real CLIs print
+# (Claude Code 2.1.332, opencode 1.18.33).
 
 scenario=${MACE_STANDIN_SCENARIO:-success}
 record=${MACE_STANDIN_RECORD:-/dev/null}
