@@ -38,6 +38,8 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       filter.setLimit(0);
       auto response = request.send().wait(io.waitScope);  // outlives its readers
       auto runs = response.getRuns();
+      auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
+      auto checkouts = placed.getCheckouts();
       if (global.json) {
         JsonWriter w;
         w.begin_object();
@@ -45,6 +47,10 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
         w.field("api_version", version.getApiVersion());
         w.key("active").begin_array();
         for (auto run : runs) write_json(w, run);
+        w.end_array();
+        w.field("executor", std::string(placed.getExecutor().cStr()));
+        w.key("checkouts").begin_array();
+        for (auto checkout : checkouts) write_json(w, checkout);
         w.end_array().end_object();
         std::cout << w.str() << "\n";
       } else {
@@ -55,6 +61,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
           std::cout << human_summary_header() << "\n";
           for (auto run : runs) std::cout << human_summary_row(run) << "\n";
         }
+        std::cout << human_checkouts(placed.getExecutor().cStr(), checkouts);
       }
       return kExitOk;
     });

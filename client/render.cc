@@ -154,6 +154,25 @@ void write_json(JsonWriter& w, api::PostMortem::Reader pm) {
   w.end_object();
 }
 
+void write_json(JsonWriter& w, api::CheckoutStatus::Reader c) {
+  w.begin_object();
+  w.field("path", text(c.getPath()));
+  w.field("node", text(c.getNode()));
+  w.field("held_by", text(c.getHeldBy()));
+  w.field("node_down", text(c.getNodeDown()));
+  w.key("job");
+  if (c.getJobId().size()) {
+    w.begin_object();
+    w.field("id", text(c.getJobId()));
+    w.field("name", text(c.getJobName()));
+    w.field("purpose", text(c.getJobPurpose()));
+    w.end_object();
+  } else {
+    w.null();
+  }
+  w.end_object();
+}
+
 void write_json(JsonWriter& w, api::LlmCall::Reader c) {
   w.begin_object();
   w.field("iteration", c.getIteration());
@@ -254,6 +273,22 @@ std::string human_summary_row(api::RunSummary::Reader run) {
                 text(run.getCore()).c_str(), mesh.c_str(), run.getIterations(), run.getCostUsd(),
                 format_time(run.getSubmittedAtMs()).c_str(), objective.c_str());
   return buf;
+}
+
+std::string human_checkouts(const std::string& executor,
+                            capnp::List<api::CheckoutStatus>::Reader checkouts) {
+  std::ostringstream out;
+  out << checkouts.size() << " checkout(s), " << executor << " executor\n";
+  for (auto c : checkouts) {
+    out << "  " << text(c.getPath()) << "  node " << text(c.getNode()) << "  ";
+    out << (c.getHeldBy().size() ? "held by " + text(c.getHeldBy()) : std::string("free"));
+    if (c.getJobId().size())
+      out << "  Slurm job " << text(c.getJobId()) << " (" << text(c.getJobPurpose()) << ", "
+          << text(c.getJobName()) << ")";
+    if (c.getNodeDown().size()) out << "  NODE UNAVAILABLE: " << text(c.getNodeDown());
+    out << "\n";
+  }
+  return out.str();
 }
 
 std::string human_run_detail(api::RunDetail::Reader detail) {

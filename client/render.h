@@ -23,6 +23,7 @@ void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
 void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
 void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
 void write_json(JsonWriter& w, api::LlmCall::Reader call);
+void write_json(JsonWriter& w, api::CheckoutStatus::Reader checkout);
 // One line per call attempt; with `full`, its prompt and reply below it, indented.
 std::string human_call(api::LlmCall::Reader call, bool full);
 
@@ -35,5 +36,9 @@ std::string human_summary_row(api::RunSummary::Reader run);
 std::string human_run_detail(api::RunDetail::Reader run);
 std::string human_event(api::Event::Reader event);
 std::string human_metrics(api::Metrics::Reader metrics);
+// "checkouts (slurm):" and one line per checkout: path, node, holder, the job on it, or why
+// its node takes no work.
+std::string human_checkouts(const std::string& executor,
+                            capnp::List<api::CheckoutStatus>::Reader checkouts);
 
 }  // namespace mace::client

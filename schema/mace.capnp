@@ -319,6 +319,17 @@ struct ToolInfo {
   methods @2 :List(ToolMethodInfo);
 }
 
+struct CheckoutStatus {
+  # One checkout maced owns, as it is now (`mace status` without a run).
+  path @0 :Text;
+  node @1 :Text;        # "local", or the Slurm node that holds it
+  heldBy @2 :Text;      # the run holding it; empty: free
+  nodeDown @3 :Text;    # why its node takes no work now (down, drained...); empty: not known down
+  jobId @4 :Text;       # the Slurm job running on it now; empty: none
+  jobName @5 :Text;     # mace:<run>:<task>:<purpose>
+  jobPurpose @6 :Text;  # build, simulate, unit-test-build, compile-workload, verilator-version
+}
+
 # ---------------------------------------------------------------------------------------
 # The daemon
 
@@ -360,6 +371,11 @@ interface Maced {
 
   # Every LLM call attempt of a run with its prompt and reply, oldest first.
   calls @11 (runId :Text) -> (calls :List(LlmCall));
+
+  checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
+  # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
+  # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
+  # queue information, like `squeue`.
   # Queues a replay of a finished run under a new run ID that points back at it
   # (RunSummary.replayOf): its builds and runs served from the original's cache entries,
   # its LLM replies from the original's recorded calls, every decision compared with the

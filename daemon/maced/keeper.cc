@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -22,6 +23,9 @@
 #include "os/proc.h"
 #include "os/process_group.h"
 #include "os/unique_fd.h"
+#include "slurm/job_status.h"
+#include "slurm/slurm_commands.h"
+#include "slurm/srun_command.h"
 
 namespace mace {
 namespace {
@@ -67,6 +71,18 @@ void report_ended(pid_t pgid) noexcept {
   char line[32];
   int n = std::snprintf(line, sizeof line, "-%d\n", static_cast<int>(pgid));
   write_all(fd, line, static_cast<std::size_t>(n));
+}
+
+bool is_job_id(std::string_view id) {
+  return !id.empty() && id.size() <= 32 &&
+         std::all_of(id.begin(), id.end(), [](char c) { return (c >= '0' && c <= '9') || c == '_'; });
+}
+
+void report_job(char sign, const std::string& job_id) {
+  int fd = write_fd.load(std::memory_order_acquire);
+  if (fd < 0 || !is_job_id(job_id)) return;
+  const std::string line = std::string("J") + sign + job_id + "\n";
+  write_all(fd, line.data(), line.size());
 }
 
 // Keeps only what the keeper needs: the pipe's read end, standard error for its log, and
@@ -170,8 +186,42 @@ int sweep(const Groups& registered, std::chrono::milliseconds limit) {
   return static_cast<int>(signalled.size());
 }
 
-int run(int fd) {
+bool apply_job_line(const std::string& line, std::set<std::string>& jobs) {
+  if (line.size() < 3 || line[0] != 'J' || (line[1] != '+' && line[1] != '-')) return false;
+  const std::string id = line.substr(2);
+  if (!is_job_id(id)) return false;
+  if (line[1] == '+')
+    jobs.insert(id);
+  else
+    jobs.erase(id);
+  return true;
+}
+
+int cancel_jobs(const std::set<std::string>& registered, const slurm::SlurmSettings& settings) {
+  const slurm::SlurmCommands commands(settings);
+  std::vector<std::string> ids(registered.begin(), registered.end());
+  bool listed = true;
+  try {
+    const std::string ours = slurm::comment_prefix(settings.instance);
+    for (const auto& job : commands.live_jobs_of(::geteuid()))
+      if (job.comment.starts_with(ours) && !registered.contains(job.id)) ids.push_back(job.id);
+  } catch (const slurm::CommandFailure& failure) {
+    std::fprintf(stderr, "maced-keeper: cannot list maced's Slurm jobs: %s\n", failure.message.c_str());
+    listed = false;
+  }
+  if (ids.empty()) return listed ? 0 : -1;
+  try {
+    commands.cancel(ids);
+  } catch (const slurm::CommandFailure& failure) {
+    std::fprintf(stderr, "maced-keeper: scancel failed: %s\n", failure.message.c_str());
+    return -1;
+  }
+  return static_cast<int>(ids.size());
+}
+
+int run(int fd, const std::optional<slurm::SlurmSettings>& slurm) {
   Groups groups;
+  std::set<std::string> jobs;
   std::string pending;
   char buf[4096];
   while (true) {
@@ -182,24 +232,33 @@ int run(int fd) {
     std::size_t begin = 0;
     for (std::size_t nl; (nl = pending.find('\n', begin)) != std::string::npos; begin = nl + 1) {
       std::string line = pending.substr(begin, nl - begin);
-      if (!apply_line(line, groups))
+      const bool applied = line.starts_with("J") ? apply_job_line(line, jobs) : apply_line(line, groups);
+      if (!applied)
         std::fprintf(stderr, "maced-keeper: ignoring a malformed line: %s\n", line.c_str());
     }
     pending.erase(0, begin);
   }
-  if (groups.empty()) return 0;
-  const std::size_t group_count = groups.size();
-  int killed = sweep(groups, std::chrono::seconds(5));
-  std::fprintf(stderr,
-               "maced-keeper: maced exited with %zu process group(s) still registered; "
-               "killed %d process(es) left in them\n",
-               group_count, killed);
+  if (!groups.empty()) {
+    const std::size_t group_count = groups.size();
+    int killed = sweep(groups, std::chrono::seconds(5));
+    std::fprintf(stderr,
+                 "maced-keeper: maced exited with %zu process group(s) still registered; "
+                 "killed %d process(es) left in them\n",
+                 group_count, killed);
+  }
+  // After the sweep: no srun of maced's is left to submit another job.
+  if (slurm) {
+    const int cancelled = cancel_jobs(jobs, *slurm);
+    if (cancelled != 0)
+      std::fprintf(stderr, "maced-keeper: maced exited with %zu Slurm job(s) registered; "
+                   "cancelled %d of its jobs\n", jobs.size(), cancelled);
+  }
   return 0;
 }
 
 }  // namespace keeper
 
-void start_keeper() {
+void start_keeper(std::optional<slurm::SlurmSettings> slurm) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) < 0)
     throw std::runtime_error("cannot create the keeper's pipe: " + os::errno_text(errno));
@@ -214,7 +273,7 @@ void start_keeper() {
       std::signal(sig, SIG_IGN);
     ::prctl(PR_SET_NAME, "maced-keeper", 0, 0, 0);
     close_inherited_fds(read_end.get());
-    std::_Exit(keeper::run(read_end.get()));
+    std::_Exit(keeper::run(read_end.get(), slurm));
   }
   the_keeper = pid;
   // maced holds the write end until it exits, however it exits: its end is the keeper's EOF.
@@ -223,5 +282,8 @@ void start_keeper() {
 }
 
 pid_t keeper_pid() { return the_keeper; }
+
+void keeper_job_started(const std::string& job_id) { report_job('+', job_id); }
+void keeper_job_ended(const std::string& job_id) { report_job('-', job_id); }
 
 }  // namespace mace

@@ -23,6 +23,14 @@
 // signalled through a pidfd opened after it was matched and re-checked, so a pid that dies
 // and is reused between the scan and the signal is never hit.
 //
+// Slurm jobs: maced also reports each job it submits ("J+ID\n") and sees end ("J-ID\n"). A
+// job runs on another machine, out of reach of any signal. When maced is gone the keeper
+// first sweeps the process groups (srun among them, so no srun submits anything more), then
+// cancels every job still registered and every live job of maced's user whose comment
+// carries maced's instance: a job srun submitted in the moment before maced could register
+// it is found that way. The death of srun alone does not end a running job at once (Slurm
+// waits InactiveLimit for it).
+//
 // Limits: a process that calls setsid() leaves both the group and the session and cannot be
 // found this way (only a cgroup catches it); and a grandchild forked in the microseconds
 // between fork() and the registration write of its group's leader is missed if maced dies
@@ -34,15 +42,26 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
+
+#include "slurm/slurm_settings.h"
 
 
 namespace mace {
 
+
 // Forks the keeper. Must be called before maced starts any thread (the child runs ordinary
 // C++ after fork). On success maced keeps the pipe's write end open until it exits and
 // set_process_group_registry() is pointed at it; throws std::runtime_error otherwise.
-void start_keeper();
+// `slurm`: the cluster whose jobs (see above) the keeper cancels; unset: none.
+void start_keeper(std::optional<slurm::SlurmSettings> slurm = std::nullopt);
+
+// A Slurm job submitted / seen to end: the keeper cancels those still registered when maced
+// is gone. Thread-safe, one write each; IDs that are not Slurm job IDs are not sent.
+void keeper_job_started(const std::string& job_id);
+void keeper_job_ended(const std::string& job_id);
 
 // The keeper's pid, or -1 before start_keeper.
 pid_t keeper_pid();
@@ -65,8 +84,16 @@ bool apply_line(const std::string& line, Groups& groups);
 // passed. Groups whose id was reused are skipped. Returns how many processes it signalled.
 int sweep(const Groups& groups, std::chrono::milliseconds limit);
 
-// The keeper's body: reads `fd` until EOF, then sweeps. Returns the exit status.
-int run(int fd);
+// Applies one job line ("J+ID" or "J-ID") to `jobs`; false when malformed.
+bool apply_job_line(const std::string& line, std::set<std::string>& jobs);
+
+// Cancels `registered` and the live jobs of this user whose comment carries
+// `slurm.instance`; how many it cancelled, or -1 when Slurm could not be asked.
+int cancel_jobs(const std::set<std::string>& registered, const slurm::SlurmSettings& slurm);
+
+// The keeper's body: reads `fd` until EOF, then sweeps and, when `slurm` is set, cancels
+// the jobs. Returns the exit status.
+int run(int fd, const std::optional<slurm::SlurmSettings>& slurm = std::nullopt);
 
 }  // namespace keeper
 }  // namespace mace

@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,7 @@
 #include "llm/tool_sessions.h"
 #include "maced/accept_loop.h"
 #include "maced/client_connections.h"
+#include "maced/cluster_jobs.h"
 #include "maced/config.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
@@ -30,6 +33,7 @@
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/systemd_notify.h"
+#include "os/sha256.h"
 #include "os/unique_fd.h"
 #include "service/run_service.h"
 #include "store/store.h"
@@ -90,6 +94,14 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
   return settings;
+}
+
+// Tags this maced's Slurm jobs: the same for every maced with this state directory (and so
+// this store), different for another maced on the same cluster.
+std::string instance_of(const std::string& state_dir) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(state_dir, ec).lexically_normal().string();
+  return mace::os::sha256_hex(ec ? state_dir : absolute).substr(0, 12);
 }
 
 std::vector<mace::service::PooledCheckout> pooled(const mace::MacedConfig& config) {
@@ -195,7 +207,8 @@ kj::Promise<void> refresh_status(kj::Timer& timer, mace::service::RunService& se
                                  mace::RunSupervisor& supervisor, const std::string& where) {
   return timer.afterDelay(5 * kj::SECONDS).then([&timer, &service, &supervisor, where]() {
     try {
-      supervisor.retry_unrecorded();
+      // Also the turn in which a queued run gets a checkout whose node came back.
+      supervisor.start_queued();
       mace::notify_status(status_line(service, where));
     } catch (const std::exception& e) {
       std::cerr << "maced: " << e.what() << "\n";  // the store; the next turn tries again
@@ -221,11 +234,13 @@ int main(int argc, char** argv) {
 
   mace::MacedConfig config;
   if (!load_config(options, config)) return 2;
+  const bool on_slurm = config.executor.kind == mace::ExecutorConfig::Kind::slurm;
+  if (on_slurm) config.executor.slurm.instance = instance_of(options.state_dir);
 
   // While maced has a single thread: the keeper runs ordinary C++ after fork, which is
   // only safe before any other thread exists.
   try {
-    mace::start_keeper();
+    mace::start_keeper(on_slurm ? std::optional(config.executor.slurm) : std::nullopt);
   } catch (const std::runtime_error& e) {
     std::cerr << "maced: " << e.what() << "\n";
     return 1;
@@ -261,7 +276,10 @@ int main(int argc, char** argv) {
       if (std::error_code ec; !std::filesystem::is_directory(checkout.path, ec))
         std::cerr << "maced: checkout " << checkout.path
                   << " is not a directory on this machine; runs given it will fail\n";
-    // Such a run may also have left RTL edits applied to a checkout (REQ-EXEC-17).
+    // Such a run may have left Slurm jobs running in its checkouts: they go first, before
+    // anything touches those checkouts.
+    if (on_slurm) mace::cancel_leftover_jobs(config.executor.slurm, *store, std::cerr);
+    // It may also have left RTL edits applied to a checkout (REQ-EXEC-17).
     mace::restore_interrupted_edits(config, std::cerr);
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
     mace::llm::ToolSessions tool_sessions;
@@ -276,8 +294,34 @@ int main(int argc, char** argv) {
     if (listen.fd < 0) listen = mace::create_listen_socket(options.socket_path, 0660);
     std::string where = listen.from_systemd ? "the socket systemd passed" : listen.path;
 
-    mace::RunSupervisor supervisor(service, *store, pooled(config),
-                                   run_settings(config, options, listen.path, tool_sessions));
+    // With Slurm: every job of every run, the nodes found down, and the keeper told.
+    std::shared_ptr<mace::ClusterJobs> cluster;
+    auto settings_for_runs = run_settings(config, options, listen.path, tool_sessions);
+    if (on_slurm) {
+      cluster = std::make_shared<mace::ClusterJobs>(config.executor.slurm);
+      settings_for_runs.slurm = std::make_shared<const mace::slurm::SlurmSettings>(config.executor.slurm);
+      settings_for_runs.cluster_observer = cluster;
+    }
+    // A checkout whose node was found down is not leased until the node is back.
+    auto usable = [cluster](const mace::service::PooledCheckout& checkout) {
+      return !cluster || !cluster->node_down(checkout.node);
+    };
+    mace::RunSupervisor supervisor(service, *store, pooled(config), std::move(settings_for_runs),
+                                   usable);
+    service.set_checkouts_source(on_slurm ? "slurm" : "local", [&supervisor, cluster] {
+      auto checkouts = supervisor.checkouts();
+      if (cluster) {
+        for (auto& checkout : checkouts) {
+          checkout.node_down = cluster->node_down(checkout.node).value_or("");
+          if (auto job = cluster->job_on(checkout.path)) {
+            checkout.job_id = job->id;
+            checkout.job_name = job->name;
+            checkout.job_purpose = job->purpose;
+          }
+        }
+      }
+      return checkouts;
+    });
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
 

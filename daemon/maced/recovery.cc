@@ -1,8 +1,14 @@
 #include "maced/recovery.h"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <exception>
+#include <set>
 
 #include "openpiton/rtl_edits.h"
+#include "slurm/slurm_commands.h"
+#include "slurm/srun_command.h"
 
 namespace mace {
 
@@ -35,6 +41,57 @@ int restore_interrupted_edits(const MacedConfig& config, std::ostream& log) {
       log << "maced: " << checkout.path << ": could not restore: " << error << "\n";
   }
   return touched;
+}
+
+int cancel_leftover_jobs(const slurm::SlurmSettings& settings, store::Store& store,
+                         std::ostream& log) {
+  const slurm::SlurmCommands commands(settings);
+  std::vector<store::SlurmJobRecord> recorded;
+  try {
+    recorded = store.unended_slurm_jobs();
+  } catch (const std::exception& e) {
+    log << "maced: cannot read the Slurm jobs the last maced recorded: " << e.what() << "\n";
+  }
+  std::set<std::string> ids;
+  for (const auto& job : recorded) ids.insert(job.job_id);
+  try {
+    const std::string ours = slurm::comment_prefix(settings.instance);
+    for (const auto& job : commands.live_jobs_of(::geteuid()))
+      if (job.comment.starts_with(ours)) ids.insert(job.id);
+  } catch (const slurm::CommandFailure& failure) {
+    log << "maced: cannot list this maced's Slurm jobs (" << failure.message
+        << "); only the recorded ones are cancelled\n";
+  }
+  if (ids.empty()) return 0;
+
+  std::vector<std::string> live, still_live;
+  try {
+    // Only the live ones: a recorded job that ended while no maced watched is just recorded.
+    for (const auto& id : ids) {
+      auto job = commands.job(id);
+      if (job && slurm::is_live(*job)) live.push_back(id);
+    }
+    still_live = commands.cancel_and_wait(live, settings.cleanup_limit);
+    for (const auto& id : live)
+      log << "maced: cancelled Slurm job " << id << ", left by a maced that stopped\n";
+    for (const auto& id : still_live)
+      log << "maced: Slurm job " << id << " is still not gone after " << settings.cleanup_limit.count()
+          << " s; its checkout may still be in use\n";
+  } catch (const slurm::CommandFailure& failure) {
+    log << "maced: cannot cancel the Slurm jobs the last maced left (" << failure.message << ")\n";
+    return 0;
+  }
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  for (const auto& job : recorded) {
+    try {
+      store.end_slurm_job(job.job_id, job.comment, now, "CANCELLED",
+                          "left by a maced that stopped; cancelled when maced started again");
+    } catch (const std::exception&) {
+    }
+  }
+  return static_cast<int>(live.size() - still_live.size());
 }
 
 }  // namespace mace

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "maced/config.h"
+#include "store/store.h"
 
 namespace mace {
 
@@ -16,5 +17,15 @@ namespace mace {
 // There are no lock files to clear: the checkout pool is in memory, and the store's WAL
 // and shared-memory files are recovered by SQLite when it opens them.
 int restore_interrupted_edits(const MacedConfig& config, std::ostream& log);
+
+// Cancels every Slurm job a maced that died left behind, and waits until Slurm is done with
+// them, so that no job of the last maced still runs in a checkout this one gives out: the
+// jobs the store recorded and did not see end, and every live job of this user whose
+// comment carries this maced's instance (a job it submitted but could not record, the disk
+// being full, say). Records each as ended. Writes a line to `log` for what it cancelled and
+// for each error; returns how many jobs it cancelled. Must run before
+// restore_interrupted_edits, which may not touch a checkout a job still builds in.
+int cancel_leftover_jobs(const slurm::SlurmSettings& settings, store::Store& store,
+                         std::ostream& log);
 
 }  // namespace mace

@@ -17,12 +17,26 @@ class EventLoopGone : public std::runtime_error {
 }  // namespace
 
 RunSupervisor::RunSupervisor(service::RunService& service, store::Store& store,
-                             std::vector<service::PooledCheckout> pool, run::RunSettings settings)
+                             std::vector<service::PooledCheckout> pool, run::RunSettings settings,
+                             service::CheckoutPool::Usable usable)
     : service_(service),
       store_(store),
       settings_(std::move(settings)),
       pool_(std::move(pool)),
+      usable_(std::move(usable)),
       loop_(kj::getCurrentThreadExecutor()) {}
+
+std::vector<service::CheckoutStatus> RunSupervisor::checkouts() const {
+  std::vector<service::CheckoutStatus> out;
+  for (size_t i = 0; i < pool_.size(); ++i) {
+    service::CheckoutStatus status;
+    status.path = pool_.at(i).path;
+    status.node = pool_.at(i).node;
+    status.held_by = pool_.holder(i).value_or("");
+    out.push_back(std::move(status));
+  }
+  return out;
+}
 
 RunSupervisor::~RunSupervisor() {
   for (auto& [id, run] : active_) run.cancel->cancel();
@@ -61,7 +75,7 @@ void RunSupervisor::start_leased_runs() {
   std::vector<service::QueuedRun> queued;
   for (const auto& run : queued_runs)
     queued.push_back({run.id, run.submitted_by_uid, run.checkouts_wanted});
-  while (auto lease = pool_.lease_next(queued)) {
+  while (auto lease = pool_.lease_next(queued, usable_)) {
     try {
       service_.set_state(lease->run_id, RunState::running, "");
     } catch (...) {

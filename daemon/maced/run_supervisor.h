@@ -25,9 +25,11 @@ namespace mace {
 
 class RunSupervisor {
  public:
-  // `pool` lists the checkouts runs are leased; `settings` is what every run gets.
+  // `pool` lists the checkouts runs are leased; `settings` is what every run gets;
+  // `usable` says whether a checkout may be leased now (its node is up; unset: always).
   RunSupervisor(service::RunService& service, store::Store& store,
-                std::vector<service::PooledCheckout> pool, run::RunSettings settings);
+                std::vector<service::PooledCheckout> pool, run::RunSettings settings,
+                service::CheckoutPool::Usable usable = {});
   ~RunSupervisor();
 
   // Event-loop thread only. Starts queued runs while checkouts are free.
@@ -37,6 +39,8 @@ class RunSupervisor {
   // Stops every run (maced is shutting down); resolves when their threads ended.
   kj::Promise<void> stop_all();
   size_t active() const { return active_.size(); }
+  // Event-loop thread only. Each checkout with the run holding it.
+  std::vector<service::CheckoutStatus> checkouts() const;
   // Records the ends of runs the store refused (a full disk); start_queued does it too.
   // maced calls it now and then, so a run does not stay `running` once space returns.
   void retry_unrecorded();
@@ -65,6 +69,7 @@ class RunSupervisor {
   store::Store& store_;
   run::RunSettings settings_;
   service::CheckoutPool pool_;
+  service::CheckoutPool::Usable usable_;
   const kj::Executor& loop_;
   std::map<std::string, ActiveRun> active_;
   std::vector<std::thread> ended_;  // joined on the next start_queued or at the end

@@ -132,6 +132,26 @@ kj::Promise<void> MacedServer::list(ListContext context) {
   });
 }
 
+kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
+  return answer([&] {
+    auto results = context.getResults();
+    results.setExecutor(service_.executor());
+    const auto checkouts = service_.checkouts();
+    auto out = results.initCheckouts(static_cast<unsigned>(checkouts.size()));
+    for (unsigned i = 0; i < checkouts.size(); ++i) {
+      const auto& c = checkouts[i];
+      auto w = out[i];
+      w.setPath(c.path);
+      w.setNode(c.node);
+      w.setHeldBy(c.held_by);
+      w.setNodeDown(c.node_down);
+      w.setJobId(c.job_id);
+      w.setJobName(c.job_name);
+      w.setJobPurpose(c.job_purpose);
+    }
+  });
+}
+
 kj::Promise<void> MacedServer::logs(LogsContext context) {
   return answer([&] {
     auto params = context.getParams();

@@ -37,6 +37,7 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> logs(LogsContext context) override;
   kj::Promise<void> metrics(MetricsContext context) override;
   kj::Promise<void> calls(CallsContext context) override;
+  kj::Promise<void> checkouts(CheckoutsContext context) override;
   kj::Promise<void> cancel(CancelContext context) override;
   kj::Promise<void> replay(ReplayContext context) override;
   // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).

@@ -12,8 +12,11 @@ size_t CheckoutPool::free_count() const {
   return static_cast<size_t>(std::count(holder_.begin(), holder_.end(), std::nullopt));
 }
 
-std::optional<Lease> CheckoutPool::lease_next(const std::vector<QueuedRun>& queued) {
-  size_t free = free_count();
+std::optional<Lease> CheckoutPool::lease_next(const std::vector<QueuedRun>& queued,
+                                              const Usable& usable) {
+  auto leasable = [&](size_t i) { return !holder_[i] && (!usable || usable(checkouts_[i])); };
+  size_t free = 0;
+  for (size_t i = 0; i < holder_.size(); ++i) free += leasable(i) ? 1 : 0;
   if (free == 0 || queued.empty()) return std::nullopt;
 
   std::map<uint32_t, size_t> in_use;  // checkouts held per user
@@ -33,7 +36,7 @@ std::optional<Lease> CheckoutPool::lease_next(const std::vector<QueuedRun>& queu
   size_t want = next->wants > 0 ? static_cast<size_t>(next->wants) : free;
   Lease lease{next->run_id, {}};
   for (size_t i = 0; i < holder_.size() && lease.checkouts.size() < want; ++i) {
-    if (holder_[i]) continue;
+    if (!leasable(i)) continue;
     holder_[i] = next->run_id;
     lease.checkouts.push_back(i);
   }

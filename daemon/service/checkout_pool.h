@@ -8,6 +8,7 @@
 // Plain bookkeeping, called from one thread; no knowledge of threads or sockets.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -40,10 +41,16 @@ class CheckoutPool {
   size_t free_count() const;
   const PooledCheckout& at(size_t index) const { return checkouts_.at(index); }
 
+  // Whether a checkout can be given to a run now (its node is up); unset: every one.
+  using Usable = std::function<bool(const PooledCheckout&)>;
+
   // Picks the next run to start among `queued` and leases it checkouts, or nullopt when
-  // no checkout is free or nothing is queued. A run whose spec asks for more checkouts
-  // than the pool has gets what there is.
-  std::optional<Lease> lease_next(const std::vector<QueuedRun>& queued);
+  // no usable checkout is free or nothing is queued. A run whose spec asks for more
+  // checkouts than the pool has gets what there is.
+  std::optional<Lease> lease_next(const std::vector<QueuedRun>& queued, const Usable& usable = {});
+
+  // The run holding checkout `index`, if any.
+  std::optional<std::string> holder(size_t index) const { return holder_.at(index); }
 
   // Gives back every checkout `run_id` holds.
   void release(const std::string& run_id);

@@ -270,6 +270,15 @@ void RunService::set_hooks(std::function<void(const std::string&)> on_queued,
   settings_.on_cancelled = std::move(on_cancelled);
 }
 
+void RunService::set_checkouts_source(std::string executor, CheckoutsSource source) {
+  executor_ = std::move(executor);
+  checkouts_source_ = std::move(source);
+}
+
+std::vector<CheckoutStatus> RunService::checkouts() const {
+  return checkouts_source_ ? checkouts_source_() : std::vector<CheckoutStatus>{};
+}
+
 void RunService::finish_watchers(const std::string& run_id) {
   store::RunRecord final_run = run(run_id);
   std::vector<RunWatcher*> done;

@@ -17,6 +17,7 @@
 #include "core/run_id.h"
 #include "core/run_spec.h"
 #include "service/caller.h"
+#include "service/checkout_status.h"
 #include "service/clock.h"
 #include "store/store.h"
 
@@ -124,6 +125,14 @@ class RunService {
   void set_hooks(std::function<void(const std::string&)> on_queued,
                  std::function<void(const std::string&)> on_cancelled);
 
+  // The executor ("local" or "slurm") and each checkout as it is now, from whoever owns
+  // the checkouts (maced's supervisor). Who holds a checkout is queue information, which
+  // every caller sees (caller.h). Empty until a source is set.
+  using CheckoutsSource = std::function<std::vector<CheckoutStatus>()>;
+  void set_checkouts_source(std::string executor, CheckoutsSource source);
+  std::string executor() const { return executor_; }
+  std::vector<CheckoutStatus> checkouts() const;
+
   // Counts of runs by state, for maced's status line.
   std::map<RunState, int64_t> counts_by_state() const;
   // The queued runs, oldest first, as the scheduler needs them.
@@ -149,6 +158,8 @@ class RunService {
     RunWatcher* watcher;
   };
   std::map<WatchToken, Watch> watches_;
+  std::string executor_ = "local";
+  CheckoutsSource checkouts_source_;
   WatchToken next_token_ = 1;
 };
 

@@ -20,9 +20,10 @@ using std::chrono::milliseconds;
 
 // How often the monitor looks at the caller's token and the clock: a cancel reaches Slurm
 // within this.
-constexpr milliseconds kTick{50};
-// The first squeue for a new job's ID; srun asks for its job within a few ms of starting.
-constexpr milliseconds kFirstLookup{20};
+constexpr milliseconds kTick{20};
+// srun asks for its job within a few ms of starting: until the job is found (and recorded,
+// and known to the keeper), squeue is asked at every tick, for at most this long.
+constexpr milliseconds kEagerLookup{3000};
 // How often a job is looked at while it waits or runs.
 constexpr milliseconds kStatusInterval{1000};
 // How often a pending job's node is asked after (sinfo).
@@ -130,9 +131,8 @@ class Run {
   void monitor_job() {
     std::optional<Clock::time_point> deadline;
     if (spec_.timeout.count() > 0) deadline = started_ + spec_.timeout;
-    auto next_query = started_ + kFirstLookup;
+    auto next_query = started_;
     auto next_node_check = started_ + kNodeCheckInterval;
-    milliseconds lookup_pause = kFirstLookup;
     bool acted = false;
     std::optional<Clock::time_point> srun_must_end_by;
 
@@ -147,8 +147,7 @@ class Run {
       if (now >= next_query && own_stop() == OwnStop::none) {
         if (job_id().empty()) {
           find_job();
-          lookup_pause = std::min(lookup_pause * 2, kStatusInterval);
-          next_query = now + lookup_pause;
+          next_query = now + (now - started_ < kEagerLookup ? kTick : kStatusInterval);
         } else {
           look_at_job(now, next_node_check);
           next_query = now + kStatusInterval;

@@ -245,6 +245,8 @@ ALTER TABLE llm_calls ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE llm_calls ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE llm_calls ADD COLUMN cost_source TEXT NOT NULL DEFAULT ''
   CHECK (cost_source IN ('', 'reported', 'priced', 'estimated', 'unknown'));
+)sql",
+
     // 7: every Slurm job maced submitted, recorded before it was waited on, so that a
     // maced that died is followed by one that cancels what it left (README "Running on a
     // Slurm cluster"). A job is identified by its ID and the unique comment maced gave it

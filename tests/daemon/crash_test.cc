@@ -260,6 +260,18 @@ TEST(Keeper, ReadsItsProtocol) {
   EXPECT_TRUE(groups.empty());
 }
 
+TEST(Keeper, ReadsTheSlurmJobsMacedReports) {
+  std::set<std::string> jobs;
+  EXPECT_TRUE(keeper::apply_job_line("J+41", jobs));
+  EXPECT_TRUE(keeper::apply_job_line("J+42_3", jobs));
+  EXPECT_TRUE(keeper::apply_job_line("J-41", jobs));
+  EXPECT_EQ(jobs, std::set<std::string>{"42_3"});
+  // Nothing that could become another scancel argument is taken.
+  for (const char* bad : {"J", "J+", "J*1", "J+-1", "J+1 2", "J+--user=x", "J+1;2", "+12"})
+    EXPECT_FALSE(keeper::apply_job_line(bad, jobs)) << bad;
+  EXPECT_EQ(jobs.size(), 1u);
+}
+
 TEST(Keeper, KillsARegisteredGroup) {  // REQ-BUD-13
   pid_t leader = spawn_group_leader();
   ASSERT_TRUE(eventually([&] { return proc_info(leader) && proc_info(leader)->comm == "sleep"; }));

@@ -108,6 +108,10 @@ TEST_F(CheckoutRunnerTest, ASimulationTheNodeEndsFailsTheGateWithTheNodesReason)
 }
 
 TEST_F(CheckoutRunnerTest, VerilatorIsAskedItsVersionWhereTheCheckoutBuilds) {
+  // A Verilator of the checkout's own, first on its PATH, that no build has asked yet.
+  fixture_.write("piton/tools/bin/verilator", "#!/bin/sh\necho 'Verilator 5.006 2023-01-22'\n");
+  std::filesystem::permissions(fixture_.root() + "/piton/tools/bin/verilator",
+                               std::filesystem::perms::owner_all);
   auto runner = std::make_shared<NodeThatFails>("verilator-version");
   const Checkout checkout(fixture_.root(), runner);
   BuildOptions opts = options();

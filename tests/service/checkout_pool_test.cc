@@ -83,3 +83,24 @@ TEST(CheckoutPool, AnEmptyPoolOrQueueLeasesNothing) {
 
 }  // namespace
 }  // namespace mace::service
+
+namespace mace::service {
+namespace {
+
+TEST(CheckoutPool, ACheckoutOnANodeThatIsDownIsNotLeased) {  // REQ-EXEC-4
+  CheckoutPool pool({{"/scratch/a", "n1"}, {"/scratch/b", "n2"}});
+  auto up = [](const PooledCheckout& c) { return c.node != "n1"; };
+  auto lease = pool.lease_next({{"r1", 1000, 0}}, up);
+  ASSERT_TRUE(lease);
+  EXPECT_THAT(lease->checkouts, ElementsAre(1));
+  EXPECT_FALSE(pool.lease_next({{"r2", 1000, 1}}, up)) << "the only free checkout is on n1";
+  EXPECT_EQ(pool.holder(1), "r1");
+  EXPECT_EQ(pool.holder(0), std::nullopt);
+  // Back up: leased again.
+  auto later = pool.lease_next({{"r2", 1000, 1}}, [](const PooledCheckout&) { return true; });
+  ASSERT_TRUE(later);
+  EXPECT_THAT(later->checkouts, ElementsAre(0));
+}
+
+}  // namespace
+}  // namespace mace::service

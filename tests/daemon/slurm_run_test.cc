@@ -1,0 +1,322 @@
+// Runs through maced with the Slurm executor on a real single-node Slurm the tests start
+// themselves (support/slurm_cluster.h), on fixture checkouts: every build and simulation a
+// job pinned to the checkout's node (REQ-EXEC-4), cancel and kill -9 leave no job, a node
+// going down ends the task with its reason and is not leased until it is back, and Slurm's
+// own time limit is a timeout.
+
+#include <signal.h>
+
+#include <sqlite3.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/fixture_checkout.h"
+#include "support/maced_instance.h"
+#include "support/slurm_cluster.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string spec_json(const std::string& extra = "") {
+  return R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "backend": "direct",
+             "objective": "build the tile and run add")" +
+         extra + "}";
+}
+
+// Rows of one column of `sql` in maced's store, read-only.
+std::vector<std::string> column(const std::string& db_path, const std::string& sql) {
+  std::vector<std::string> rows;
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* stmt = nullptr;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK) {
+      while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const auto* text = sqlite3_column_text(stmt, 0);
+        rows.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
+      }
+    }
+    sqlite3_finalize(stmt);
+  }
+  sqlite3_close(db);
+  return rows;
+}
+
+// Alive and not a zombie.
+bool alive(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(in, text)) return false;
+  const auto close = text.rfind(')');
+  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+std::optional<pid_t> keeper_of(pid_t maced) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string text;
+    if (!std::getline(in, text)) continue;
+    const auto open = text.find('('), close = text.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    std::istringstream rest(text.substr(close + 2));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    if (ppid == maced && text.substr(open + 1, close - open - 1) == "maced-keeper")
+      return std::stoi(name);
+  }
+  return std::nullopt;
+}
+
+class SlurmRunTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MACE_REQUIRE_SLURM();
+    ASSERT_TRUE(cluster().wait_until_idle()) << cluster().live_jobs();
+  }
+  void TearDown() override {
+    maced_.reset();
+    if (!cluster().available()) return;
+    cluster().command({"scancel", "--user=root"});
+    cluster().resume_node();
+    cluster().wait_until_idle();
+  }
+  static SlurmCluster& cluster() { return SlurmCluster::shared(); }
+
+  // maced with the Slurm executor and `count` fixture checkouts on the cluster's node.
+  void start(std::size_t count = 1,
+             const std::string& build = R"({"cpus": 1, "memory_mb": 200})") {
+    while (checkouts_.size() < count) checkouts_.push_back(std::make_unique<FixtureCheckout>());
+    std::string list;
+    for (std::size_t i = 0; i < count; ++i)
+      list += std::string(i ? ", " : "") + R"({"path": ")" + checkouts_[i]->root() +
+              R"(", "node": ")" + cluster().node() + R"("})";
+    dir_.write("maced.json", R"({"checkouts": [)" + list + R"(],
+      "executor": {"kind": "slurm", "slurm": {
+        "gres": "openpiton:1", "pending_limit_s": 120, "cleanup_limit_s": 60,
+        "build": )" + build + R"(, "simulate": {"cpus": 1, "memory_mb": 200},
+        "environment": {"SLURM_CONF": ")" + cluster().conf() + R"("}}}})");
+    MacedOptions options;
+    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
+                          source_root() + "/workloads"};
+    maced_.reset();
+    maced_ = std::make_unique<MacedInstance>(dir_, options);
+  }
+  std::string submit(const std::string& spec) {
+    dir_.write("spec.json", spec);
+    auto r = maced_->mace({"submit", dir_.file("spec.json")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  }
+  ProcessResult wait_for(const std::string& id, int seconds = 120) {
+    ProcessOptions options;
+    options.timeout = std::chrono::seconds(seconds);
+    return maced_->mace({"watch", id}, options);
+  }
+  std::string status(const std::string& id) { return maced_->mace({"status", id, "--json"}).out; }
+  std::string db() const { return maced_->state_dir() + "/mace.db"; }
+  // The IDs of the run's jobs Slurm still runs or waits to run.
+  std::string live_jobs_of(const std::string& run_id) {
+    std::string out;
+    std::istringstream lines(cluster().live_jobs());
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("mace:" + run_id + ":") != std::string::npos) out += line + "\n";
+    return out;
+  }
+  bool job_running_for(const std::string& run_id, const std::string& purpose) {
+    std::istringstream lines(cluster().live_jobs());
+    for (std::string line; std::getline(lines, line);)
+      if (line.find("mace:" + run_id + ":") != std::string::npos &&
+          line.find(":" + purpose + " RUNNING") != std::string::npos)
+        return true;
+    return false;
+  }
+
+  TempDir dir_;
+  std::vector<std::unique_ptr<FixtureCheckout>> checkouts_;
+  std::unique_ptr<MacedInstance> maced_;
+};
+
+TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckoutsNode) {  // REQ-EXEC-4
+  start();
+  const std::string id = submit(spec_json());
+  auto watched = wait_for(id);
+  EXPECT_EQ(watched.exit_code, 0) << watched.out << watched.err;
+  EXPECT_THAT(status(id), HasSubstr("\"state\":\"passed\""));
+  EXPECT_EQ(checkouts_[0]->invocations("build"), 1);
+  EXPECT_EQ(checkouts_[0]->invocations("run"), 1);
+
+  // Every job recorded, ended, on the checkout's node, named after run, task and purpose.
+  const auto names = column(db(), "SELECT name FROM slurm_jobs WHERE run_id = '" + id +
+                                      "' ORDER BY submitted_at_ms");
+  EXPECT_THAT(names, ::testing::Contains("mace:" + id + ":build:build"));
+  EXPECT_THAT(names, ::testing::Contains("mace:" + id + ":build:simulate"));
+  EXPECT_THAT(column(db(), "SELECT DISTINCT node FROM slurm_jobs"), ::testing::ElementsAre(cluster().node()));
+  EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE ended_at_ms IS NULL"),
+              ::testing::ElementsAre("0"));
+  // Slurm ran them: each recorded ID is a job Slurm knows by that name.
+  for (const auto& job : column(db(), "SELECT job_id || ' ' || name FROM slurm_jobs")) {
+    const std::string job_id = job.substr(0, job.find(' '));
+    EXPECT_EQ(cluster().command({"squeue", "-h", "-t", "all", "-j", job_id, "-o", "%j %T"}),
+              job.substr(job.find(' ') + 1) + " COMPLETED\n");
+  }
+  // The run log says where each job ran.
+  EXPECT_THAT(maced_->mace({"logs", id}).out, HasSubstr("on " + cluster().node()));
+  // mace status shows the executor and the checkout with its node.
+  const std::string daemon = maced_->mace({"status", "--json"}).out;
+  EXPECT_THAT(daemon, HasSubstr("\"executor\":\"slurm\""));
+  EXPECT_THAT(daemon, HasSubstr("\"path\":\"" + checkouts_[0]->root() + "\",\"node\":\"" +
+                                cluster().node() + "\",\"held_by\":\"\""));
+}
+
+TEST_F(SlurmRunTest, TwoRunsShareTwoCheckoutsEachOnItsOwnJobs) {  // REQ-PLAT-3, REQ-PLAT-4
+  start(2);
+  const std::string first = submit(spec_json(R"(, "checkouts": 1)"));
+  const std::string second = submit(spec_json(R"(, "checkouts": 1)"));
+  EXPECT_EQ(wait_for(first).exit_code, 0);
+  EXPECT_EQ(wait_for(second).exit_code, 0);
+  const auto used = column(db(), "SELECT DISTINCT checkout FROM slurm_jobs ORDER BY checkout");
+  EXPECT_EQ(used.size(), 2u) << "each run built on a checkout of its own";
+  for (const auto& run : {first, second})
+    EXPECT_THAT(column(db(), "SELECT count(DISTINCT checkout) FROM slurm_jobs WHERE run_id = '" + run + "'"),
+                ::testing::ElementsAre("1"));
+}
+
+TEST_F(SlurmRunTest, CancelMidBuildLeavesNoJobAndNoProcessOnTheNode) {
+  start();
+  checkouts_[0]->set_control("build", "hang");
+  const std::string id = submit(spec_json());
+  ASSERT_TRUE(eventually([&] { return job_running_for(id, "build"); }, std::chrono::seconds(60)))
+      << cluster().live_jobs();
+  ASSERT_TRUE(eventually([&] { return !checkouts_[0]->recorded_pids().empty(); },
+                         std::chrono::seconds(30)));
+  const auto pids = checkouts_[0]->recorded_pids();
+  // The job is in the status of its checkout.
+  EXPECT_THAT(maced_->mace({"status"}).out, HasSubstr("Slurm job"));
+
+  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
+  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
+      << live_jobs_of(id);
+  EXPECT_TRUE(eventually([&] {
+    for (pid_t pid : pids)
+      if (alive(pid)) return false;
+    return true;
+  }, std::chrono::seconds(10)));
+  EXPECT_EQ(wait_for(id).exit_code, 1);
+  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  const auto states = column(db(), "SELECT state FROM slurm_jobs WHERE run_id = '" + id + "'");
+  EXPECT_THAT(states, ::testing::Contains("CANCELLED"));
+}
+
+TEST_F(SlurmRunTest, KillNineMidBuildLeavesNoJobOnceTheKeeperActed) {  // REQ-BUD-13
+  start();
+  checkouts_[0]->set_control("build", "hang");
+  const std::string id = submit(spec_json());
+  ASSERT_TRUE(eventually([&] { return job_running_for(id, "build"); }, std::chrono::seconds(60)));
+  ASSERT_TRUE(eventually([&] { return !checkouts_[0]->recorded_pids().empty(); },
+                         std::chrono::seconds(30)));
+  const auto pids = checkouts_[0]->recorded_pids();
+  ASSERT_TRUE(keeper_of(maced_->process().pid()));
+
+  maced_->process().signal(SIGKILL);
+  const auto killed = std::chrono::steady_clock::now();
+  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
+      << live_jobs_of(id);
+  auto ended = maced_->process().wait(std::chrono::seconds(10));
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_THAT(ended->err, HasSubstr("cancelled 1 of its jobs"));
+  const auto gone_after = std::chrono::steady_clock::now() - killed;
+  EXPECT_LT(gone_after, std::chrono::seconds(15));
+  for (pid_t pid : pids) EXPECT_FALSE(alive(pid)) << "pid " << pid;
+
+  // The next maced records the run as today and finds nothing left to cancel.
+  start();
+  EXPECT_TRUE(eventually([&] { return status(id).find("\"state\":\"error\"") != std::string::npos; },
+                         std::chrono::seconds(30)));
+  EXPECT_THAT(status(id), HasSubstr("maced restarted during the run"));
+  EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE ended_at_ms IS NULL"),
+              ::testing::ElementsAre("0"));
+}
+
+TEST_F(SlurmRunTest, AJobTheKeeperCouldNotCancelIsCancelledByTheNextMaced) {
+  start();
+  checkouts_[0]->set_control("build", "hang");
+  const std::string id = submit(spec_json());
+  ASSERT_TRUE(eventually([&] { return job_running_for(id, "build"); }, std::chrono::seconds(60)));
+  ASSERT_TRUE(eventually([&] {
+    return !column(db(), "SELECT job_id FROM slurm_jobs WHERE run_id = '" + id + "'").empty();
+  }, std::chrono::seconds(10)));
+  // A job left behind with maced's comment and no maced: as if both maced and its keeper
+  // died (a power cut of the head node) and srun's death had not reached Slurm.
+  const std::string comment =
+      column(db(), "SELECT comment FROM slurm_jobs WHERE run_id = '" + id + "'").front();
+  const std::string orphan = cluster().command(
+      {"sbatch", "--parsable", "--job-name=mace:" + id + ":t1:build", "--comment=" + comment,
+       "-w", cluster().node(), "--mem=100", "--output=/dev/null", "--wrap", "sleep 600"});
+  ASSERT_FALSE(orphan.empty());
+  auto keeper = keeper_of(maced_->process().pid());
+  ASSERT_TRUE(keeper);
+  ::kill(*keeper, SIGKILL);
+  maced_->process().signal(SIGKILL);
+  ASSERT_TRUE(maced_->process().wait(std::chrono::seconds(10)).has_value());
+  ASSERT_TRUE(eventually([&] {
+    return cluster().live_jobs().find(orphan.substr(0, orphan.find('\n'))) != std::string::npos;
+  }, std::chrono::seconds(10)));
+
+  start();
+  EXPECT_TRUE(eventually([&] { return cluster().live_jobs().empty(); }, std::chrono::seconds(30)))
+      << cluster().live_jobs();
+  EXPECT_THAT(maced_->process().output_so_far() + maced_->mace({"status", id}).out,
+              Not(HasSubstr("running")));
+}
+
+TEST_F(SlurmRunTest, ANodeGoingDownEndsTheTaskWithItsReasonAndIsNotLeasedUntilBack) {
+  start();
+  checkouts_[0]->set_control("build", "hang");
+  const std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 1})"));
+  ASSERT_TRUE(eventually([&] { return job_running_for(id, "build"); }, std::chrono::seconds(60)));
+  cluster().set_node_down("disk died");
+  auto watched = wait_for(id);
+  const std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"failure_reason\":\"node_failure\"")) << s;
+  const std::string log = maced_->mace({"logs", id}).out;
+  EXPECT_THAT(log, HasSubstr("node " + cluster().node() + " is down (disk died)")) << log;
+  EXPECT_THAT(log, HasSubstr("NODE_FAIL")) << log;
+
+  // While the node is down its checkout is not given to the next run.
+  checkouts_[0]->clear_control();
+  const std::string next = submit(spec_json());
+  std::this_thread::sleep_for(std::chrono::seconds(7));
+  EXPECT_THAT(status(next), HasSubstr("\"state\":\"queued\""));
+  EXPECT_THAT(maced_->mace({"status", "--json"}).out, HasSubstr("disk died"));
+  cluster().resume_node();
+  EXPECT_EQ(wait_for(next, 120).exit_code, 0) << status(next);
+}
+
+TEST_F(SlurmRunTest, AJobSlurmEndsForItsTimeLimitIsATimeout) {
+  // Slurm's limit (one minute, enforced on its own schedule) is below the task's.
+  start(1, R"({"cpus": 1, "memory_mb": 200, "time_limit_min": 1})");
+  checkouts_[0]->set_control("build", "hang");
+  const std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 1})"));
+  auto watched = wait_for(id, 300);
+  const std::string s = status(id);
+  EXPECT_THAT(s, HasSubstr("\"failure_reason\":\"timeout\"")) << s;
+  EXPECT_THAT(column(db(), "SELECT state FROM slurm_jobs WHERE run_id = '" + id + "'"),
+              ::testing::Contains("TIMEOUT"));
+  EXPECT_EQ(live_jobs_of(id), "");
+}
+
+}  // namespace
+}  // namespace mace::testing
