@@ -9,6 +9,8 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -316,6 +318,61 @@ TEST_F(SlurmRunTest, AJobSlurmEndsForItsTimeLimitIsATimeout) {
   EXPECT_THAT(column(db(), "SELECT state FROM slurm_jobs WHERE run_id = '" + id + "'"),
               ::testing::Contains("TIMEOUT"));
   EXPECT_EQ(live_jobs_of(id), "");
+}
+
+// With MACE_TEST_PITON_ROOT: a real pico 1x1 run whose build and simulation are Slurm jobs
+// on the checkout's node passes, and the identical second run reuses the model. The wall
+// times (submit to the end of `watch`) are printed for the README's table.
+TEST_F(SlurmRunTest, ARealPicoRunThroughSlurmPassesAndTheSecondReusesItsBuild) {
+  const char* root = std::getenv("MACE_TEST_PITON_ROOT");
+  if (root == nullptr || *root == '\0')
+    GTEST_SKIP() << "MACE_TEST_PITON_ROOT is not set: this test needs a real OpenPiton "
+                    "checkout patched with scripts/patch_openpiton.sh";
+  std::string path = std::filesystem::absolute(root).lexically_normal().string();
+  if (path.size() > 1 && path.back() == '/') path.pop_back();
+  // The test node has 2 CPUs and 4000 MB; Slurm does not enforce memory here (task/none).
+  dir_.write("maced.json", R"({"checkouts": [{"path": ")" + path + R"(", "node": ")" +
+                               cluster().node() + R"("}],
+      "executor": {"kind": "slurm", "slurm": {"gres": "openpiton:1",
+        "build": {"cpus": 2, "memory_mb": 2000}, "simulate": {"cpus": 1, "memory_mb": 500},
+        "environment": {"SLURM_CONF": ")" + cluster().conf() + R"("}}}})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
+                        source_root() + "/workloads"};
+  maced_ = std::make_unique<MacedInstance>(dir_, options);
+  const std::string spec = R"({"core": "pico", "mesh": [1, 1], "workloads": ["hello"],
+    "objective": "Build a 1x1 PicoRV32 tile and run hello", "backend": "direct",
+    "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}})";
+
+  auto timed_run = [&](std::string& id) {
+    const auto started = std::chrono::steady_clock::now();
+    id = submit(spec);
+    auto watched = wait_for(id, 1800);
+    EXPECT_EQ(watched.exit_code, 0) << watched.out << maced_->mace({"logs", id}).out;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  std::string first, second;
+  const double first_s = timed_run(first);
+  const std::string first_status = status(first);
+  EXPECT_THAT(first_status, HasSubstr(R"("state":"passed")"));
+  EXPECT_THAT(first_status, HasSubstr(R"("workload":"hello","verdict":"pass")"));
+  const double second_s = timed_run(second);
+  const std::string second_status = status(second);
+  EXPECT_THAT(second_status, HasSubstr(R"("state":"passed")"));
+  EXPECT_THAT(second_status, HasSubstr(R"("build_outcome":"reused")"));
+  // Both runs' simulations were Slurm jobs on the node; the second built nothing.
+  EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE run_id = '" + second +
+                               "' AND purpose = 'simulate' AND state = 'COMPLETED'"),
+              ::testing::ElementsAre("1"));
+  EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE run_id = '" + second +
+                               "' AND purpose = 'build'"),
+              ::testing::ElementsAre("0"));
+  std::cout << "[ slurm real run ] first: " << first_s << " s ("
+            << (first_status.find(R"("build_outcome":"reused")") != std::string::npos ? "reused"
+                                                                                       : "built")
+            << "), second: " << second_s << " s (reused)\n";
+  RecordProperty("first_wall_s", std::to_string(first_s));
+  RecordProperty("second_wall_s", std::to_string(second_s));
 }
 
 }  // namespace
