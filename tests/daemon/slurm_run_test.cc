@@ -236,6 +236,11 @@ TEST_F(SlurmRunTest, KillNineMidBuildLeavesNoJobOnceTheKeeperActed) {  // REQ-BU
   const auto killed = std::chrono::steady_clock::now();
   EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
       << live_jobs_of(id);
+  // For the README: how long after kill -9 Slurm no longer lists the job.
+  const auto no_job_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - killed).count();
+  std::cout << "[ keeper ] no job left " << no_job_ms << " ms after kill -9 of maced\n";
+  RecordProperty("no_job_after_kill_ms", std::to_string(no_job_ms));
   auto ended = maced_->process().wait(std::chrono::seconds(10));
   ASSERT_TRUE(ended.has_value());
   EXPECT_THAT(ended->err, HasSubstr("cancelled 1 of its jobs"));
@@ -277,9 +282,14 @@ TEST_F(SlurmRunTest, AJobTheKeeperCouldNotCancelIsCancelledByTheNextMaced) {
     return cluster().live_jobs().find(orphan.substr(0, orphan.find('\n'))) != std::string::npos;
   }, std::chrono::seconds(10)));
 
+  const auto restarted = std::chrono::steady_clock::now();
   start();
   EXPECT_TRUE(eventually([&] { return cluster().live_jobs().empty(); }, std::chrono::seconds(30)))
       << cluster().live_jobs();
+  const auto no_job_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::steady_clock::now() - restarted).count();
+  std::cout << "[ next start ] no job left " << no_job_ms << " ms after maced was started\n";
+  RecordProperty("no_job_after_start_ms", std::to_string(no_job_ms));
   EXPECT_THAT(maced_->process().output_so_far() + maced_->mace({"status", id}).out,
               Not(HasSubstr("running")));
 }
