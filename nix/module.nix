@@ -34,6 +34,10 @@ let
     llm = { backend = cfg.llm.backend; }
       // optionalAttrs (cfg.llm.model != null) { model = cfg.llm.model; }
       // optionalAttrs (cfg.llm.prices != { }) { prices = cfg.llm.prices; };
+    # README "Running on a Slurm cluster": the Slurm commands default to the package's.
+    executor = if cfg.executor.kind == "slurm"
+      then { kind = "slurm"; slurm = { bin_dir = "${cfg.executor.slurmPackage}/bin"; } // cfg.executor.slurm; }
+      else { kind = "local"; };
   } // cfg.extraConfig;
 
   configFile = pkgs.writeText "maced.json" (builtins.toJSON configJson);
@@ -43,7 +47,8 @@ let
     bash coreutils findutils gnugrep gnused gawk gnumake gcc binutils git python3 perl
     tcsh bison flex dtc verilator
     pkgsCross.riscv64-embedded.buildPackages.gcc
-  ] ++ cfg.extraPackages;
+  ] ++ lib.optional (cfg.executor.kind == "slurm") cfg.executor.slurmPackage
+    ++ cfg.extraPackages;
 in
 {
   options.services.maced = {
@@ -114,6 +119,46 @@ in
       };
     };
 
+    executor = {
+      kind = mkOption {
+        type = types.enum [ "local" "slurm" ];
+        default = "local";
+        description = ''
+          Where checkouts run their builds and simulations: on this machine, or as Slurm jobs
+          pinned to each checkout's node (then every checkout's `node` is a Slurm node name,
+          and its path must be the same here and on that node).
+        '';
+      };
+      slurm = mkOption {
+        type = types.attrs;
+        default = { };
+        example = literalExpression ''
+          {
+            partition = "piton";
+            gres = "openpiton:1";
+            build = { cpus = 4; memory_mb = 12000; time_limit_min = 240; };
+            simulate = { cpus = 1; memory_mb = 2000; };
+            environment = { SLURM_CONF = "/etc/slurm/slurm.conf"; };
+          }
+        '';
+        description = ''
+          The `executor.slurm` object of maced's configuration (README, "Running on a Slurm
+          cluster"): partition, account, qos, gres, build, simulate, cores, srun_options,
+          pending_limit_s, cleanup_limit_s, bin_dir, environment. maced checks every field at
+          start and refuses to start naming the wrong one.
+        '';
+      };
+      slurmPackage = mkOption {
+        type = types.package;
+        default = pkgs.slurm;
+        defaultText = literalExpression "pkgs.slurm";
+        description = ''
+          The Slurm whose srun, squeue, sinfo and scancel maced runs (the default `bin_dir`);
+          it must match the cluster's version. The host also needs munge with the cluster's key.
+        '';
+      };
+    };
+
     extraConfig = mkOption {
       type = types.attrs;
       default = { };
@@ -138,6 +183,10 @@ in
       {
         assertion = builtins.all (c: lib.hasPrefix "/" c.path) cfg.checkouts;
         message = "services.maced.checkouts must be absolute paths.";
+      }
+      {
+        assertion = cfg.executor.kind != "slurm" || builtins.all (c: c.node != "local") cfg.checkouts;
+        message = "services.maced.executor.kind = \"slurm\" needs every checkout's node to be a Slurm node name.";
       }
     ];
 
