@@ -251,6 +251,8 @@ enum EventKind {
   verdict @5;           # `taskId` simulated `workload` with `verdict`
   iterationFinished @6;
   message @7;           # free text for people
+  buildProgress @8;     # `taskId`'s build: `message` is its phase (verilating, compiling,
+                        # linking), objectsDone of objectsTotal, elapsedMs, estimateLeftMs
 }
 
 struct Event {
@@ -264,6 +266,13 @@ struct Event {
   workload @7 :Text;
   verdict @8 :Verdict;
   message @9 :Text;
+  # buildProgress only: C++ objects compiled so far and to compile (0: not known yet), the
+  # time since the build started, and the time it is expected still to take from the
+  # store's builds of the same core and mesh (-1: no history to tell).
+  objectsDone @10 :UInt32;
+  objectsTotal @11 :UInt32;
+  elapsedMs @12 :Int64;
+  estimateLeftMs @13 :Int64 = -1;
 }
 
 struct RunResult {
