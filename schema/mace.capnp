@@ -301,6 +301,25 @@ struct LogEntry {
   text @3 :Text;
 }
 
+struct LogQuery {
+  # Which log (`mace logs RUN --build | --sim WORKLOAD`), and from where.
+  iteration @0 :UInt32;     # 0: the newest iteration that has one
+  taskId @1 :Text;          # "": the newest task that has one
+  workload @2 :Text;        # "": the build's transcript; else that workload's sim.log
+  offset @3 :Int64;         # the first byte wanted; -1: the start of the last tailLines lines
+  tailLines @4 :UInt32;
+  maxBytes @5 :UInt32;      # 0 or more than 1 MiB: 1 MiB
+}
+
+struct LogChunk {
+  found @0 :Bool;           # false: no such log recorded (yet), or not yet written
+  path @1 :Text;
+  data @2 :Data;
+  offset @3 :Int64;         # of data's first byte in the file
+  size @4 :Int64;           # the file's size when it was read
+  runFinal @5 :Bool;        # the run had ended before the read: nothing more will come
+}
+
 struct ListFilter {
   states @0 :List(RunState);   # empty: every state
   submittedByUid @1 :UInt32;
@@ -382,6 +401,11 @@ interface Maced {
   calls @11 (runId :Text) -> (calls :List(LlmCall));
 
   checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
+
+  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
+  # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
+  # who may read the run (README "Who sees what"): at most 1 MiB per answer, so a client
+  # streams a file of any size by asking again from chunk.offset + chunk.data.size().
   # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
   # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
   # queue information, like `squeue`.

@@ -127,6 +127,11 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
       settings_.on_build_progress(site, progress);
     };
   }
+  if (settings_.on_log_file) {
+    options.on_started = [this, &site](const std::string& log_path) {
+      settings_.on_log_file(site, "", log_path);
+    };
+  }
   openpiton::BuildResult build = calls_.build(site, checkout, config, options);
   if (settings_.on_build_finished) settings_.on_build_finished(site, build);
   outcome.build_id = build.build_id;
@@ -157,6 +162,11 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   request.time_limit = job.run_limit;
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
+  if (settings_.on_log_file) {
+    request.on_run_dir = [this, &site](const std::string& workload, const std::filesystem::path& dir) {
+      settings_.on_log_file(site, workload, dir / "sim.log");
+    };
+  }
   WorkloadCall gate =
       run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,

@@ -44,6 +44,11 @@ struct ExecutorSettings {
   // Told of each gate workload's verdict as soon as its simulation is judged, before the
   // next simulation starts.
   std::function<void(const TaskCallSite& site, const loop::WorkloadVerdict& verdict)> on_verdict;
+  // Told where a build's transcript (`workload` empty) or a simulation's sim.log is about
+  // to be written, so it can be read while it grows (`mace logs`).
+  std::function<void(const TaskCallSite& site, const std::string& workload,
+                     const std::filesystem::path& path)>
+      on_log_file;
 };
 
 class LocalExecutor final : public loop::TaskRunner {

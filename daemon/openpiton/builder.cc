@@ -266,6 +266,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   }
   spec.is_error_line = is_build_error_line;
   spec.purpose = "build";
+  if (options.on_started) options.on_started(result.log_path);
   if (options.on_progress) options.on_progress(progress.progress());  // sims starts: verilating
   const os::ProcessResult run = checkout.run(spec, options.cancel);
 

@@ -190,6 +190,10 @@ class Run {
     s.on_verdict = [this](const executor::TaskCallSite& site, const loop::WorkloadVerdict& v) {
       progress_.verdict(site, v);
     };
+    s.on_log_file = [this](const executor::TaskCallSite& site, const std::string& workload,
+                           const std::filesystem::path& path) {
+      progress_.log_file(site, workload, path);
+    };
     return s;
   }
 

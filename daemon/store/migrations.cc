@@ -290,6 +290,19 @@ CREATE TABLE build_times (
   finished_at_ms INTEGER NOT NULL
 );
 CREATE INDEX build_times_shape ON build_times(core, mesh_x, mesh_y, finished_at_ms);
+-- Where each build's transcript and each simulation's sim.log is written, recorded when
+-- it starts, so `mace logs` can serve it while it grows.
+CREATE TABLE log_files (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  narrowing TEXT NOT NULL DEFAULT '',    -- what a narrowing rebuild undid; '' for the task's own
+  workload TEXT NOT NULL DEFAULT '',     -- '': the build log; else that workload's sim.log
+  path TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX log_files_run ON log_files(run_id, task_id, workload);
 )sql",
 };
 
