@@ -34,6 +34,9 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 bool wants_log_file(const Arguments& args);
 int cmd_log_file(const GlobalOptions& global, const Arguments& args);
 
+// `mace report RUN -o FILE.html` (report_command.cc).
+int cmd_report(const GlobalOptions& global, const Arguments& args);
+
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 
