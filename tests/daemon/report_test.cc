@@ -10,6 +10,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "llm/fake_vertex_server.h"  // tests/llm/
 #include "support/fixture_checkout.h"
 #include "support/maced_instance.h"
 
@@ -37,6 +38,7 @@ class ReportTest : public ::testing::Test {
     MacedOptions options;
     options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
                           source_root() + "/workloads"};
+    options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
   // Headless chromium on the file, with a profile of its own; returns its standard output.
@@ -54,6 +56,7 @@ class ReportTest : public ::testing::Test {
 
   TempDir dir_;
   FixtureCheckout checkout_;
+  mace::llm::testing::FakeVertexServer vertex_;
   std::unique_ptr<MacedInstance> maced_;
 };
 
@@ -96,6 +99,46 @@ TEST_F(ReportTest, TheReportLoadsInABrowserAndDrawsTheDagAndTheTimeline) {
   // A blank page compresses to a few KiB; tables, the DAG and the timeline do not.
   EXPECT_GT(png.size(), 20000u);
 
+}
+
+// Two iterations planned by an LLM (the fake Vertex server): a chain of dependencies in
+// the DAG, a failed build narrowed and diagnosed, the calls with their tokens.
+TEST_F(ReportTest, AReplannedRunShowsEachIterationsDagTheNarrowingAndTheCalls) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  using mace::llm::testing::FakeVertexServer;
+  vertex_.push(FakeVertexServer::text(
+      "TASK: broken | deps= | kind=config | try the define\n"
+      "CONFIG_RTL: broken | FAKE_BREAK_BUILD\n",
+      {1000, 200, 50}));
+  vertex_.push(FakeVertexServer::text(
+      "TASK: plain | deps= | kind=config | defaults\n"
+      "TASK: after | deps=plain | kind=config | builds on it\n"
+      "CONFIG_RTL: after | PITON_FAKE_KNOWN_DEFINE\n",
+      {1200, 100, 0}));
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+      "objective": "Try a broken build first", "budget": {"max_iterations": 3}})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string page = dir_.file("report.html");
+  ASSERT_EQ(maced_->mace({"report", id, "-o", page}).exit_code, 0);
+
+  const ProcessResult dom = browse(page, {"--dump-dom"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  const auto shows = [&dom](const std::string& what) {
+    return dom.out.find(what) != std::string::npos;
+  };
+  EXPECT_TRUE(shows("data-rendered=\"yes\""));
+  EXPECT_TRUE(shows("<pre id=\"script-errors\" hidden=\"\"></pre>"));
+  EXPECT_TRUE(shows("class=\"dag\" data-iteration=\"1\""));
+  EXPECT_TRUE(shows("class=\"dag\" data-iteration=\"2\""));
+  for (const char* task : {"broken", "after", "plain"})
+    EXPECT_TRUE(shows(std::string("class=\"dag-node\" data-task=\"") + task + "\"")) << task;
+  EXPECT_TRUE(shows("class=\"dag-edge\"")) << "after depends on plain";
+  EXPECT_TRUE(shows("undo define FAKE_BREAK_BUILD"));
+  EXPECT_TRUE(shows("define_breaks_design"));
+  EXPECT_TRUE(shows("<td>planning</td>"));
+  EXPECT_TRUE(shows("2 calls"));
 }
 
 }  // namespace
