@@ -267,8 +267,9 @@ struct Event {
   verdict @8 :Verdict;
   message @9 :Text;
   # buildProgress only: C++ objects compiled so far and to compile (0: not known yet), the
-  # time since the build started, and the time it is expected still to take from the
-  # store's builds of the same core and mesh (-1: no history to tell).
+  # time since the build started, and the time it is expected still to take, from the
+  # store's builds of the same core and mesh or the pace of the objects compiled so far
+  # (-1: neither is known yet).
   objectsDone @10 :UInt32;
   objectsTotal @11 :UInt32;
   elapsedMs @12 :Int64;

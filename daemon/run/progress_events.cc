@@ -10,6 +10,9 @@ std::string site_key(const executor::TaskCallSite& site) {
   return std::to_string(site.iteration) + "/" + site.task_id + "/" + site.narrowing;
 }
 
+// Objects compiled before their pace is trusted to say how long the rest will take.
+constexpr int kObjectsBeforeAPace = 3;
+
 std::string progress_message(const openpiton::BuildProgress& p) {
   std::string text(openpiton::to_string(p.phase));
   if (p.phase != openpiton::BuildPhase::verilating) {
@@ -41,6 +44,8 @@ void ProgressEvents::build_progress(const executor::TaskCallSite& site,
       });
       it = builds_.emplace(site_key(site), fresh).first;
     }
+    if (progress.phase != openpiton::BuildPhase::verilating && it->second.compiling_since_ms == 0)
+      it->second.compiling_since_ms = now;
     it->second.last = progress;
     build = it->second;
   }
@@ -56,6 +61,12 @@ void ProgressEvents::build_progress(const executor::TaskCallSite& site,
   e.elapsed_ms = now - build.started_ms;
   if (build.typical_s)
     e.estimate_left_ms = std::max<int64_t>(0, static_cast<int64_t>(*build.typical_s * 1000) - e.elapsed_ms);
+  if (progress.phase == openpiton::BuildPhase::compiling && progress.objects_total > 0 &&
+      progress.objects_done >= kObjectsBeforeAPace) {
+    const int64_t per_object = (now - build.compiling_since_ms) / progress.objects_done;
+    const int64_t by_pace = per_object * (progress.objects_total - progress.objects_done);
+    e.estimate_left_ms = e.estimate_left_ms < 0 ? by_pace : std::min(e.estimate_left_ms, by_pace);
+  }
   recorder_.record(e);
 }
 

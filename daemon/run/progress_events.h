@@ -1,8 +1,10 @@
 #pragma once
 // What happens inside a task as it happens, recorded as the run's events for `mace watch`:
 // a build's progress (its phase, objects compiled of objects to build, the time it has
-// taken and, from the store's history of builds of the same core and mesh, the time it
-// should still take), and each gate workload's verdict the moment its simulation is
+// taken and the time it should still take: from the store's history of builds of the same
+// core and mesh, or, once a few objects are compiled, from how fast they were, whichever is
+// less, since a warm compiler cache makes a build far faster than its history), and each
+// gate workload's verdict the moment its simulation is
 // judged, not when its task ends. The executor calls these from its tasks' threads.
 
 #include <cstdint>
@@ -37,6 +39,7 @@ class ProgressEvents {
  private:
   struct RunningBuild {
     int64_t started_ms = 0;
+    int64_t compiling_since_ms = 0;   // 0: make has not started
     std::optional<double> typical_s;  // nullopt: no build of this shape recorded
     openpiton::BuildProgress last;
   };
