@@ -30,6 +30,13 @@ int cmd_plan_parse(const GlobalOptions& global, const Arguments& args);
 // The MCP stdio server an LLM agent starts for its tools (mcp_command.cc).
 int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 
+// `mace logs RUN --build | --sim W ...`: a log file through maced (log_file_command.cc).
+bool wants_log_file(const Arguments& args);
+int cmd_log_file(const GlobalOptions& global, const Arguments& args);
+
+// `mace report RUN -o FILE.html` (report_command.cc).
+int cmd_report(const GlobalOptions& global, const Arguments& args);
+
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 

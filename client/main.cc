@@ -25,6 +25,12 @@ Commands:
   list [--state S,..] [--mine] [--limit N]
                           runs, newest first
   logs RUN                the run's recorded log
+  logs RUN --build | --sim WORKLOAD [--task T] [--iteration N] [--tail N] [--follow]
+                          a task's build log or a workload's sim.log, read through maced
+                          (newest task and iteration unless named); --follow waits for
+                          more until the run ends
+  report RUN -o FILE.html one self-contained HTML page of the run: summary, task DAGs,
+                          timeline, verdicts, narrowing, diagnoses, LLM calls
   metrics RUN             successful tasks, iterations, failures recovered, time, cost
   calls RUN [--full]      the run's LLM calls: phase, task, tokens, cost, outcome;
                           --full adds each prompt and reply
@@ -60,8 +66,9 @@ const std::vector<Command>& commands() {
       {"watch", cmd_watch, {{}, {}}},
       {"status", cmd_status, {{}, {}}},
       {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},
-      {"logs", cmd_logs, {{}, {}}},
+      {"logs", cmd_logs, {{"--build", "--follow"}, {"--sim", "--task", "--iteration", "--tail"}}},
       {"metrics", cmd_metrics, {{}, {}}},
+      {"report", cmd_report, {{}, {"-o"}}},
       {"calls", cmd_calls, {{"--full"}, {}}},
       {"cancel", cmd_cancel, {{}, {}}},
       {"replay", cmd_replay, {{"--watch"}, {"--until"}}},

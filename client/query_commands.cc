@@ -163,6 +163,11 @@ int cmd_list(const GlobalOptions& global, const Arguments& args) {
 }
 
 int cmd_logs(const GlobalOptions& global, const Arguments& args) {
+  if (wants_log_file(args)) return cmd_log_file(global, args);
+  if (args.has("--follow") || args.value("--tail") || args.value("--task") || args.value("--iteration")) {
+    std::cerr << "mace logs: --task, --iteration, --tail and --follow go with --build or --sim\n";
+    return kExitBadInput;
+  }
   if (!one_run_argument(args, "mace logs RUN")) return kExitBadInput;
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.logsRequest();

@@ -77,6 +77,14 @@ void write_json(JsonWriter& w, api::Event::Reader e) {
   if (e.getKind() == api::EventKind::TASK_STAGE) w.field("stage", stage_name(e.getStage()));
   if (e.getWorkload().size()) w.field("workload", text(e.getWorkload()));
   if (e.getKind() == api::EventKind::VERDICT) w.field("verdict", verdict_name(e.getVerdict()));
+  if (e.getKind() == api::EventKind::BUILD_PROGRESS) {
+    w.field("objects_done", e.getObjectsDone());
+    w.key("objects_total");
+    e.getObjectsTotal() ? w.value(e.getObjectsTotal()) : w.null();
+    w.field("elapsed_ms", e.getElapsedMs());
+    w.key("estimate_left_ms");
+    e.getEstimateLeftMs() >= 0 ? w.value(e.getEstimateLeftMs()) : w.null();
+  }
   w.field("message", text(e.getMessage()));
   w.end_object();
 }
@@ -366,6 +374,15 @@ std::string human_event(api::Event::Reader e) {
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
               text(e.getWorkload()) + " " + verdict_name(e.getVerdict());
       break;
+    case api::EventKind::BUILD_PROGRESS: {
+      line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": build " +
+              text(e.getMessage()) + ", " +
+              format_duration(static_cast<double>(e.getElapsedMs()) / 1000) + " elapsed";
+      if (e.getEstimateLeftMs() >= 0)
+        line += ", about " + format_duration(static_cast<double>(e.getEstimateLeftMs()) / 1000) +
+                " left";
+      return line;
+    }
     default:
       line += event_kind_name(e.getKind());
       break;

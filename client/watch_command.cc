@@ -1,11 +1,15 @@
 // mace watch RUN: the run's history, then its live progress, until it is final.
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
+#include <memory>
 
 #include "commands.h"
 #include "exit_codes.h"
+#include "live_view.h"
 #include "maced_connection.h"
 #include "render.h"
 
@@ -18,17 +22,16 @@ struct Outcome {
   std::string reason;
 };
 
-// Prints events as they arrive. On a terminal it also keeps one status line at the
-// bottom, redrawn after each event, so a long build shows it is alive.
-class PrintingListener final : public api::RunListener::Server {
+// What the watch prints: on a terminal, each event as a line for people with the live
+// view (live_view.h) redrawn below them; otherwise, or with --json, each event as one JSON
+// object on a line of its own (JSON Lines, README "Watching a run"). Shared by the
+// listener, which maced may drop at any time, and the clock that redraws the view.
+class Screen {
  public:
-  PrintingListener(bool json, bool live, kj::Own<kj::PromiseFulfiller<Outcome>> fulfiller)
-      : json_(json), live_(live), fulfiller_(kj::mv(fulfiller)) {}
+  Screen(bool json, bool live) : json_(json), live_(live) {}
 
- protected:
-  kj::Promise<void> event(EventContext context) override {
-    auto e = context.getParams().getEvent();
-    clear_status();
+  void event(api::Event::Reader e) {
+    clear_view();
     if (json_) {
       JsonWriter w;
       w.begin_object().key("event");
@@ -38,18 +41,14 @@ class PrintingListener final : public api::RunListener::Server {
     } else {
       std::cout << human_event(e) << "\n";
     }
-    if (e.getKind() == api::EventKind::STATE_CHANGED || e.getKind() == api::EventKind::SUBMITTED)
-      state_ = state_name(e.getState());
-    if (e.getKind() == api::EventKind::TASK_STAGE)
-      last_ = std::string(e.getTaskId().cStr()) + " " + stage_name(e.getStage());
+    view_.on_event(e);
+    draw_view();
     std::cout.flush();
-    draw_status();
-    return kj::READY_NOW;
   }
 
-  kj::Promise<void> done(DoneContext context) override {
-    auto run = context.getParams().getResult().getSummary();
-    clear_status();
+  void done(api::RunSummary::Reader run) {
+    clear_view();
+    finished_ = true;
     if (json_) {
       JsonWriter w;
       w.begin_object().key("result");
@@ -62,41 +61,96 @@ class PrintingListener final : public api::RunListener::Server {
       std::cout << "\n";
     }
     std::cout.flush();
+  }
+
+  // Redraws the live view so its clocks move while no event comes.
+  void tick() {
+    if (!live_ || finished_) return;
+    clear_view();
+    draw_view();
+  }
+
+ private:
+  // Erases the view's lines; the cursor ends at the start of its first line.
+  void clear_view() {
+    if (!live_ || drawn_ == 0) return;
+    std::cout << "\r\033[K";
+    for (std::size_t i = 1; i < drawn_; ++i) std::cout << "\033[A\033[K";
+    drawn_ = 0;
+  }
+  void draw_view() {
+    if (!live_) return;
+    const auto lines = view_.lines(now_ms(), terminal_width());
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (i) std::cout << "\n";
+      std::cout << (i == 0 ? "\033[7m" + lines[i] + "\033[0m" : lines[i]);
+    }
+    drawn_ = lines.size();
+    std::cout.flush();
+  }
+  static std::size_t terminal_width() {
+    winsize size{};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1) return size.ws_col - 1;
+    return 79;
+  }
+  static int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+
+  bool json_;
+  bool live_;
+  bool finished_ = false;
+  std::size_t drawn_ = 0;
+  LiveView view_;
+};
+
+class PrintingListener final : public api::RunListener::Server {
+ public:
+  PrintingListener(std::shared_ptr<Screen> screen, kj::Own<kj::PromiseFulfiller<Outcome>> fulfiller)
+      : screen_(std::move(screen)), fulfiller_(kj::mv(fulfiller)) {}
+
+ protected:
+  kj::Promise<void> event(EventContext context) override {
+    screen_->event(context.getParams().getEvent());
+    return kj::READY_NOW;
+  }
+
+  kj::Promise<void> done(DoneContext context) override {
+    auto run = context.getParams().getResult().getSummary();
+    screen_->done(run);
     fulfiller_->fulfill(Outcome{run.getState(), run.getRunId().cStr(), run.getReason().cStr()});
     return kj::READY_NOW;
   }
 
  private:
-  void clear_status() {
-    if (live_ && drawn_) std::cout << "\r\033[K";
-    drawn_ = false;
-  }
-  void draw_status() {
-    if (!live_) return;
-    std::cout << "\033[7m " << state_ << " \033[0m " << last_ << std::flush;
-    drawn_ = true;
-  }
-
-  bool json_;
-  bool live_;
-  bool drawn_ = false;
-  std::string state_ = "…";
-  std::string last_;
+  std::shared_ptr<Screen> screen_;
   kj::Own<kj::PromiseFulfiller<Outcome>> fulfiller_;
 };
+
+kj::Promise<void> keep_ticking(kj::Timer& timer, std::shared_ptr<Screen> screen) {
+  return timer.afterDelay(1 * kj::SECONDS).then([&timer, screen = std::move(screen)]() mutable {
+    screen->tick();
+    return keep_ticking(timer, std::move(screen));
+  });
+}
 
 }  // namespace
 
 int watch_run(const GlobalOptions& global, const std::string& run_id) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto paf = kj::newPromiseAndFulfiller<Outcome>();
-    bool live = !global.json && ::isatty(STDOUT_FILENO);
+    const bool terminal = ::isatty(STDOUT_FILENO);
+    const bool json = global.json || !terminal;
+    auto screen = std::make_shared<Screen>(json, terminal && !json);
     auto request = maced.watchRequest();
     request.setRunId(run_id);
-    request.setListener(kj::heap<PrintingListener>(global.json, live, kj::mv(paf.fulfiller)));
+    request.setListener(kj::heap<PrintingListener>(screen, kj::mv(paf.fulfiller)));
     request.setAfterSeq(0);
     auto response = request.send().wait(io.waitScope);
     auto subscription = response.getSubscription();  // held until the run is final
+    auto ticking = keep_ticking(io.provider->getTimer(), screen).eagerlyEvaluate(nullptr);
     Outcome outcome = paf.promise.wait(io.waitScope);
     return outcome.state == api::RunState::PASSED ? kExitOk : kExitRunNotPassed;
   });

@@ -251,6 +251,8 @@ enum EventKind {
   verdict @5;           # `taskId` simulated `workload` with `verdict`
   iterationFinished @6;
   message @7;           # free text for people
+  buildProgress @8;     # `taskId`'s build: `message` is its phase (verilating, compiling,
+                        # linking), objectsDone of objectsTotal, elapsedMs, estimateLeftMs
 }
 
 struct Event {
@@ -264,6 +266,14 @@ struct Event {
   workload @7 :Text;
   verdict @8 :Verdict;
   message @9 :Text;
+  # buildProgress only: C++ objects compiled so far and to compile (0: not known yet), the
+  # time since the build started, and the time it is expected still to take, from the
+  # store's builds of the same core and mesh or the pace of the objects compiled so far
+  # (-1: neither is known yet).
+  objectsDone @10 :UInt32;
+  objectsTotal @11 :UInt32;
+  elapsedMs @12 :Int64;
+  estimateLeftMs @13 :Int64 = -1;
 }
 
 struct RunResult {
@@ -290,6 +300,25 @@ struct LogEntry {
   atMs @1 :Int64;
   source @2 :Text;      # "maced", or the task and phase that produced the line
   text @3 :Text;
+}
+
+struct LogQuery {
+  # Which log (`mace logs RUN --build | --sim WORKLOAD`), and from where.
+  iteration @0 :UInt32;     # 0: the newest iteration that has one
+  taskId @1 :Text;          # "": the newest task that has one
+  workload @2 :Text;        # "": the build's transcript; else that workload's sim.log
+  offset @3 :Int64;         # the first byte wanted; -1: the start of the last tailLines lines
+  tailLines @4 :UInt32;
+  maxBytes @5 :UInt32;      # 0 or more than 1 MiB: 1 MiB
+}
+
+struct LogChunk {
+  found @0 :Bool;           # false: no such log recorded (yet), or not yet written
+  path @1 :Text;
+  data @2 :Data;
+  offset @3 :Int64;         # of data's first byte in the file
+  size @4 :Int64;           # the file's size when it was read
+  runFinal @5 :Bool;        # the run had ended before the read: nothing more will come
 }
 
 struct ListFilter {
@@ -373,6 +402,11 @@ interface Maced {
   calls @11 (runId :Text) -> (calls :List(LlmCall));
 
   checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
+
+  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
+  # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
+  # who may read the run (README "Who sees what"): at most 1 MiB per answer, so a client
+  # streams a file of any size by asking again from chunk.offset + chunk.data.size().
   # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
   # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
   # queue information, like `squeue`.

@@ -17,6 +17,7 @@ enum class EventKind {
   verdict,
   iteration_finished,
   message,
+  build_progress,  // a build's phase and objects compiled, with elapsed time and estimate
 };
 
 std::string_view to_string(EventKind kind);

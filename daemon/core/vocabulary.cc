@@ -50,6 +50,7 @@ std::string_view to_string(EventKind kind) {
     case EventKind::verdict: return "verdict";
     case EventKind::iteration_finished: return "iteration_finished";
     case EventKind::message: return "message";
+    case EventKind::build_progress: return "build_progress";
   }
   return "";
 }

@@ -122,7 +122,18 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
   const TaskCallSite site{iteration, job.task.id, job.narrowing};
+  if (settings_.on_build_progress) {
+    options.on_progress = [this, &site](const openpiton::BuildProgress& progress) {
+      settings_.on_build_progress(site, progress);
+    };
+  }
+  if (settings_.on_log_file) {
+    options.on_started = [this, &site](const std::string& log_path) {
+      settings_.on_log_file(site, "", log_path);
+    };
+  }
   openpiton::BuildResult build = calls_.build(site, checkout, config, options);
+  if (settings_.on_build_finished) settings_.on_build_finished(site, build);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
   outcome.build_log = build.log_path;
@@ -151,12 +162,18 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   request.time_limit = job.run_limit;
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
-  WorkloadCall gate = run_gate_workloads(calls_, site, request);
-  const openpiton::SimulationResult& simulated = gate.result;
-  for (const auto& run : simulated.runs) {
-    outcome.verdicts.push_back(
-        {run.workload, loop_verdict(run.verdict), run.run_dir, run.wall_seconds, run.returncode});
+  if (settings_.on_log_file) {
+    request.on_run_dir = [this, &site](const std::string& workload, const std::filesystem::path& dir) {
+      settings_.on_log_file(site, workload, dir / "sim.log");
+    };
   }
+  WorkloadCall gate =
+      run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
+        outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
+                                    run.wall_seconds, run.returncode});
+        if (settings_.on_verdict) settings_.on_verdict(site, outcome.verdicts.back());
+      });
+  const openpiton::SimulationResult& simulated = gate.result;
   outcome.passed = simulated.passed;
   if (!simulated.passed) {
     outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);

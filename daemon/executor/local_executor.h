@@ -34,6 +34,21 @@ struct ExecutorSettings {
   // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
   // called from several threads at once.
   std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+  // Told, from the build's thread, each time a build's progress moves (how many objects
+  // are compiled; openpiton/build_progress.h). Not told of reused or cached models.
+  std::function<void(const TaskCallSite& site, const openpiton::BuildProgress& progress)>
+      on_build_progress;
+  // Told when a build ends, whether it ran, was reused or came from the replay cache.
+  std::function<void(const TaskCallSite& site, const openpiton::BuildResult& build)>
+      on_build_finished;
+  // Told of each gate workload's verdict as soon as its simulation is judged, before the
+  // next simulation starts.
+  std::function<void(const TaskCallSite& site, const loop::WorkloadVerdict& verdict)> on_verdict;
+  // Told where a build's transcript (`workload` empty) or a simulation's sim.log is about
+  // to be written, so it can be read while it grows (`mace logs`).
+  std::function<void(const TaskCallSite& site, const std::string& workload,
+                     const std::filesystem::path& path)>
+      on_log_file;
 };
 
 class LocalExecutor final : public loop::TaskRunner {

@@ -21,8 +21,9 @@ WorkloadCall DirectTaskCalls::run_workload(const TaskCallSite&, std::size_t,
   return call;
 }
 
-WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
-                                const openpiton::SimulationRequest& request) {
+WorkloadCall run_gate_workloads(
+    TaskCalls& calls, const TaskCallSite& site, const openpiton::SimulationRequest& request,
+    const std::function<void(const openpiton::WorkloadRunResult& run)>& on_run) {
   WorkloadCall all;
   if (request.workloads.empty()) {
     all.result.failure_reason = "no_workloads";
@@ -33,6 +34,8 @@ WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
     openpiton::SimulationRequest one = request;
     one.workloads = {request.workloads[i]};
     WorkloadCall call = calls.run_workload(site, i, one);
+    if (on_run)
+      for (const auto& run : call.result.runs) on_run(run);
     for (auto& run : call.result.runs) all.result.runs.push_back(std::move(run));
     all.status_log = std::move(call.status_log);
     if (!call.result.passed) {

@@ -6,6 +6,7 @@
 // wraps any TaskCalls with the cache.
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 #include "openpiton/build_config.h"
@@ -53,9 +54,11 @@ class DirectTaskCalls final : public TaskCalls {
 
 // The gate workloads of `request` one call each, in order, stopping at the first that
 // does not pass (REQ-VER-1): what openpiton::simulate_workloads does in one call. The
-// status log is the last run's.
-WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
-                                const openpiton::SimulationRequest& request);
+// status log is the last run's. `on_run`, when set, hears each run as soon as it has been
+// judged, before the next one starts.
+WorkloadCall run_gate_workloads(
+    TaskCalls& calls, const TaskCallSite& site, const openpiton::SimulationRequest& request,
+    const std::function<void(const openpiton::WorkloadRunResult& run)>& on_run = {});
 
 inline constexpr std::size_t kStatusLogTailBytes = 16 * 1024;
 

@@ -255,9 +255,19 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   spec.kill_grace = options.kill_grace;
   spec.log_path = result.log_path;
   spec.tail_bytes = 64 * 1024;
-  spec.on_line = options.on_line;
+  BuildProgressReader progress;
+  if (options.on_progress) {
+    spec.on_line = [&options, &progress](std::string_view line) {
+      if (options.on_line) options.on_line(line);
+      if (progress.feed(line)) options.on_progress(progress.progress());
+    };
+  } else {
+    spec.on_line = options.on_line;
+  }
   spec.is_error_line = is_build_error_line;
   spec.purpose = "build";
+  if (options.on_started) options.on_started(result.log_path);
+  if (options.on_progress) options.on_progress(progress.progress());  // sims starts: verilating
   const os::ProcessResult run = checkout.run(spec, options.cancel);
 
   result.exit_code = run.exit_code;

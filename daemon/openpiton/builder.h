@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "openpiton/build_config.h"
+#include "openpiton/build_progress.h"
 #include "openpiton/checkout.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/source_fingerprint.h"
@@ -67,6 +68,12 @@ struct BuildOptions {
   std::string log_path;
   // Called with every line of build output as it arrives, in the builder's thread.
   std::function<void(std::string_view line)> on_line;
+  // Called, in the builder's thread, each time the build's progress moves: when make
+  // starts compiling (the objects to build then known), after each object, at the link
+  // (see build_progress.h). Not called for a reused model.
+  std::function<void(const BuildProgress& progress)> on_progress;
+  // Called with the transcript's path just before sims starts writing it (`mace logs`).
+  std::function<void(const std::string& log_path)> on_started;
   // sims compiles the model with an unbounded `make -j` (sims,2.0 line 1576; MAKEFLAGS
   // cannot bound it), which peaks at ~10 GiB for a sparc 1x1 on 2 cores. N > 0 bounds it:
   // a `make` wrapper placed first on the build's PATH (<model dir>/.mace_tools/make) runs

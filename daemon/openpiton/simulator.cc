@@ -388,6 +388,7 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
   run.workload = workload;
   run.time_limit = limit;
   run.run_dir = claim_run_dir(setting.runs, directory_name_for(workload));
+  if (request.on_run_dir) request.on_run_dir(workload, run.run_dir);
   if (request.on_workload_started) request.on_workload_started(workload);
 
   const PreparedWorkload prepared = prepare_in_run_dir(request, setting, run);

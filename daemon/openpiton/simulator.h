@@ -149,6 +149,9 @@ struct SimulationRequest {
   // propagates out of simulate_workloads.
   std::function<void(const std::string& workload)> on_workload_started{};
   std::function<void(const WorkloadRunResult& run)> on_workload_finished{};
+  // Called when a workload's run directory has been claimed, before sims runs in it.
+  std::function<void(const std::string& workload, const std::filesystem::path& run_dir)>
+      on_run_dir{};
 };
 
 struct SimulationResult {

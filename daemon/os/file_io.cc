@@ -143,6 +143,30 @@ std::string read_file_tail(const fs::path& path, std::size_t max_lines, std::siz
   return std::string(text.substr(nl + 1));
 }
 
+FileRange read_file_range(const fs::path& path, std::uint64_t offset, std::size_t max_bytes) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
+  if (!fd) throw_file_error("open", path, errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_file_error("stat", path, errno);
+  if (!S_ISREG(st.st_mode))
+    throw FileError(path.string() + " is not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+  FileRange range;
+  range.size = static_cast<std::uint64_t>(st.st_size);
+  if (offset >= range.size) return range;
+  range.data.resize(static_cast<std::size_t>(std::min<std::uint64_t>(range.size - offset, max_bytes)));
+  std::size_t got = 0;
+  while (got < range.data.size()) {
+    const ssize_t r = ::pread(fd.get(), range.data.data() + got, range.data.size() - got,
+                              static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) throw_file_error("read", path, errno);
+    if (r == 0) break;  // shrank under us
+    got += static_cast<std::size_t>(r);
+  }
+  range.data.resize(got);
+  return range;
+}
+
 std::string read_file_end(const fs::path& path, std::size_t max_bytes) {
   return read_file_tail(path, std::numeric_limits<std::size_t>::max(), max_bytes);
 }

@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <cstdint>
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -67,6 +68,17 @@ std::string read_file_tail(const std::filesystem::path& path, std::size_t max_li
                            std::size_t max_bytes);
 // read_file_tail with no limit on lines: the whole lines in the last `max_bytes` of it.
 std::string read_file_end(const std::filesystem::path& path, std::size_t max_bytes);
+// Up to `max_bytes` of a regular file from `offset`, and the file's size when read: a
+// piece of a file that may be gigabytes and may still be growing. A symbolic link as the
+// last component is refused (O_NOFOLLOW), as is anything but a regular file; throws
+// FileError. An offset at or past the end gives no data.
+struct FileRange {
+  std::string data;
+  std::uint64_t size = 0;
+};
+FileRange read_file_range(const std::filesystem::path& path, std::uint64_t offset,
+                          std::size_t max_bytes);
+
 // The first line of a file without its line end, at most `max_bytes`; empty when unreadable.
 std::string read_first_line(const std::filesystem::path& path, std::size_t max_bytes = 4096);
 

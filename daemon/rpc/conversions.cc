@@ -27,6 +27,7 @@ api::EventKind to_wire(EventKind kind) {
     case EventKind::verdict: return api::EventKind::VERDICT;
     case EventKind::iteration_finished: return api::EventKind::ITERATION_FINISHED;
     case EventKind::message: return api::EventKind::MESSAGE;
+    case EventKind::build_progress: return api::EventKind::BUILD_PROGRESS;
   }
   throw std::logic_error("an event kind without a wire name");
 }
@@ -124,6 +125,10 @@ void fill(api::Event::Builder out, const store::EventRecord& event) {
   out.setWorkload(event.workload);
   out.setVerdict(to_wire(event.verdict.value_or(Verdict::none)));
   out.setMessage(event.message);
+  out.setObjectsDone(static_cast<uint32_t>(event.objects_done));
+  out.setObjectsTotal(static_cast<uint32_t>(event.objects_total));
+  out.setElapsedMs(event.elapsed_ms);
+  out.setEstimateLeftMs(event.estimate_left_ms);
 }
 
 void fill(api::TaskState::Builder out, const store::TaskRecord& t) {

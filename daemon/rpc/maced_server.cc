@@ -173,6 +173,28 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
   });
 }
 
+kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto in = params.getQuery();
+    service::LogQuery query;
+    query.iteration = in.getIteration();
+    query.task_id = text(in.getTaskId());
+    query.workload = text(in.getWorkload());
+    query.offset = in.getOffset();
+    query.tail_lines = in.getTailLines();
+    query.max_bytes = in.getMaxBytes();
+    const service::LogChunk chunk = service_.read_log(text(params.getRunId()), query, caller_);
+    auto out = context.getResults().initChunk();
+    out.setFound(chunk.found);
+    out.setPath(chunk.path);
+    out.setData(kj::arrayPtr(reinterpret_cast<const kj::byte*>(chunk.data.data()), chunk.data.size()));
+    out.setOffset(chunk.offset);
+    out.setSize(chunk.size);
+    out.setRunFinal(chunk.run_final);
+  });
+}
+
 kj::Promise<void> MacedServer::metrics(MetricsContext context) {
   return answer([&] {
     fill(context.getResults().initMetrics(),

@@ -88,10 +88,8 @@ void RecordingObserver::task_finished(int iteration, const loop::TaskJob& job,
     for (const auto& v : outcome.verdicts)
       if (v.verdict == Verdict::pass && !v.run_dir.empty()) passing_run_dirs_.push_back(v.run_dir);
   }
+  // The verdict events went out as each simulation ended (ProgressEvents).
   recorder_.with_store([&](store::Store& s) { s.upsert_task(t); });
-  for (const auto& v : outcome.verdicts)
-    recorder_.event(EventKind::verdict, iteration, job.task.id, std::nullopt, "", v.workload,
-                    v.verdict);
   std::string message =
       outcome.passed ? "passed" : "failed: " + std::string(to_string(outcome.failure_reason));
   if (!outcome.passed && !outcome.evidence.empty()) message += ": " + outcome.evidence.front();

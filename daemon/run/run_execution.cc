@@ -12,6 +12,7 @@
 #include "openpiton/workload.h"
 #include "run/llm_planner.h"
 #include "run/planner_task_llm.h"
+#include "run/progress_events.h"
 #include "run/recording_observer.h"
 #include "run/run_replay.h"
 #include "run/slurm_job_recorder.h"
@@ -77,6 +78,7 @@ class Run {
         record_(recorder.run_record()),
         spec_(parse_recorded_spec(record_)),
         observer_(recorder, spec_),
+        progress_(recorder, spec_),
         replay_(recorder, record_, spec_, settings.replay_cache) {
     place_checkouts(leased);
   }
@@ -177,6 +179,21 @@ class Run {
     s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
       recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));
     };
+    s.on_build_progress = [this](const executor::TaskCallSite& site,
+                                 const openpiton::BuildProgress& progress) {
+      progress_.build_progress(site, progress);
+    };
+    s.on_build_finished = [this](const executor::TaskCallSite& site,
+                                 const openpiton::BuildResult& build) {
+      progress_.build_finished(site, build);
+    };
+    s.on_verdict = [this](const executor::TaskCallSite& site, const loop::WorkloadVerdict& v) {
+      progress_.verdict(site, v);
+    };
+    s.on_log_file = [this](const executor::TaskCallSite& site, const std::string& workload,
+                           const std::filesystem::path& path) {
+      progress_.log_file(site, workload, path);
+    };
     return s;
   }
 
@@ -187,6 +204,7 @@ class Run {
   store::RunRecord record_;
   RunSpec spec_;
   RecordingObserver observer_;
+  ProgressEvents progress_;
   RunReplay replay_;
   std::unique_ptr<loop::Planner> planner_;
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;

@@ -13,7 +13,6 @@ void RunRecorder::event(EventKind kind, int iteration, const std::string& task_i
                         std::optional<TaskStage> stage, const std::string& message,
                         const std::string& workload, std::optional<Verdict> verdict) {
   store::EventRecord e;
-  e.run_id = run_id_;
   e.kind = kind;
   e.iteration = iteration;
   e.task_id = task_id;
@@ -21,7 +20,12 @@ void RunRecorder::event(EventKind kind, int iteration, const std::string& task_i
   e.message = message;
   e.workload = workload;
   e.verdict = verdict;
-  on_service_thread_([&] { service_.record_event(e); });
+  record(std::move(e));
+}
+
+void RunRecorder::record(store::EventRecord event) {
+  event.run_id = run_id_;
+  on_service_thread_([&] { service_.record_event(event); });
 }
 
 void RunRecorder::message(int iteration, const std::string& task_id, const std::string& text) {

@@ -44,6 +44,8 @@ class RunRecorder {
   void event(EventKind kind, int iteration, const std::string& task_id,
              std::optional<TaskStage> stage, const std::string& message,
              const std::string& workload = "", std::optional<Verdict> verdict = std::nullopt);
+  // An event filled in by the caller (its run ID and seq are set here).
+  void record(store::EventRecord event);
   // A message event for people (`mace logs`).
   void message(int iteration, const std::string& task_id, const std::string& text);
   void message(const std::string& text) { message(0, "", text); }

@@ -1,8 +1,10 @@
 #include "service/run_service.h"
 
 #include <algorithm>
+#include <cerrno>
 
 #include "core/joined.h"
+#include "os/file_io.h"
 #include "service/service_error.h"
 
 namespace mace::service {
@@ -182,6 +184,35 @@ std::vector<store::EventRecord> RunService::events_after(const std::string& run_
                                                          const Caller& caller) const {
   readable_run(run_id, caller);
   return store_.events_after(run_id, after_seq, limit);
+}
+
+LogChunk RunService::read_log(const std::string& run_id, const LogQuery& query,
+                              const Caller& caller) const {
+  LogChunk chunk;
+  chunk.run_final = is_final(readable_run(run_id, caller).state);
+  const auto file = store_.find_log_file(run_id, query.iteration, query.task_id, query.workload);
+  if (!file) return chunk;
+  chunk.found = true;
+  chunk.path = file->path;
+  const std::size_t most = static_cast<std::size_t>(
+      query.max_bytes > 0 ? std::min(query.max_bytes, kMaxLogChunkBytes) : kMaxLogChunkBytes);
+  try {
+    if (query.offset < 0) {
+      // The tail's bytes are the file's last ones: where they start is size minus them.
+      chunk.data = os::read_file_tail(file->path, static_cast<std::size_t>(std::max<int64_t>(query.tail_lines, 1)), most);
+      chunk.size = static_cast<int64_t>(os::read_file_range(file->path, 0, 0).size);
+      chunk.offset = std::max<int64_t>(0, chunk.size - static_cast<int64_t>(chunk.data.size()));
+      return chunk;
+    }
+    os::FileRange range = os::read_file_range(file->path, static_cast<uint64_t>(query.offset), most);
+    chunk.data = std::move(range.data);
+    chunk.size = static_cast<int64_t>(range.size);
+    chunk.offset = query.offset;
+  } catch (const os::FileError& e) {
+    if (e.error() != ENOENT) throw RequestError({"log", e.what()});
+    chunk.found = false;  // recorded, not yet written: sims has not opened it
+  }
+  return chunk;
 }
 
 std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter) const {

@@ -28,6 +28,32 @@ struct SubmitOutcome {
   FieldErrors errors;
 };
 
+// Which log of a run `mace logs --build | --sim` reads; see RunService::read_log.
+struct LogQuery {
+  int64_t iteration = 0;  // 0: the newest that has one
+  std::string task_id;    // "": the newest task that has one
+  std::string workload;   // "": the build's transcript; else that workload's sim.log
+  // From where: offset >= 0, that byte; offset < 0, the start of the last `tail_lines`
+  // lines (at most kMaxLogChunkBytes back from the end).
+  int64_t offset = 0;
+  int64_t tail_lines = 0;
+  int64_t max_bytes = 0;  // capped at kMaxLogChunkBytes; 0: that cap
+};
+
+// A piece of a log: the caller asks again from offset + data.size() for more.
+struct LogChunk {
+  bool found = false;      // the log is recorded (a task not yet started has none)
+  std::string path;
+  std::string data;
+  int64_t offset = 0;      // of data's first byte
+  int64_t size = 0;        // of the whole file when it was read
+  bool run_final = false;  // taken before the read: a final run's log grows no more
+};
+
+// The most of a log one answer carries, so that a gigabyte sim.log costs maced and mace
+// one MiB at a time.
+inline constexpr int64_t kMaxLogChunkBytes = 1 << 20;
+
 // Everything `mace status RUN` shows of one run.
 struct RunDetail {
   store::RunRecord run;
@@ -100,6 +126,9 @@ class RunService {
   std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id, const Caller& caller) const;
   std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
                                                int64_t limit, const Caller& caller) const;
+  // A piece of a build log or a sim.log of the run. Throws RequestError naming the field
+  // at fault when the file cannot be read.
+  LogChunk read_log(const std::string& run_id, const LogQuery& query, const Caller& caller) const;
   // The runs `filter` selects, each with what the caller may see of it: others' runs
   // show no contents (objective, workloads, reason) unless others see everything.
   std::vector<store::RunRecord> list(const store::RunFilter& filter, const Caller& caller) const;

@@ -269,6 +269,41 @@ CREATE TABLE slurm_jobs (
 CREATE INDEX slurm_jobs_run ON slurm_jobs(run_id);
 CREATE INDEX slurm_jobs_unended ON slurm_jobs(ended_at_ms) WHERE ended_at_ms IS NULL;
 )sql",
+
+    // 8: live progress (README "Watching a run"). build_progress events carry a build's
+    // objects compiled and its time estimate; build_times keeps how long each model that
+    // was really built took, by core and mesh, which is where that estimate comes from.
+    R"sql(
+ALTER TABLE events ADD COLUMN objects_done INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN objects_total INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN elapsed_ms INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE events ADD COLUMN estimate_left_ms INTEGER NOT NULL DEFAULT -1;
+CREATE TABLE build_times (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  build_id TEXT NOT NULL,
+  core TEXT NOT NULL,
+  mesh_x INTEGER NOT NULL,
+  mesh_y INTEGER NOT NULL,
+  wall_s REAL NOT NULL CHECK (wall_s >= 0),
+  objects INTEGER NOT NULL DEFAULT 0,     -- C++ objects compiled; 0: not known
+  finished_at_ms INTEGER NOT NULL
+);
+CREATE INDEX build_times_shape ON build_times(core, mesh_x, mesh_y, finished_at_ms);
+-- Where each build's transcript and each simulation's sim.log is written, recorded when
+-- it starts, so `mace logs` can serve it while it grows.
+CREATE TABLE log_files (
+  id INTEGER PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  narrowing TEXT NOT NULL DEFAULT '',    -- what a narrowing rebuild undid; '' for the task's own
+  workload TEXT NOT NULL DEFAULT '',     -- '': the build log; else that workload's sim.log
+  path TEXT NOT NULL,
+  created_at_ms INTEGER NOT NULL
+);
+CREATE INDEX log_files_run ON log_files(run_id, task_id, workload);
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -386,8 +386,8 @@ int64_t Store::append_event(EventRecord event) {
 
   auto insert = db_->prepare(R"sql(
 INSERT INTO events (run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload,
-                    verdict, message)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                    verdict, message, objects_done, objects_total, elapsed_ms, estimate_left_ms)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
 )sql");
   std::optional<std::string_view> state;
   if (event.state) state = to_string(*event.state);
@@ -401,7 +401,11 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
       .bind(8, optional_word(event.stage))
       .bind(9, event.workload)
       .bind(10, optional_word(event.verdict))
-      .bind(11, event.message);
+      .bind(11, event.message)
+      .bind(12, event.objects_done)
+      .bind(13, event.objects_total)
+      .bind(14, event.elapsed_ms)
+      .bind(15, event.estimate_left_ms);
   insert.run();
   txn.commit();
   return event.seq;
@@ -478,7 +482,8 @@ FROM llm_calls WHERE run_id = ?1 ORDER BY id
 std::vector<EventRecord> Store::events_after(const std::string& run_id, int64_t after_seq,
                                              int64_t limit) const {
   auto stmt = db_->prepare(R"sql(
-SELECT run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload, verdict, message
+SELECT run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload, verdict, message,
+       objects_done, objects_total, elapsed_ms, estimate_left_ms
 FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
 )sql");
   // A negative LIMIT is SQLite's "no limit".
@@ -497,6 +502,10 @@ FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
     e.workload = stmt.text(8);
     e.verdict = parse_optional_word<Verdict>(*db_, "verdict", stmt.text(9));
     e.message = stmt.text(10);
+    e.objects_done = stmt.int64(11);
+    e.objects_total = stmt.int64(12);
+    e.elapsed_ms = stmt.int64(13);
+    e.estimate_left_ms = stmt.int64(14);
     out.push_back(std::move(e));
   }
   return out;

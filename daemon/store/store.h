@@ -73,6 +73,11 @@ struct EventRecord {
   std::string workload;
   std::optional<Verdict> verdict;
   std::string message;
+  // build_progress only (0 and -1 otherwise): see schema/mace.capnp Event.
+  int64_t objects_done = 0;
+  int64_t objects_total = 0;
+  int64_t elapsed_ms = 0;
+  int64_t estimate_left_ms = -1;
 };
 
 // One LLM call as REQ-BUD-12 asks it recorded: phase, tokens, cost, wall time, success and
@@ -200,6 +205,29 @@ struct DiagnosisRecord {
   std::string source;  // narrowing, llm, rule, fallback
   std::string evidence;
   bool recovered = false;
+  int64_t created_at_ms = 0;
+};
+
+// A model that was built (not reused), and how long that took.
+struct BuildTimeRecord {
+  std::string run_id;
+  std::string build_id;
+  std::string core;
+  int64_t mesh_x = 1;
+  int64_t mesh_y = 1;
+  double wall_s = 0;
+  int64_t objects = 0;  // C++ objects compiled; 0: not known
+  int64_t finished_at_ms = 0;
+};
+
+// Where a build's transcript (workload "") or a simulation's sim.log is written.
+struct LogFileRecord {
+  std::string run_id;
+  int64_t iteration = 0;
+  std::string task_id;
+  std::string narrowing;
+  std::string workload;
+  std::string path;
   int64_t created_at_ms = 0;
 };
 
@@ -360,6 +388,20 @@ class Store {
   // Jobs not seen to end, oldest first: what a maced that died may have left.
   std::vector<SlurmJobRecord> unended_slurm_jobs() const;
   std::vector<SlurmJobRecord> slurm_jobs(const std::string& run_id) const;
+  // How long models took to build (store/progress_records.cc): the source of a running
+  // build's estimate. Only builds that ran and succeeded are worth recording.
+  void record_build_time(const BuildTimeRecord& build);
+  // The median wall time of the last `last` recorded builds of that core and mesh;
+  // nullopt when none is recorded.
+  std::optional<double> typical_build_seconds(const std::string& core, int64_t mesh_x,
+                                              int64_t mesh_y, int last = 5) const;
+  // Log files (store/progress_records.cc).
+  void record_log_file(const LogFileRecord& file);
+  // The newest log of the run's task's own (not a narrowing rebuild's) for `workload`
+  // ("" the build log); iteration 0: any iteration; task_id "": any task.
+  std::optional<LogFileRecord> find_log_file(const std::string& run_id, int64_t iteration,
+                                             const std::string& task_id,
+                                             const std::string& workload) const;
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 

@@ -66,6 +66,7 @@ TEST_F(AccessTest, OthersSeeTheQueueButNoMethodShowsThemTheContents) {
 
   for (auto command : std::vector<std::vector<std::string>>{
            {"status", id}, {"logs", id}, {"calls", id}, {"metrics", id}, {"watch", id},
+           {"logs", id, "--build"}, {"logs", id, "--sim", "hello", "--follow"},
            {"replay", id}, {"cancel", id}}) {
     auto r = as(kBob, command);
     EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.out << r.err;

@@ -128,8 +128,8 @@ TEST_F(CliTest, WatchingAFinishedRunReplaysItsHistoryAndEnds) {
   ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
   auto r = maced_->mace({"watch", id});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_THAT(r.out, HasSubstr("submitted"));
-  EXPECT_THAT(r.out, HasSubstr("run " + id + " cancelled"));
+  EXPECT_THAT(r.out, HasSubstr("\"kind\":\"submitted\""));
+  EXPECT_THAT(r.out, HasSubstr("{\"result\":{\"run_id\":\"" + id + "\",\"state\":\"cancelled\""));
 }
 
 TEST_F(CliTest, CancellingTwiceSaysTheRunWasAlreadyFinal) {

@@ -16,6 +16,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <regex>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -68,6 +70,7 @@ class RealRunTest : public ::testing::Test {
     int watch_exit = -1;
     double wall_s = 0;
     std::string status;
+    std::string events;  // `mace watch` on a pipe: JSON Lines
   };
 
   // Submits the spec and follows the run to its end with `mace watch`.
@@ -83,6 +86,7 @@ class RealRunTest : public ::testing::Test {
     auto watched = maced_->mace({"watch", f.id}, options);
     f.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     f.watch_exit = watched.exit_code;
+    f.events = watched.out;
     f.status = maced_->mace({"status", f.id, "--json"}).out;
     EXPECT_EQ(f.watch_exit, 0) << watched.out << watched.err << "\n"
                                << maced_->mace({"logs", f.id}).out;
@@ -112,6 +116,16 @@ TEST_F(RealRunTest, ADirectRunOfTwoPicoTilesPassesAndTheSecondReusesTheBuild) {
   std::string first_outcome = first_string_field(first.status, "build_outcome");
   EXPECT_TRUE(first_outcome == "succeeded" || first_outcome == "reused") << first_outcome;
   EXPECT_TRUE(std::filesystem::exists(root_ + "/build/manycore/" + first_build + "/obj_dir/Vcmp_top"));
+  if (first_outcome == "succeeded") {
+    // Issue 16: Verilator's make reported object by object, up to all of them, then the link.
+    EXPECT_THAT(first.events, HasSubstr(R"("kind":"build_progress")"));
+    std::smatch linking;
+    ASSERT_TRUE(std::regex_search(first.events, linking,
+                                  std::regex(R"("message":"linking ([0-9]+)/([0-9]+) objects")")));
+    EXPECT_EQ(linking[1], linking[2]) << "every object make had to build was counted";
+    EXPECT_GT(std::stoi(linking[2]), 10);
+    EXPECT_THAT(first.events, HasSubstr(R"("workload":"hello","verdict":"pass")"));
+  }
 
   Finished second = run_once();
   EXPECT_THAT(second.status, HasSubstr(R"("state":"passed")"));

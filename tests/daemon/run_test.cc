@@ -59,8 +59,9 @@ TEST_F(RunTest, ADirectRunBuildsRunsAndPasses) {  // REQ-VER-1, REQ-VER-10, REQ-
   std::string id = submit(spec_json());
   auto watched = wait_for(id);
   EXPECT_EQ(watched.exit_code, 0) << watched.out << watched.err;
-  EXPECT_THAT(watched.out, HasSubstr("building"));
-  EXPECT_THAT(watched.out, HasSubstr("add.S pass"));
+  // On a pipe, watch prints JSON Lines.
+  EXPECT_THAT(watched.out, HasSubstr("\"stage\":\"building\""));
+  EXPECT_THAT(watched.out, HasSubstr("\"workload\":\"add.S\",\"verdict\":\"pass\""));
   std::string s = status(id);
   EXPECT_THAT(s, HasSubstr("\"state\":\"passed\""));
   EXPECT_THAT(s, HasSubstr("\"build_outcome\":\"succeeded\""));

@@ -10,9 +10,10 @@ case $what in
     command -v systemd-analyze >/dev/null || { echo "skipped: systemd-analyze is not installed"; exit 77; }
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
-    cp "$src/systemd/maced.service" "$src/systemd/maced.socket" "$dir/"
+    # The units as this build generated them (systemd/maced.*.in with its paths).
+    cp "${MACE_BUILD_ROOT:?}/systemd/maced.service" "$MACE_BUILD_ROOT/systemd/maced.socket" "$dir/"
     # verify checks that ExecStart exists; point it at the maced just built.
-    sed -i "s#^ExecStart=/usr/sbin/maced#ExecStart=${MACE_BUILD_ROOT:?}/daemon/maced/maced#" "$dir/maced.service"
+    sed -i "s#^ExecStart=[^ ]*/maced #ExecStart=$MACE_BUILD_ROOT/daemon/maced/maced #" "$dir/maced.service"
     out=$(systemd-analyze verify --man=no "$dir/maced.socket" "$dir/maced.service" 2>&1) || { echo "$out"; exit 1; }
     # verify exits 0 on some warnings; treat any line naming our units as a failure.
     if grep -E "maced\.(service|socket)" <<<"$out"; then exit 1; fi

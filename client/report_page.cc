@@ -1,0 +1,265 @@
+#include "report_page.h"
+
+namespace mace::client {
+namespace {
+
+constexpr const char* kHead = R"html(<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>MACE run report</title>
+<script>
+// Any script error is shown on the page (and found there by the tests).
+window.onerror = function (message, source, line) {
+  var pre = document.getElementById('script-errors');
+  if (pre) { pre.hidden = false; pre.textContent += message + ' (line ' + line + ')\n'; }
+};
+</script>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; } .num { text-align: right; font-variant-numeric: tabular-nums; }
+.pass, .passed, .succeeded, .reused { color: #176317; } .fail, .failed, .timeout, .maxcycles, .error { color: #a11; }
+svg text { font: 12px system-ui, sans-serif; } #script-errors { color: #a11; }
+.legend span { display: inline-block; margin-right: 1em; } .sw { width: 12px; height: 12px; display: inline-block; vertical-align: middle; margin-right: 4px; }
+details pre { white-space: pre-wrap; max-height: 20em; overflow: auto; background: #f7f7f7; padding: .5em; }
+</style></head>
+<body>
+<pre id="script-errors" hidden></pre>
+<h1 id="title">MACE run</h1>
+<div id="report"></div>
+<script type="application/json" id="run-data">)html";
+
+constexpr const char* kTail = R"html(</script>
+<script>
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('run-data').textContent);
+  var root = document.getElementById('report');
+  var SVG = 'http://www.w3.org/2000/svg';
+
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function svg(tag, attrs, text) {
+    var e = document.createElementNS(SVG, tag);
+    for (var k in attrs || {}) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = String(text);
+    return e;
+  }
+  function section(title) { root.appendChild(el('h2', {}, title)); }
+  function table(headers, rows, cls) {
+    var t = el('table', cls ? { 'class': cls } : {});
+    var tr = el('tr');
+    headers.forEach(function (h) { tr.appendChild(el('th', {}, h)); });
+    t.appendChild(tr);
+    rows.forEach(function (r) {
+      var row = el('tr');
+      r.forEach(function (c) {
+        var td = el('td', c && c.cls ? { 'class': c.cls } : {}, c && typeof c === 'object' ? c.text : c);
+        row.appendChild(td);
+      });
+      t.appendChild(row);
+    });
+    root.appendChild(t);
+    return t;
+  }
+  function when(ms) { return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-'; }
+  function secs(s) { return s < 60 ? s.toFixed(1) + ' s' : Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s'; }
+  function usd(x) { return x === null || x === undefined ? 'unknown' : '$' + Number(x).toFixed(4); }
+  var stageColour = { passed: '#2e8b57', failed: '#c0392b', skipped: '#999', running: '#e69500',
+                      building: '#2c6fbb', prompting: '#8e44ad', pending: '#bbb' };
+
+  var run = data.run;
+  document.getElementById('title').textContent = 'MACE run ' + run.run_id + ': ' + run.state;
+
+  // Summary
+  section('Summary');
+  var ended = run.finished_at_ms || 0, started = run.started_at_ms || run.submitted_at_ms;
+  table(['field', 'value'], [
+    ['state', { text: run.state + (run.reason ? ' (' + run.reason + ')' : ''), cls: run.state }],
+    ['objective', run.objective], ['core', run.core], ['mesh', run.mesh.join('x')],
+    ['workloads', run.workloads.join(', ')], ['backend / model', run.backend + ' / ' + run.model],
+    ['iterations', run.iterations], ['cost', usd(run.cost_usd)],
+    ['submitted', when(run.submitted_at_ms)], ['started', when(run.started_at_ms)],
+    ['finished', when(run.finished_at_ms)],
+    ['wall time', ended && started ? secs((ended - started) / 1000) : '-']
+  ]);
+
+  // Task DAG per iteration: tasks in columns by depth (the longest chain of dependencies).
+  section('Task DAG per iteration');
+  var iterations = {};
+  data.tasks.forEach(function (t) { (iterations[t.iteration] = iterations[t.iteration] || []).push(t); });
+  Object.keys(iterations).sort(function (a, b) { return a - b; }).forEach(function (it) {
+    var tasks = iterations[it], byId = {}, depth = {};
+    tasks.forEach(function (t) { byId[t.task_id] = t; });
+    function depthOf(id, seen) {
+      if (depth[id] !== undefined) return depth[id];
+      if (seen[id]) return 0;  // a cycle cannot be planned; draw it anyway
+      seen[id] = true;
+      var d = 0;
+      (byId[id] ? byId[id].deps : []).forEach(function (p) { if (byId[p]) d = Math.max(d, depthOf(p, seen) + 1); });
+      return (depth[id] = d);
+    }
+    var columns = [];
+    tasks.forEach(function (t) { var d = depthOf(t.task_id, {}); (columns[d] = columns[d] || []).push(t); });
+    var W = 170, H = 56, nodeW = 140, nodeH = 36, rows = 0;
+    columns.forEach(function (c) { rows = Math.max(rows, c.length); });
+    var s = svg('svg', { 'class': 'dag', 'data-iteration': it, width: columns.length * W + 20, height: rows * H + 20 });
+    var defs = svg('defs');
+    var marker = svg('marker', { id: 'arrow' + it, viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' });
+    marker.appendChild(svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#555' }));
+    defs.appendChild(marker); s.appendChild(defs);
+    var pos = {};
+    columns.forEach(function (c, ci) { c.forEach(function (t, ri) { pos[t.task_id] = { x: 10 + ci * W, y: 10 + ri * H }; }); });
+    tasks.forEach(function (t) {
+      t.deps.forEach(function (p) {
+        if (!pos[p]) return;
+        s.appendChild(svg('line', { 'class': 'dag-edge', x1: pos[p].x + nodeW, y1: pos[p].y + nodeH / 2,
+          x2: pos[t.task_id].x, y2: pos[t.task_id].y + nodeH / 2, stroke: '#555', 'marker-end': 'url(#arrow' + it + ')' }));
+      });
+    });
+    tasks.forEach(function (t) {
+      var g = svg('g', { 'class': 'dag-node', 'data-task': t.task_id });
+      g.appendChild(svg('rect', { x: pos[t.task_id].x, y: pos[t.task_id].y, width: nodeW, height: nodeH, rx: 5,
+        fill: stageColour[t.stage] || '#bbb' }));
+      g.appendChild(svg('text', { x: pos[t.task_id].x + 8, y: pos[t.task_id].y + 15, fill: '#fff' }, t.task_id));
+      g.appendChild(svg('text', { x: pos[t.task_id].x + 8, y: pos[t.task_id].y + 30, fill: '#fff' }, t.kind + ' · ' + t.stage));
+      g.appendChild(svg('title', {}, t.instruction));
+      s.appendChild(g);
+    });
+    root.appendChild(el('h3', {}, 'Iteration ' + it));
+    root.appendChild(s);
+  });
+  if (!data.tasks.length) root.appendChild(el('p', {}, 'No task has finished yet.'));
+
+  // Timeline: per checkout, each task's build and simulation, from its stage events.
+  section('Timeline of builds and simulations per checkout');
+  var checkoutOf = {};
+  data.tasks.forEach(function (t) { checkoutOf[t.iteration + '/' + t.task_id] = t.checkout || '(unknown)'; });
+  var spans = [], open = {}, verdictMarks = [];
+  var t0 = Infinity, t1 = 0;
+  data.events.forEach(function (e) {
+    t0 = Math.min(t0, e.at_ms); t1 = Math.max(t1, e.at_ms);
+    if (!e.task_id) return;
+    var key = (e.iteration || 0) + '/' + e.task_id;
+    if (e.kind === 'task_stage') {
+      if (open[key]) { open[key].end = e.at_ms; spans.push(open[key]); delete open[key]; }
+      if (e.stage === 'building' || e.stage === 'running' || e.stage === 'prompting')
+        open[key] = { key: key, what: e.stage, start: e.at_ms, end: null };
+    } else if (e.kind === 'verdict') {
+      verdictMarks.push({ key: key, at: e.at_ms, verdict: e.verdict, workload: e.workload });
+    }
+  });
+  Object.keys(open).forEach(function (k) { open[k].end = t1; spans.push(open[k]); });
+  var lanes = [];
+  spans.forEach(function (sp) { var c = checkoutOf[sp.key] || '(unknown)'; if (lanes.indexOf(c) < 0) lanes.push(c); });
+  var laneH = 34, left = 260, width = 900, total = Math.max(t1 - t0, 1);
+  var tl = svg('svg', { 'class': 'timeline', width: left + width + 20, height: lanes.length * laneH + 40 });
+  function x(ms) { return left + (ms - t0) / total * width; }
+  lanes.forEach(function (c, i) {
+    tl.appendChild(svg('text', { x: 4, y: 20 + i * laneH + 16 }, c.length > 38 ? '…' + c.slice(-37) : c));
+  });
+  var colour = { building: '#2c6fbb', running: '#e69500', prompting: '#8e44ad' };
+  spans.forEach(function (sp) {
+    var lane = lanes.indexOf(checkoutOf[sp.key] || '(unknown)');
+    var r = svg('rect', { 'class': 'bar ' + sp.what, x: x(sp.start), y: 20 + lane * laneH + 4,
+      width: Math.max(x(sp.end) - x(sp.start), 2), height: laneH - 10, fill: colour[sp.what] });
+    r.appendChild(svg('title', {}, sp.key + ' ' + sp.what + ' ' + secs((sp.end - sp.start) / 1000)));
+    tl.appendChild(r);
+  });
+  verdictMarks.forEach(function (v) {
+    var lane = lanes.indexOf(checkoutOf[v.key] || '(unknown)');
+    if (lane < 0) return;
+    var m = svg('line', { 'class': 'verdict-mark', x1: x(v.at), x2: x(v.at), y1: 20 + lane * laneH, y2: 20 + (lane + 1) * laneH - 4,
+      stroke: v.verdict === 'pass' ? '#176317' : '#a11', 'stroke-width': 2 });
+    m.appendChild(svg('title', {}, v.workload + ': ' + v.verdict));
+    tl.appendChild(m);
+  });
+  tl.appendChild(svg('text', { x: left, y: 14 }, when(t0)));
+  tl.appendChild(svg('text', { x: left + width - 150, y: 14 }, '+' + secs(total / 1000)));
+  root.appendChild(tl);
+  var legend = el('p', { 'class': 'legend' });
+  [['building', 'build'], ['running', 'simulations'], ['prompting', 'LLM prompt or agent']].forEach(function (l) {
+    var sp = el('span'); sp.appendChild(el('i', { 'class': 'sw', style: 'background:' + colour[l[0]] })); sp.appendChild(document.createTextNode(l[1]));
+    legend.appendChild(sp);
+  });
+  root.appendChild(legend);
+
+  // Verdicts
+  section('Verdicts');
+  var vrows = [];
+  data.tasks.forEach(function (t) {
+    t.results.forEach(function (r) { vrows.push([t.iteration, t.task_id, r.workload, { text: r.verdict, cls: r.verdict }, secs(r.wall_s)]); });
+    if (!t.results.length) vrows.push([t.iteration, t.task_id, '-', { text: t.failure_reason || t.stage, cls: t.stage }, '-']);
+  });
+  table(['iteration', 'task', 'workload', 'verdict', 'wall time'], vrows, 'verdicts');
+  table(['iteration', 'task', 'build', 'outcome', 'failure'], data.tasks.map(function (t) {
+    return [t.iteration, t.task_id, t.build_id, { text: t.build_outcome || '-', cls: t.build_outcome }, t.failure_reason];
+  }));
+
+  section('Narrowing builds');
+  if (data.narrowing_builds.length)
+    table(['iteration', 'task', 'undone', 'build', 'result'], data.narrowing_builds.map(function (n) {
+      return [n.iteration, n.task_id, n.undone, n.build_id, { text: n.passed ? 'passed' : 'failed (' + n.failure_reason + ')', cls: n.passed ? 'passed' : 'failed' }];
+    }));
+  else root.appendChild(el('p', {}, 'None.'));
+
+  section('Diagnoses and post-mortem');
+  if (data.diagnoses.length)
+    table(['iteration', 'task', 'label', 'fix', 'source', 'recovered'], data.diagnoses.map(function (d) {
+      return [d.iteration, d.task_id, d.label, d.fix, d.source, d.recovered ? 'yes' : 'no'];
+    }));
+  else root.appendChild(el('p', {}, 'No diagnosis.'));
+  var pm = data.post_mortem;
+  if (pm && pm.assessment) {
+    root.appendChild(el('p', {}, 'Post-mortem: ' + pm.assessment));
+    root.appendChild(el('p', {}, pm.explanation));
+    if (pm.next_steps) root.appendChild(el('p', {}, 'Next: ' + pm.next_steps));
+  } else root.appendChild(el('p', {}, 'No post-mortem.'));
+
+  section('LLM calls');
+  var inTok = 0, outTok = 0, cost = 0, unknown = 0;
+  var crow = data.calls.map(function (c) {
+    inTok += c.input_tokens; outTok += c.output_tokens;
+    if (c.cost_usd === null) unknown++; else cost += c.cost_usd;
+    return [c.iteration, c.phase, c.task_id, c.backend + ' / ' + c.model, { text: c.input_tokens, cls: 'num' },
+            { text: c.output_tokens, cls: 'num' }, { text: c.thinking_tokens, cls: 'num' }, usd(c.cost_usd),
+            secs(c.wall_s), { text: c.success ? 'ok' : c.error_class, cls: c.success ? 'pass' : 'fail' }];
+  });
+  crow.push(['', 'total', '', data.calls.length + ' calls', { text: inTok, cls: 'num' }, { text: outTok, cls: 'num' }, '',
+             usd(cost) + (unknown ? ' + ' + unknown + ' unknown' : ''), '', '']);
+  table(['iteration', 'phase', 'task', 'backend / model', 'input', 'output', 'thinking', 'cost', 'wall', 'outcome'], crow, 'calls');
+  data.calls.forEach(function (c, i) {
+    var d = el('details'); d.appendChild(el('summary', {}, 'call ' + (i + 1) + ': ' + c.phase + ' ' + (c.task_id || '')));
+    d.appendChild(el('pre', {}, c.prompt)); d.appendChild(el('pre', {}, c.reply));
+    root.appendChild(d);
+  });
+
+  document.body.setAttribute('data-rendered', 'yes');
+})();
+</script>
+</body></html>
+)html";
+
+}  // namespace
+
+std::string report_html(const std::string& data_json) {
+  // Inside <script>, "</" could end the element early: JSON allows "<\/" for it.
+  std::string safe;
+  safe.reserve(data_json.size());
+  for (std::size_t i = 0; i < data_json.size(); ++i) {
+    if (data_json[i] == '<' && i + 1 < data_json.size() && data_json[i + 1] == '/') {
+      safe += "<\\/";
+      ++i;
+    } else {
+      safe += data_json[i];
+    }
+  }
+  return std::string(kHead) + safe + kTail;
+}
+
+}  // namespace mace::client

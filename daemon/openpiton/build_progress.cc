@@ -1,0 +1,133 @@
+#include "openpiton/build_progress.h"
+
+#include <set>
+#include <vector>
+
+#include "os/file_io.h"
+#include "os/text.h"
+
+namespace mace::openpiton {
+namespace fs = std::filesystem;
+namespace {
+
+// Generated .mk lists are a few KiB; a bigger one is not Verilator's.
+constexpr std::size_t kMaxMakefileBytes = 4 * 1024 * 1024;
+
+// The words of every `NAME = \` / `NAME += \` list in `text` whose NAME is one of
+// `lists`, one per continued line.
+std::vector<std::string> make_list_words(std::string_view text, const std::set<std::string_view>& lists) {
+  std::vector<std::string> words;
+  bool in_list = false;
+  for (std::string_view line : os::split_lines_dropping_newlines(text)) {
+    std::string_view t = os::trim(line);
+    if (!in_list) {
+      const auto eq = t.find('=');
+      if (eq == std::string_view::npos) continue;
+      std::string_view name = t.substr(0, eq);
+      if (!name.empty() && name.back() == '+') name.remove_suffix(1);
+      name = os::trim(name);
+      in_list = lists.count(name) > 0 && t.ends_with("\\");
+      continue;
+    }
+    const bool continued = t.ends_with("\\");
+    if (continued) t = os::trim(t.substr(0, t.size() - 1));
+    if (!t.empty()) words.emplace_back(t);
+    in_list = continued;
+  }
+  return words;
+}
+
+// The word after `flag` in a command line, or "".
+std::string_view word_after(std::string_view line, std::string_view flag) {
+  std::size_t at = 0;
+  while ((at = line.find(flag, at)) != std::string_view::npos) {
+    const bool starts_word = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\t';
+    const std::size_t after = at + flag.size();
+    if (starts_word && after < line.size() && line[after] == ' ') {
+      std::string_view rest = line.substr(after);
+      rest.remove_prefix(std::min(rest.find_first_not_of(' '), rest.size()));
+      return rest.substr(0, rest.find_first_of(" \t"));
+    }
+    at = after;
+  }
+  return {};
+}
+
+bool is_compiler_command(std::string_view line) {
+  for (std::string_view compiler : {"g++ ", "c++ ", "gcc ", "cc ", "clang++ ", "clang ", "ccache "})
+    if (line.starts_with(compiler)) return true;
+  return false;
+}
+
+bool has_word(std::string_view line, std::string_view word) {
+  std::size_t at = 0;
+  while ((at = line.find(word, at)) != std::string_view::npos) {
+    const std::size_t end = at + word.size();
+    const bool starts = at == 0 || line[at - 1] == ' ';
+    const bool ends = end == line.size() || line[end] == ' ';
+    if (starts && ends) return true;
+    at = end;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view to_string(BuildPhase phase) {
+  switch (phase) {
+    case BuildPhase::verilating: return "verilating";
+    case BuildPhase::compiling: return "compiling";
+    case BuildPhase::linking: return "linking";
+  }
+  return "verilating";
+}
+
+int objects_to_build(const fs::path& obj_dir, std::string_view prefix) {
+  const std::string name(prefix);
+  const auto classes = os::try_read_file(obj_dir / (name + "_classes.mk"), kMaxMakefileBytes);
+  if (!classes) return 0;
+  std::vector<std::string> objects =
+      make_list_words(*classes, {"VM_CLASSES_FAST", "VM_CLASSES_SLOW", "VM_SUPPORT_FAST",
+                                 "VM_SUPPORT_SLOW", "VM_GLOBAL_FAST", "VM_GLOBAL_SLOW"});
+  if (const auto top = os::try_read_file(obj_dir / (name + ".mk"), kMaxMakefileBytes)) {
+    for (auto& user : make_list_words(*top, {"VM_USER_CLASSES"})) objects.push_back(std::move(user));
+  }
+  int count = 0;
+  std::error_code error;
+  for (const auto& object : std::set<std::string>(objects.begin(), objects.end()))
+    if (!fs::exists(obj_dir / (object + ".o"), error)) ++count;
+  return count;
+}
+
+bool BuildProgressReader::feed(std::string_view line) {
+  const BuildProgress before = progress_;
+  if (progress_.phase == BuildPhase::verilating) {
+    // sims echoes the make it runs: "sims: make -j -C <obj_dir> -f Vcmp_top.mk Vcmp_top".
+    if (line.starts_with("sims: make ") || line.starts_with("sims: make\t")) {
+      const std::string_view dir = word_after(line, "-C");
+      std::string_view makefile = word_after(line, "-f");
+      if (!dir.empty() && makefile.ends_with(".mk")) {
+        makefile.remove_suffix(3);
+        progress_.objects_total = objects_to_build(fs::path(dir), makefile);
+        link_target_ = std::string(makefile);
+      }
+      progress_.phase = BuildPhase::compiling;
+    }
+    return !(progress_ == before);
+  }
+  if (!is_compiler_command(line)) return false;
+  if (has_word(line, "-c")) {
+    const std::string_view output = word_after(line, "-o");
+    if (output.ends_with(".o")) {
+      ++progress_.objects_done;
+      // A total read wrong must not make a bar run past its end.
+      if (progress_.objects_total && progress_.objects_done > progress_.objects_total)
+        progress_.objects_total = progress_.objects_done;
+    }
+  } else if (!link_target_.empty() && word_after(line, "-o") == link_target_) {
+    progress_.phase = BuildPhase::linking;
+  }
+  return !(progress_ == before);
+}
+
+}  // namespace mace::openpiton

@@ -1,0 +1,145 @@
+// `mace report RUN -o FILE.html` of a fixture run, opened in a real headless browser
+// (Debian's chromium): the page loads without a script error, draws the task DAG and the
+// timeline, and a screenshot of it is taken (issue 16).
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "llm/fake_vertex_server.h"  // tests/llm/
+#include "support/fixture_checkout.h"
+#include "support/maced_instance.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string chromium() {
+  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (::access(path, X_OK) == 0) return path;
+  return "";
+}
+
+class ReportTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + R"("}]})");
+    MacedOptions options;
+    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
+                          source_root() + "/workloads"};
+    options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
+    maced_ = std::make_unique<MacedInstance>(dir_, options);
+  }
+  // Headless chromium on the file, with a profile of its own; returns its standard output.
+  ProcessResult browse(const std::string& page, const std::vector<std::string>& what) {
+    std::vector<std::string> argv = {chromium(), "--headless", "--no-sandbox", "--disable-gpu",
+                                     "--user-data-dir=" + dir_.file("chromium-profile"),
+                                     "--window-size=1280,1600"};
+    argv.insert(argv.end(), what.begin(), what.end());
+    argv.push_back("file://" + page);
+    ProcessOptions options;
+    options.timeout = std::chrono::seconds(60);
+    options.set_env = {{"HOME", dir_.path()}};
+    return run_process(argv, options);
+  }
+
+  TempDir dir_;
+  FixtureCheckout checkout_;
+  mace::llm::testing::FakeVertexServer vertex_;
+  std::unique_ptr<MacedInstance> maced_;
+};
+
+TEST_F(ReportTest, TheReportLoadsInABrowserAndDrawsTheDagAndTheTimeline) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  checkout_.set_control("compile_sleep", "0.05");
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "a report </script><b>with markup</b>", "workloads": ["add.S"]})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string page = dir_.file("report.html");
+  auto made = maced_->mace({"report", id, "-o", page});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+
+  const std::string html = read_all(page);
+  // Self-contained: nothing is fetched from anywhere.
+  EXPECT_THAT(html, Not(HasSubstr(" src=")));
+  EXPECT_THAT(html, Not(HasSubstr(" href=")));
+  EXPECT_THAT(html, Not(HasSubstr("https://")));
+  EXPECT_THAT(html, Not(HasSubstr("</script><b>"))) << "the objective's markup must stay data";
+
+  const ProcessResult dom = browse(page, {"--dump-dom"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_THAT(dom.out, HasSubstr("data-rendered=\"yes\"")) << "the script did not run to its end";
+  EXPECT_THAT(dom.out, HasSubstr("<pre id=\"script-errors\" hidden=\"\"></pre>")) << dom.out;
+  EXPECT_THAT(dom.out, HasSubstr("class=\"dag-node\" data-task=\"build\""));
+  EXPECT_THAT(dom.out, HasSubstr("class=\"bar building\""));
+  EXPECT_THAT(dom.out, HasSubstr("class=\"bar running\""));
+  EXPECT_THAT(dom.out, HasSubstr("class=\"verdict-mark\""));
+  EXPECT_THAT(dom.out, HasSubstr("<td class=\"pass\">pass</td>"));
+  EXPECT_THAT(dom.out, HasSubstr("a report &lt;/script&gt;&lt;b&gt;with markup&lt;/b&gt;"));
+
+  const std::string shot = dir_.file("report.png");
+  const ProcessResult screenshot = browse(page, {"--screenshot=" + shot});
+  ASSERT_EQ(screenshot.exit_code, 0) << screenshot.err;
+  const std::string png = read_all(shot);
+  ASSERT_GT(png.size(), 8u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  // A blank page compresses to a few KiB; tables, the DAG and the timeline do not.
+  EXPECT_GT(png.size(), 20000u);
+
+}
+
+// Two iterations planned by an LLM (the fake Vertex server): a chain of dependencies in
+// the DAG, a failed build narrowed and diagnosed, the calls with their tokens.
+TEST_F(ReportTest, AReplannedRunShowsEachIterationsDagTheNarrowingAndTheCalls) {
+  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  using mace::llm::testing::FakeVertexServer;
+  vertex_.push(FakeVertexServer::text(
+      "TASK: broken | deps= | kind=config | try the define\n"
+      "CONFIG_RTL: broken | FAKE_BREAK_BUILD\n",
+      {1000, 200, 50}));
+  vertex_.push(FakeVertexServer::text(
+      "TASK: plain | deps= | kind=config | defaults\n"
+      "TASK: after | deps=plain | kind=config | builds on it\n"
+      "CONFIG_RTL: after | PITON_FAKE_KNOWN_DEFINE\n",
+      {1200, 100, 0}));
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+      "objective": "Try a broken build first", "budget": {"max_iterations": 3}})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string page = dir_.file("report.html");
+  ASSERT_EQ(maced_->mace({"report", id, "-o", page}).exit_code, 0);
+
+  const ProcessResult dom = browse(page, {"--dump-dom"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  const auto shows = [&dom](const std::string& what) {
+    return dom.out.find(what) != std::string::npos;
+  };
+  EXPECT_TRUE(shows("data-rendered=\"yes\""));
+  EXPECT_TRUE(shows("<pre id=\"script-errors\" hidden=\"\"></pre>"));
+  EXPECT_TRUE(shows("class=\"dag\" data-iteration=\"1\""));
+  EXPECT_TRUE(shows("class=\"dag\" data-iteration=\"2\""));
+  for (const char* task : {"broken", "after", "plain"})
+    EXPECT_TRUE(shows(std::string("class=\"dag-node\" data-task=\"") + task + "\"")) << task;
+  EXPECT_TRUE(shows("class=\"dag-edge\"")) << "after depends on plain";
+  EXPECT_TRUE(shows("undo define FAKE_BREAK_BUILD"));
+  EXPECT_TRUE(shows("define_breaks_design"));
+  EXPECT_TRUE(shows("<td>planning</td>"));
+  EXPECT_TRUE(shows("2 calls"));
+}
+
+}  // namespace
+}  // namespace mace::testing
