@@ -30,6 +30,13 @@ int cmd_plan_parse(const GlobalOptions& global, const Arguments& args);
 // The MCP stdio server an LLM agent starts for its tools (mcp_command.cc).
 int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 
+// Evaluation batches (eval_commands.cc).
+int cmd_eval_submit(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_status(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_results(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_report(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args);
+
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 

@@ -385,4 +385,31 @@ interface Maced {
   # beyond the original's iterations, is refused in `errors`.
   # Runs one tool method for the agent of that session. A tool that fails answers
   # ok = false with its error in `content`; it is not an exception.
+
+  evalSubmit @13 (suiteJson :Text, request :EvalRequest)
+      -> (batchId :Text, errors :List(FieldError));
+  # Checks an evaluation suite and request (REQ-EVAL-1) and queues the batch: its jobs,
+  # shuffled by the seed, run one after another as ordinary runs. Every problem is in
+  # `errors` (paths start with "suite." for the suite file's fields) and nothing is
+  # recorded then.
+
+  evalReport @14 (batchId :Text, format :Text) -> (text :Text);
+  # The batch rendered: format "status" (progress per method), "text", "json", "csv"
+  # (the results table) or "html" (a self-contained page with the table and plots).
+  # Only the batch's submitter and maced's administrators may read it, unless others see
+  # everything.
+
+  evalCancel @15 (batchId :Text) -> ();
+  # Starts no further job of the batch and cancels its run under way.
+}
+
+struct EvalRequest {
+  # `mace eval submit`'s options.
+  methods @0 :List(Text);        # mace, baseline, baseline_retry, fault_check
+  repeats @1 :UInt32 = 1;        # 1..100
+  seed @2 :UInt64;               # shuffles the jobs (REQ-EVAL-2) and seeds each job
+  keepModels @3 :Bool = false;   # keep the checkouts' mace_* model directories (REQ-EVAL-4)
+  baselineRetries @4 :UInt32 = 2;  # baseline_retry's retries, 1..10
+  backend @5 :Text;              # for mace and the LLM baselines; empty: each task's own
+  model @6 :Text;
 }

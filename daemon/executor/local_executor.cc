@@ -81,7 +81,8 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
 
   // REQ-EXEC-14..17: the edits the build carries go in before it and come out after its
   // runs, however the task ends (the guard restores on every way out).
-  openpiton::EditSet edits = to_edit_set(job.edits);
+  openpiton::EditSet edits = settings_.fault_edits;
+  edits.append(to_edit_set(job.edits));
   openpiton::AppliedEdits applied;
   try {
     if (job.task.kind == TaskKind::rtl) {

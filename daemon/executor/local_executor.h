@@ -16,6 +16,7 @@
 #include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
+#include "openpiton/edit_set.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -34,6 +35,9 @@ struct ExecutorSettings {
   // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
   // called from several threads at once.
   std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+  // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
+  // own, applied and restored with them. Empty for every run but a fault check's.
+  openpiton::EditSet fault_edits;
 };
 
 class LocalExecutor final : public loop::TaskRunner {
