@@ -64,6 +64,16 @@ void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& 
       for (const auto& e : leftovers.errors) why += (why.empty() ? "" : "; ") + e;
       throw std::runtime_error(root + ": cannot restore what an interrupted job left: " + why);
     }
+    // A source fault that does not apply to this checkout would fail the build for a
+    // reason that says nothing of the design: the job cannot run here, and says so.
+    if (!job.fault_edits.empty()) {
+      try {
+        (void)openpiton::compute_edited_files(checkout.root(), fault_edit_set(job));
+      } catch (const openpiton::EditError& e) {
+        throw std::runtime_error("the fault " + job.fault + " does not apply to " + root + ": " +
+                                 e.what());
+      }
+    }
     if (job.keep_models) continue;
     // REQ-EVAL-4: every job starts from no model MACE built, so none is reused.
     std::vector<std::string> removed = remove_mace_models(checkout.root());

@@ -90,6 +90,7 @@ class Run {
     executor::LocalExecutor executor(spec_, executor_settings());
     loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
     in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
+    if (eval_job_ && eval_job_->method != eval::Method::mace) in.triage_failures = false;
     loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
     auto [state, reason] = replay_.conclude(result);
     return {state, reason};
