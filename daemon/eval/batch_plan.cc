@@ -13,12 +13,14 @@ std::string_view to_string(Method method) {
     case Method::baseline: return "baseline";
     case Method::baseline_retry: return "baseline_retry";
     case Method::fault_check: return "fault_check";
+    case Method::codesign: return "codesign";
   }
   return "mace";
 }
 
 std::optional<Method> method_from_string(std::string_view name) {
-  for (Method m : {Method::mace, Method::baseline, Method::baseline_retry, Method::fault_check})
+  for (Method m : {Method::mace, Method::baseline, Method::baseline_retry, Method::fault_check,
+                   Method::codesign})
     if (to_string(m) == name) return m;
   return std::nullopt;
 }
@@ -111,6 +113,11 @@ std::vector<Job> plan_jobs(const Suite& suite, const BatchRequest& request) {
   for (Method method : request.methods) {
     for (const auto& task : suite.tasks) {
       for (int64_t repeat = 0; repeat < request.repeats; ++repeat) {
+        if (method == Method::codesign) {
+          // A task without an area budget has no co-design search.
+          if (task.area_budget) jobs.push_back({0, method, task.id, "", repeat, 0});
+          continue;
+        }
         if (method != Method::fault_check) {
           jobs.push_back({0, method, task.id, "", repeat, 0});
           continue;

@@ -14,6 +14,7 @@ bool job_succeeded(const JobOutcome& job) {
   if (job.job_state != "done") return false;
   if (job.method == "fault_check")
     return job.run_state == "failed" || job.run_state == "budget_exceeded";
+  if (job.method == "codesign") return job.feasible_designs > 0;
   return job.run_state == "passed";
 }
 
@@ -155,6 +156,7 @@ std::string render_results_json(const BatchView& batch) {
     w.field("state", j.job_state).field("attempts", j.attempts).field("run_id", j.run_id);
     w.field("run_state", j.run_state).field("iterations", j.iterations);
     w.field("cost_usd", j.cost_usd).field("wall_s", j.wall_s).field("designs", j.designs);
+    w.field("feasible_designs", j.feasible_designs);
     w.key("environment").raw(j.env_json.empty() ? "null" : j.env_json);
     w.end_object();
   }

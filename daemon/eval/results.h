@@ -26,6 +26,7 @@ struct JobOutcome {
   double cost_usd = 0;
   double wall_s = 0;
   int64_t designs = 0;  // distinct builds the run made (its task rows' build IDs)
+  int64_t feasible_designs = 0;  // of those, the ones every gate workload passed on
   std::string env_json;  // REQ-EVAL-9, "" until the run started
 };
 
@@ -40,7 +41,8 @@ struct BatchView {
 };
 
 // A job's success: its run passed; for a fault check, the fault was caught (the run ended
-// failed or budget_exceeded: the check did not let the broken design through).
+// failed or budget_exceeded: the check did not let the broken design through); for a
+// co-design search, at least one feasible design was found.
 bool job_succeeded(const JobOutcome& job);
 bool job_finished(const JobOutcome& job);
 

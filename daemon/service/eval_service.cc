@@ -1,7 +1,9 @@
 #include "service/eval_service.h"
 
+#include <algorithm>
 #include <set>
 
+#include "eval/cache_area.h"
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
 #include "service/service_error.h"
@@ -13,8 +15,9 @@ namespace {
 RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::BatchRequest& request) {
   RunSpec spec = task.spec;
   switch (method) {
+    case eval::Method::codesign:
     case eval::Method::fault_check:
-      // REQ-EVAL-11: the expert configuration, built and checked once, no LLM.
+      // REQ-EVAL-8, 11: designs MACE chose, each built and checked once, no LLM.
       spec.backend = "direct";
       spec.model.reset();
       spec.budget.max_iterations = 1;
@@ -40,6 +43,12 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
   in.method = method;
   in.keep_models = request.keep_models;
   if (method == eval::Method::baseline_retry) in.baseline_retries = request.baseline_retries;
+  if (method == eval::Method::codesign) {
+    auto designs = eval::codesign_designs(task.expert, task.area_budget.value_or(0));
+    if (designs.empty())
+      throw std::runtime_error("no design of the search fits task " + task.id + "'s area budget");
+    in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
+  }
   if (method == eval::Method::fault_check) {
     const eval::Fault* fault = suite.fault(job.fault);
     if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
@@ -78,6 +87,14 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
                               " would run with the direct backend; give --backend"});
     }
   }
+  if (std::find(request.methods.begin(), request.methods.end(), eval::Method::codesign) !=
+      request.methods.end())
+    for (size_t t = 0; t < suite.tasks.size(); ++t)
+      if (suite.tasks[t].area_budget &&
+          eval::codesign_designs(suite.tasks[t].expert, *suite.tasks[t].area_budget).empty())
+        errors.push_back({"suite.tasks[" + std::to_string(t) + "].area_budget",
+                          "no design of the co-design search fits it (the smallest caches "
+                          "need more; see docs/evaluation.md)"});
   std::vector<eval::Job> jobs = eval::plan_jobs(suite, request);
   if (jobs.empty())
     errors.push_back({"methods", "no method applies to any task of the suite (a fault check "
@@ -214,10 +231,16 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
         out.cost_usd = run->cost_usd;
         if (run->started_at_ms > 0 && run->finished_at_ms >= run->started_at_ms)
           out.wall_s = static_cast<double>(run->finished_at_ms - run->started_at_ms) / 1000.0;
-        std::set<std::string> builds;
-        for (const auto& t : store_.tasks(job.run_id))
-          if (!t.build_id.empty()) builds.insert(t.build_id);
+        std::set<std::string> builds, feasible;
+        for (const auto& t : store_.tasks(job.run_id)) {
+          if (t.build_id.empty()) continue;
+          builds.insert(t.build_id);
+          // REQ-EVAL-8: every design of a search fits the area budget by construction, so
+          // it is feasible when every gate workload passed on it.
+          if (t.passed && *t.passed) feasible.insert(t.build_id);
+        }
         out.designs = static_cast<int64_t>(builds.size());
+        out.feasible_designs = static_cast<int64_t>(feasible.size());
       }
       if (auto eval_run = store_.find_eval_run(job.run_id)) out.env_json = eval_run->env_json;
     }

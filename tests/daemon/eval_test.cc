@@ -316,6 +316,32 @@ TEST_F(EvalTest, ABatchResumesAfterMacedIsKilledWithNoJobRunTwiceOrLost) {
   }
 }
 
+// REQ-EVAL-8: a co-design search builds and checks every design it proposes within the
+// task's area budget through the loop, records each, and counts the feasible ones.
+TEST_F(EvalTest, ACodesignSearchRecordsEveryDesignItEvaluates) {
+  start();
+  std::string batch = submit(fixture_suite(), {"--methods", "codesign"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  // Only "add" has an area budget (100 KiB-equivalents).
+  auto runs = query(db(), "SELECT e.run_id, e.task_id, r.backend FROM eval_runs e JOIN runs r ON r.id = e.run_id");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0][1], "add");
+  EXPECT_EQ(runs[0][2], "direct");
+  auto designs = query(db(), "SELECT task_id, l1d_size, l15_size, l2_size, passed FROM tasks WHERE run_id = '" +
+                                 runs[0][0] + "' ORDER BY task_id");
+  ASSERT_EQ(designs.size(), 6u);
+  std::set<std::string> distinct;
+  for (const auto& d : designs) {
+    distinct.insert(d[1] + "/" + d[2] + "/" + d[3]);
+    EXPECT_EQ(d[4], "1");
+  }
+  EXPECT_EQ(distinct.size(), 6u);
+  auto json = maced_->mace({"eval", "results", batch, "--json"}).out;
+  EXPECT_THAT(json, HasSubstr("\"feasible_designs\": 6"));
+  EXPECT_THAT(maced_->mace({"eval", "results", batch, "--csv"}).out, HasSubstr("add,codesign,,1,1,1.0000,1.000,0.000000,0.000000,"));
+  EXPECT_TRUE(query(db(), "SELECT 1 FROM llm_calls").empty());
+}
+
 class EvalLlmTest : public EvalTest {
  protected:
   void SetUp() override { start({{"MACE_VERTEX_ENDPOINT", vertex_.base_url()}}); }
