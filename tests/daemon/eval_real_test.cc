@@ -6,7 +6,7 @@
 //   MACE_TEST_PITON_ROOT=/path/to/openpiton meson test -C build eval_real
 //
 // Models are kept between jobs (--keep-models) so a configuration is built once: four
-// pico 1x1 builds in all (defaults, the doubled L1D, each fault), about 6 minutes here.
+// pico 1x1 builds in all (defaults, the doubled L1D, each fault).
 
 #include <chrono>
 #include <cstdlib>
@@ -28,7 +28,8 @@ using ::testing::HasSubstr;
 using mace::llm::testing::FakeVertexServer;
 
 // The shipped suite's pico faults (docs/evaluation/suite.json) on two 1x1 tasks with the
-// same expert configuration, so each faulted model is built once.
+// same expert configuration, so each faulted model is built once. REQ-EVAL-11: each task
+// names the faults its gate workloads catch.
 constexpr const char* kSuite = R"({"suite": "real-pico",
   "faults": [
     {"name": "pico_l15_3way", "kind": "config", "cores": ["pico"], "meshes": [[1, 1]],
@@ -42,7 +43,7 @@ constexpr const char* kSuite = R"({"suite": "real-pico",
        "objective": "Double the L1D of a 1x1 PicoRV32 tile without breaking hello",
        "budget": {"max_iterations": 2, "max_usd": 1.0, "max_wall_s": 3600}},
      "expert": {"caches": {"l1d": {"size": 16384, "associativity": 4}}},
-     "faults": ["pico_l15_3way", "pico_alu_sub_adds"]},
+     "faults": ["pico_alu_sub_adds"]},
     {"id": "memstress", "spec": {"core": "pico", "mesh": [1, 1], "workloads": ["hello", "memstress"],
        "objective": "Double the L1D of a 1x1 PicoRV32 tile without breaking hello or memstress",
        "budget": {"max_iterations": 2, "max_usd": 1.0, "max_wall_s": 3600}},
@@ -111,11 +112,11 @@ TEST_F(EvalRealTest, ATwoTaskPicoBatchPassesAndRealFaultsAreCaught) {
   std::cout << results << maced_->mace({"eval", "results", others}).out;
   EXPECT_THAT(results, HasSubstr("hello,baseline,,1,1,1.0000"));
   EXPECT_THAT(results, HasSubstr("memstress,baseline,,1,1,1.0000"));
-  // Every real fault caught on both tasks: the faulted design fails hello.
-  for (const char* fault : {"pico_l15_3way", "pico_alu_sub_adds"})
-    for (const char* task : {"hello", "memstress"})
-      EXPECT_THAT(results, HasSubstr(std::string(task) + ",fault_check," + fault + ",1,1,1.0000"))
-          << task << " " << fault;
+  // Every real fault caught: the ALU fault fails hello, the 3-way L1.5 fails memstress
+  // (hello passes on it, so only the memstress task names it).
+  EXPECT_THAT(results, HasSubstr("hello,fault_check,pico_alu_sub_adds,1,1,1.0000"));
+  EXPECT_THAT(results, HasSubstr("memstress,fault_check,pico_alu_sub_adds,1,1,1.0000"));
+  EXPECT_THAT(results, HasSubstr("memstress,fault_check,pico_l15_3way,1,1,1.0000"));
   EXPECT_EQ(vertex_.requests().size(), 2u);  // one call per baseline job, none for a fault check
   auto json = maced_->mace({"eval", "results", others, "--json"}).out;
   EXPECT_THAT(json, ContainsRegex("\"verilator\": \"Verilator 5"));

@@ -342,6 +342,22 @@ TEST_F(EvalTest, ACodesignSearchRecordsEveryDesignItEvaluates) {
   EXPECT_TRUE(query(db(), "SELECT 1 FROM llm_calls").empty());
 }
 
+// `mace eval cancel`: the run under way is cancelled and no further job starts.
+TEST_F(EvalTest, ACancelledBatchStartsNoFurtherJob) {
+  checkout_.set_control("build_sleep", "30");
+  start();
+  std::string batch = submit(fixture_suite(), {"--methods", "mace"});
+  ASSERT_TRUE(eventually([&] { return checkout_.invocations("build") > 0; }, std::chrono::seconds(30)));
+  auto r = maced_->mace({"eval", "cancel", batch});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(eventually(
+      [&] { return !query(db(), "SELECT 1 FROM runs WHERE state = 'cancelled'").empty(); },
+      std::chrono::seconds(30)));
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_EQ(query(db(), "SELECT id FROM runs").size(), 1u);
+  EXPECT_THAT(maced_->mace({"eval", "status", batch}).out, HasSubstr("): cancelled, "));
+}
+
 class EvalLlmTest : public EvalTest {
  protected:
   void SetUp() override { start({{"MACE_VERTEX_ENDPOINT", vertex_.base_url()}}); }

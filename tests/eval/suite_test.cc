@@ -1,6 +1,10 @@
 // The evaluation suite's JSON form: what is accepted, every rejection with the entry's
 // index and field (REQ-EVAL-1), and what a fault applies to (REQ-EVAL-11).
 
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -139,6 +143,21 @@ TEST(SuiteTest, RejectsAnExpertConfigurationTheWayRuleRejects) {
   std::string pico = R"({"id": "p", "spec": )" + std::string(kTaskSpec) +
                      R"(, "expert": {"caches": {"l1d": {"size": 8192, "associativity": 8}}}})";
   EXPECT_TRUE(parse_suite_json(suite_with("[" + pico + "]")).suite);
+}
+
+// The suite MACE ships parses, and its faults apply where docs/evaluation.md says.
+TEST(SuiteTest, TheShippedSuiteIsValid) {  // REQ-EVAL-1
+  const char* root = std::getenv("MACE_SOURCE_ROOT");
+  ASSERT_NE(root, nullptr);
+  std::ifstream in(std::string(root) + "/docs/evaluation/suite.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto parsed = parse_suite_json(text.str());
+  ASSERT_TRUE(parsed.suite) << (parsed.errors.empty() ? "" : parsed.errors[0].to_string());
+  EXPECT_EQ(parsed.suite->tasks.size(), 3u);
+  const auto& s = *parsed.suite;
+  EXPECT_TRUE(fault_applies(*s.fault("pico_alu_sub_adds"), *s.task("pico1x1-l1d")));
+  EXPECT_TRUE(fault_applies(*s.fault("pico_l15_3way"), *s.task("pico1x1-l1d")));
 }
 
 TEST(SuiteTest, BoundsItsSizeAndCounts) {
