@@ -119,7 +119,7 @@ TEST_F(EvalRealTest, ATwoTaskPicoBatchPassesAndRealFaultsAreCaught) {
   EXPECT_THAT(results, HasSubstr("memstress,fault_check,pico_l15_3way,1,1,1.0000"));
   EXPECT_EQ(vertex_.requests().size(), 2u);  // one call per baseline job, none for a fault check
   auto json = maced_->mace({"eval", "results", others, "--json"}).out;
-  EXPECT_THAT(json, ContainsRegex("\"verilator\": \"Verilator 5"));
+  EXPECT_THAT(json, ContainsRegex("\"verilator\":\"Verilator 5"));
   std::cout << "eval_real: both batches in "
             << std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count()
             << " s\n";
