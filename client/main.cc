@@ -41,7 +41,7 @@ Commands:
   version                 the client's and the daemon's versions
   eval submit SUITE --methods M[,M..] [--repeats N] [--seed S] [--keep-models]
               [--baseline-retries N] [--backend B] [--model M]
-                          queue an evaluation batch (methods: mace, baseline, codesign,
+                          queue an evaluation batch (methods: mace, baseline, codesign, seeded_fault,
                           baseline_retry, fault_check); prints the batch ID
   eval status BATCH       jobs done / total, per method
   eval results BATCH [--csv]

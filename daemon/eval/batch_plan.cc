@@ -14,13 +14,14 @@ std::string_view to_string(Method method) {
     case Method::baseline_retry: return "baseline_retry";
     case Method::fault_check: return "fault_check";
     case Method::codesign: return "codesign";
+    case Method::seeded_fault: return "seeded_fault";
   }
   return "mace";
 }
 
 std::optional<Method> method_from_string(std::string_view name) {
   for (Method m : {Method::mace, Method::baseline, Method::baseline_retry, Method::fault_check,
-                   Method::codesign})
+                   Method::codesign, Method::seeded_fault})
     if (to_string(m) == name) return m;
   return std::nullopt;
 }
@@ -118,12 +119,15 @@ std::vector<Job> plan_jobs(const Suite& suite, const BatchRequest& request) {
           if (task.area_budget) jobs.push_back({0, method, task.id, "", repeat, 0});
           continue;
         }
-        if (method != Method::fault_check) {
+        if (method != Method::fault_check && method != Method::seeded_fault) {
           jobs.push_back({0, method, task.id, "", repeat, 0});
           continue;
         }
+        // A seeded-fault run changes a plan's configuration: config faults only.
         for (const auto& fault : suite.faults)
-          if (fault_applies(fault, task)) jobs.push_back({0, method, task.id, fault.name, repeat, 0});
+          if (fault_applies(fault, task) &&
+              (method == Method::fault_check || fault.kind == FaultKind::config))
+            jobs.push_back({0, method, task.id, fault.name, repeat, 0});
       }
     }
   }

@@ -21,9 +21,10 @@ enum class Method {
   baseline_retry,  // the same, retried with the failure shown a fixed number of times
   fault_check,     // the expert configuration with a seeded fault applied, no LLM (REQ-EVAL-11)
   codesign,        // cache geometries enumerated within the area budget, each checked (REQ-EVAL-8)
+  seeded_fault,    // the MACE loop with a config fault laid over its first plan (REQ-EVAL-10)
 };
 inline constexpr std::string_view kMethodNames[] = {"mace", "baseline", "baseline_retry",
-                                                    "fault_check", "codesign"};
+                                                    "fault_check", "codesign", "seeded_fault"};
 std::string_view to_string(Method method);
 std::optional<Method> method_from_string(std::string_view name);
 // Whether a method calls an LLM (and so needs an LLM backend).

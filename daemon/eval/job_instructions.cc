@@ -23,6 +23,18 @@ std::string to_json(const JobInstructions& in) {
     w.end_object();
   }
   w.end_array();
+  w.key("fault_config").begin_object();
+  w.key("caches").begin_object();
+  for (const auto& [name, cache] : in.fault_config.caches) {
+    w.key(name).begin_object();
+    w.field("size", cache.size).field("associativity", cache.associativity);
+    w.end_object();
+  }
+  w.end_object();
+  w.key("defines").begin_array();
+  for (const auto& d : in.fault_config.defines) w.value(d);
+  w.end_array();
+  w.end_object();
   w.field("baseline_retries", in.baseline_retries);
   w.end_object();
   return w.take();
@@ -53,6 +65,21 @@ std::optional<JobInstructions> instructions_from_json(std::string_view json) {
     std::string_view path, old_text, new_text;
     if (e["path"].get(path) || e["old"].get(old_text) || e["new"].get(new_text)) return std::nullopt;
     in.fault_edits.push_back({std::string(path), std::string(old_text), std::string(new_text)});
+  }
+  simdjson::dom::object caches;
+  simdjson::dom::array defines;
+  if (root["fault_config"]["caches"].get(caches) || root["fault_config"]["defines"].get(defines))
+    return std::nullopt;
+  for (auto field : caches) {
+    CacheOverride cache;
+    if (field.value["size"].get(cache.size) || field.value["associativity"].get(cache.associativity))
+      return std::nullopt;
+    in.fault_config.caches[std::string(field.key)] = cache;
+  }
+  for (auto d : defines) {
+    std::string_view define;
+    if (d.get(define)) return std::nullopt;
+    in.fault_config.defines.emplace_back(define);
   }
   return in;
 }

@@ -22,6 +22,7 @@ struct JobInstructions {
   std::string fault;
   std::optional<FaultKind> fault_kind;
   std::vector<FaultEdit> fault_edits;  // a source fault's
+  SuiteConfig fault_config;            // seeded_fault: a config fault's caches and defines
   int64_t baseline_retries = 0;        // baseline_retry only
   bool operator==(const JobInstructions&) const = default;
 };

@@ -13,6 +13,7 @@
 #include "run/baseline_planner.h"
 #include "run/eval_run.h"
 #include "run/llm_planner.h"
+#include "run/seeded_fault_planner.h"
 #include "run/planner_task_llm.h"
 #include "run/recording_observer.h"
 #include "run/run_replay.h"
@@ -87,10 +88,14 @@ class Run {
     eval_job_ = eval_job_of(recorder_);
     if (eval_job_) start_eval_job();
     make_planner();
+    if (eval_job_ && eval_job_->method == eval::Method::seeded_fault)  // REQ-EVAL-10
+      planner_ = std::make_unique<SeededFaultPlanner>(std::move(planner_), eval_job_->fault_config);
     executor::LocalExecutor executor(spec_, executor_settings());
     loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
     in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
-    if (eval_job_ && eval_job_->method != eval::Method::mace) in.triage_failures = false;
+    if (eval_job_ && eval_job_->method != eval::Method::mace &&
+        eval_job_->method != eval::Method::seeded_fault)
+      in.triage_failures = false;
     loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
     auto [state, reason] = replay_.conclude(result);
     return {state, reason};

@@ -22,6 +22,10 @@ RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::B
       spec.model.reset();
       spec.budget.max_iterations = 1;
       break;
+    case eval::Method::seeded_fault:
+      if (!request.backend.empty()) spec.backend = request.backend;
+      if (!request.model.empty()) spec.model = request.model;
+      break;
     case eval::Method::baseline:
     case eval::Method::baseline_retry:
       // One proposal checked once, or once plus a fixed number of retries, each seeing the
@@ -48,6 +52,13 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
     if (designs.empty())
       throw std::runtime_error("no design of the search fits task " + task.id + "'s area budget");
     in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
+  }
+  if (method == eval::Method::seeded_fault) {
+    const eval::Fault* fault = suite.fault(job.fault);
+    if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
+    in.fault = fault->name;
+    in.fault_kind = fault->kind;
+    in.fault_config = fault->config;
   }
   if (method == eval::Method::fault_check) {
     const eval::Fault* fault = suite.fault(job.fault);

@@ -342,6 +342,31 @@ TEST_F(EvalTest, ACodesignSearchRecordsEveryDesignItEvaluates) {
   EXPECT_TRUE(query(db(), "SELECT 1 FROM llm_calls").empty());
 }
 
+// REQ-EVAL-10: a seeded-fault run changes only its first plan's config and workload tasks
+// and records the fault; the loop notices the broken design and its next plan, the
+// planner's own, passes.
+TEST_F(EvalTest, ASeededFaultChangesOnlyTheFirstPlanAndTheLoopRecovers) {
+  start();
+  std::string batch = submit(fixture_suite(), {"--methods", "seeded_fault"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  // Config faults only, on tasks whose core and mesh they break: break_run on add.
+  auto runs = query(db(), "SELECT e.run_id, e.task_id, e.fault, r.state FROM eval_runs e JOIN runs r ON r.id = e.run_id");
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0][1], "add");
+  EXPECT_EQ(runs[0][2], "break_run");
+  EXPECT_EQ(runs[0][3], "passed");
+  auto tasks = query(db(), "SELECT iteration, rtl_defines, passed FROM tasks WHERE run_id = '" + runs[0][0] +
+                               "' ORDER BY iteration");
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_EQ(tasks[0][0], "1");
+  EXPECT_THAT(tasks[0][1], HasSubstr("FAKE_BREAK_RUN"));
+  EXPECT_EQ(tasks[0][2], "0");
+  EXPECT_EQ(tasks[1][0], "2");
+  EXPECT_THAT(tasks[1][1], Not(HasSubstr("FAKE_BREAK_RUN")));
+  EXPECT_EQ(tasks[1][2], "1");
+  EXPECT_THAT(maced_->mace({"logs", runs[0][0]}).out, HasSubstr("with the config fault break_run"));
+}
+
 // `mace eval cancel`: the run under way is cancelled and no further job starts.
 TEST_F(EvalTest, ACancelledBatchStartsNoFurtherJob) {
   checkout_.set_control("build_sleep", "30");

@@ -108,6 +108,8 @@ TEST(BatchPlanTest, JobInstructionsRoundTrip) {
   in.fault = "f";
   in.fault_kind = FaultKind::source;
   in.fault_edits = {{"piton/design/a.v", "old \"text\"\n", "new"}};
+  in.fault_config.caches["l15"] = {8192, 3};
+  in.fault_config.defines = {"BREAK_IT"};
   auto back = instructions_from_json(to_json(in));
   ASSERT_TRUE(back);
   EXPECT_EQ(*back, in);
