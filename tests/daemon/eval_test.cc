@@ -416,6 +416,29 @@ TEST_F(EvalLlmTest, TheBaselineProposesOneConfigurationCheckedOnce) {
               HasSubstr("add,baseline,,1,1,1.0000,1.000,"));
 }
 
+// The mace method with an LLM planner: the loop as it is, its planning call recorded with
+// the job's run; the fault checks of the same batch call no LLM (REQ-EVAL-11).
+TEST_F(EvalLlmTest, TheMaceMethodPlansWithTheLlmAndFaultChecksDoNot) {
+  vertex_.push(FakeVertexServer::text("TASK: c | deps= | kind=config | defaults\n", {1000, 100, 0}));
+  std::string suite = fixture_suite("\"vertex\"");
+  suite = suite.substr(0, suite.find(",\n    {\"id\": \"add_again\"")) + "]}";
+  std::string batch = submit(suite, {"--methods", "mace,fault_check", "--seed", "11"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  EXPECT_EQ(vertex_.requests().size(), 1u);
+  auto runs = query(db(), "SELECT e.method, r.state, r.backend, (SELECT count(*) FROM llm_calls c WHERE c.run_id = r.id) "
+                          "FROM eval_runs e JOIN runs r ON r.id = e.run_id ORDER BY e.method");
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[2][0], "mace");
+  EXPECT_EQ(runs[2][1], "passed");
+  EXPECT_EQ(runs[2][2], "vertex");
+  EXPECT_EQ(runs[2][3], "1");
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(runs[i][0], "fault_check");
+    EXPECT_EQ(runs[i][2], "direct");
+    EXPECT_EQ(runs[i][3], "0");
+  }
+}
+
 // REQ-EVAL-5: the retrying baseline sees its failure in the next planning prompt, a fixed
 // number of times, and makes no diagnosis call.
 TEST_F(EvalLlmTest, TheRetryingBaselineSeesItsFailureAndTriesAgain) {
