@@ -23,12 +23,6 @@ std::string escaped(const std::string& s) {
   return out;
 }
 
-std::string num(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
-
 struct MethodSummary {
   int64_t runs = 0;
   int64_t successes = 0;
@@ -68,10 +62,10 @@ std::string bar_chart(const std::string& id, const std::string& title,
     const double w = max > 0 ? span * std::clamp(value / max, 0.0, 1.0) : 0;
     svg += "<text x=\"4\" y=\"" + std::to_string(y + 17) + "\">" + escaped(label) + "</text>";
     svg += "<rect class=\"bar\" x=\"" + std::to_string(kLabelWidth) + "\" y=\"" + std::to_string(y + 3) +
-           "\" width=\"" + num(w, 1) + "\" height=\"" + std::to_string(kBarHeight - 6) +
+           "\" width=\"" + fixed(w, 1) + "\" height=\"" + std::to_string(kBarHeight - 6) +
            "\" fill=\"#4a7bb7\"/>";
-    svg += "<text x=\"" + num(kLabelWidth + w + 6, 1) + "\" y=\"" + std::to_string(y + 17) + "\">" +
-           num(value, decimals) + escaped(unit) + "</text>";
+    svg += "<text x=\"" + fixed(kLabelWidth + w + 6, 1) + "\" y=\"" + std::to_string(y + 17) + "\">" +
+           fixed(value, decimals) + escaped(unit) + "</text>";
     y += kBarHeight;
   }
   return svg + "</svg>\n";
@@ -91,20 +85,20 @@ std::string wall_time_plot(const std::map<std::string, MethodSummary>& methods) 
   int y = 30;
   for (const auto& [name, m] : methods) {
     svg += "<text x=\"4\" y=\"" + std::to_string(y + 17) + "\">" + escaped(name) + "</text>";
-    svg += "<line x1=\"" + std::to_string(kLabelWidth) + "\" x2=\"" + num(kLabelWidth + span, 1) +
+    svg += "<line x1=\"" + std::to_string(kLabelWidth) + "\" x2=\"" + fixed(kLabelWidth + span, 1) +
            "\" y1=\"" + std::to_string(y + 13) + "\" y2=\"" + std::to_string(y + 13) +
            "\" stroke=\"#ccc\"/>";
     for (double w : m.wall_s) {
       const double x = kLabelWidth + (max > 0 ? span * w / max : 0);
-      svg += "<circle class=\"dot\" cx=\"" + num(x, 1) + "\" cy=\"" + std::to_string(y + 13) +
-             "\" r=\"4\" fill=\"#c0504d\" fill-opacity=\"0.7\"><title>" + num(w, 1) +
+      svg += "<circle class=\"dot\" cx=\"" + fixed(x, 1) + "\" cy=\"" + std::to_string(y + 13) +
+             "\" r=\"4\" fill=\"#c0504d\" fill-opacity=\"0.7\"><title>" + fixed(w, 1) +
              " s</title></circle>";
     }
     y += kBarHeight;
   }
   svg += "<text x=\"" + std::to_string(kLabelWidth) + "\" y=\"" + std::to_string(y + 14) + "\">0</text>";
-  svg += "<text x=\"" + num(kLabelWidth + span - 40, 1) + "\" y=\"" + std::to_string(y + 14) + "\">" +
-         num(max, 1) + " s</text>";
+  svg += "<text x=\"" + fixed(kLabelWidth + span - 40, 1) + "\" y=\"" + std::to_string(y + 14) + "\">" +
+         fixed(max, 1) + " s</text>";
   return svg + "</svg>\n";
 }
 
@@ -137,9 +131,9 @@ std::string render_html_report(const BatchView& batch) {
   for (const auto& r : result_rows(batch)) {
     html += "<tr><td>" + escaped(r.task_id) + "</td><td>" + escaped(r.method) + "</td><td>" +
             escaped(r.fault.empty() ? "-" : r.fault) + "</td><td>" + std::to_string(r.successes) + "/" +
-            std::to_string(r.runs) + "</td><td>" + num(100 * r.success_rate, 0) + "%</td><td>" +
-            num(r.mean_iterations, 1) + "</td><td>" + num(r.mean_cost_usd, 4) + "</td><td>" +
-            num(r.mean_wall_s, 1) + "</td><td>" + std::to_string(r.designs) + "</td></tr>\n";
+            std::to_string(r.runs) + "</td><td>" + fixed(100 * r.success_rate, 0) + "%</td><td>" +
+            fixed(r.mean_iterations, 1) + "</td><td>" + fixed(r.mean_cost_usd, 4) + "</td><td>" +
+            fixed(r.mean_wall_s, 1) + "</td><td>" + std::to_string(r.designs) + "</td></tr>\n";
   }
   html += "</tbody></table>\n";
   html += bar_chart("plot-success", "Success rate per method", success, 100, "%", 0);

@@ -8,6 +8,12 @@
 
 namespace mace::eval {
 
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
 bool job_finished(const JobOutcome& job) { return job.job_state != "pending"; }
 
 bool job_succeeded(const JobOutcome& job) {
@@ -62,12 +68,6 @@ std::vector<MethodProgress> progress(const BatchView& batch) {
 }
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
-}
 
 std::string pad(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');

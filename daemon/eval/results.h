@@ -68,6 +68,8 @@ struct MethodProgress {
 };
 
 std::vector<ResultRow> result_rows(const BatchView& batch);
+// `v` with `decimals` digits after the point, as every rendering shows numbers.
+std::string fixed(double v, int decimals);
 std::vector<MethodProgress> progress(const BatchView& batch);
 
 std::string render_status_text(const BatchView& batch);
