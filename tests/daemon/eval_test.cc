@@ -206,6 +206,7 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   ProcessOptions browser;
   browser.timeout = std::chrono::seconds(60);
   auto dom = run_process({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                          "--disable-dev-shm-usage",
                           "--user-data-dir=" + dir_.file("chromium-profile"),
                           "--enable-logging=stderr", "--v=0", "--dump-dom",
                           "file://" + dir_.file("report.html")},
