@@ -41,8 +41,9 @@ Commands:
   version                 the client's and the daemon's versions
   eval submit SUITE --methods M[,M..] [--repeats N] [--seed S] [--keep-models]
               [--baseline-retries N] [--backend B] [--model M]
-                          queue an evaluation batch (methods: mace, baseline, codesign, seeded_fault,
-                          baseline_retry, fault_check); prints the batch ID
+                          queue an evaluation batch (methods: mace, baseline,
+                          baseline_retry, fault_check, seeded_fault, codesign,
+                          codesign_llm); prints the batch ID
   eval status BATCH       jobs done / total, per method
   eval results BATCH [--csv]
                           the results table per task and method (--json: JSON)

@@ -405,7 +405,7 @@ interface Maced {
 
 struct EvalRequest {
   # `mace eval submit`'s options.
-  methods @0 :List(Text);        # mace, baseline, baseline_retry, fault_check, codesign, seeded_fault
+  methods @0 :List(Text);        # mace, baseline, baseline_retry, fault_check, codesign, seeded_fault, codesign_llm
   repeats @1 :UInt32 = 1;        # 1..100
   seed @2 :UInt64;               # shuffles the jobs (REQ-EVAL-2) and seeds each job
   keepModels @3 :Bool = false;   # keep the checkouts' mace_* model directories (REQ-EVAL-4)

@@ -15,19 +15,21 @@ std::string_view to_string(Method method) {
     case Method::fault_check: return "fault_check";
     case Method::codesign: return "codesign";
     case Method::seeded_fault: return "seeded_fault";
+    case Method::codesign_llm: return "codesign_llm";
   }
   return "mace";
 }
 
 std::optional<Method> method_from_string(std::string_view name) {
   for (Method m : {Method::mace, Method::baseline, Method::baseline_retry, Method::fault_check,
-                   Method::codesign, Method::seeded_fault})
+                   Method::codesign, Method::seeded_fault, Method::codesign_llm})
     if (to_string(m) == name) return m;
   return std::nullopt;
 }
 
 bool calls_llm(Method method) {
-  return method == Method::baseline || method == Method::baseline_retry;
+  return method == Method::baseline || method == Method::baseline_retry ||
+         method == Method::codesign_llm;
 }
 
 uint64_t splitmix64(uint64_t& state) {
@@ -114,7 +116,7 @@ std::vector<Job> plan_jobs(const Suite& suite, const BatchRequest& request) {
   for (Method method : request.methods) {
     for (const auto& task : suite.tasks) {
       for (int64_t repeat = 0; repeat < request.repeats; ++repeat) {
-        if (method == Method::codesign) {
+        if (method == Method::codesign || method == Method::codesign_llm) {
           // A task without an area budget has no co-design search.
           if (task.area_budget) jobs.push_back({0, method, task.id, "", repeat, 0});
           continue;

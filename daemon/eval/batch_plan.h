@@ -22,9 +22,11 @@ enum class Method {
   fault_check,     // the expert configuration with a seeded fault applied, no LLM (REQ-EVAL-11)
   codesign,        // cache geometries enumerated within the area budget, each checked (REQ-EVAL-8)
   seeded_fault,    // the MACE loop with a config fault laid over its first plan (REQ-EVAL-10)
+  codesign_llm,    // designs an LLM proposes within the area budget, each checked (REQ-EVAL-6, 8)
 };
-inline constexpr std::string_view kMethodNames[] = {"mace", "baseline", "baseline_retry",
-                                                    "fault_check", "codesign", "seeded_fault"};
+inline constexpr std::string_view kMethodNames[] = {"mace",     "baseline",     "baseline_retry",
+                                                    "fault_check", "codesign", "seeded_fault",
+                                                    "codesign_llm"};
 std::string_view to_string(Method method);
 std::optional<Method> method_from_string(std::string_view name);
 // Whether a method calls an LLM (and so needs an LLM backend).

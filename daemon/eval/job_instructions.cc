@@ -36,6 +36,7 @@ std::string to_json(const JobInstructions& in) {
   w.end_array();
   w.end_object();
   w.field("baseline_retries", in.baseline_retries);
+  w.field("area_budget", in.area_budget);
   w.end_object();
   return w.take();
 }
@@ -49,7 +50,7 @@ std::optional<JobInstructions> instructions_from_json(std::string_view json) {
   std::string_view method, plan, fault, kind;
   if (root["method"].get(method) || root["plan_reply"].get(plan) || root["fault"].get(fault) ||
       root["fault_kind"].get(kind) || root["keep_models"].get(in.keep_models) ||
-      root["baseline_retries"].get(in.baseline_retries))
+      root["baseline_retries"].get(in.baseline_retries) || root["area_budget"].get(in.area_budget))
     return std::nullopt;
   auto m = method_from_string(method);
   if (!m) return std::nullopt;

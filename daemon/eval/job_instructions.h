@@ -24,6 +24,7 @@ struct JobInstructions {
   std::vector<FaultEdit> fault_edits;  // a source fault's
   SuiteConfig fault_config;            // seeded_fault: a config fault's caches and defines
   int64_t baseline_retries = 0;        // baseline_retry only
+  double area_budget = 0;              // codesign_llm: the task's, in the area model's units
   bool operator==(const JobInstructions&) const = default;
 };
 

@@ -20,7 +20,7 @@ bool job_succeeded(const JobOutcome& job) {
   if (job.job_state != "done") return false;
   if (job.method == "fault_check")
     return job.run_state == "failed" || job.run_state == "budget_exceeded";
-  if (job.method == "codesign") return job.feasible_designs > 0;
+  if (job.method == "codesign" || job.method == "codesign_llm") return job.feasible_designs > 0;
   return job.run_state == "passed";
 }
 

@@ -222,7 +222,7 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
       auto method = eval::method_from_string(text(wire.getMethods()[i]));
       if (!method)
         outcome.errors.push_back({"methods[" + std::to_string(i) + "]",
-                                  "must be one of mace, baseline, baseline_retry, fault_check, codesign, seeded_fault, got \"" +
+                                  "must be one of mace, baseline, baseline_retry, fault_check, codesign, codesign_llm, seeded_fault, got \"" +
                                       text(wire.getMethods()[i]).substr(0, 64) + "\""});
       else
         request.methods.push_back(*method);

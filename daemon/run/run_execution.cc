@@ -11,6 +11,7 @@
 #include "openpiton/unit_test_env.h"
 #include "openpiton/workload.h"
 #include "run/baseline_planner.h"
+#include "run/codesign_planner.h"
 #include "run/eval_run.h"
 #include "run/llm_planner.h"
 #include "run/seeded_fault_planner.h"
@@ -183,7 +184,9 @@ class Run {
     planner_task_llm_ = std::make_unique<PlannerTaskLlm>(*planner, replay_, recorder_, spec_);
     task_llm_ = planner_task_llm_.get();
     planner_ = std::move(planner);
-    if (eval_job_ && eval::calls_llm(eval_job_->method))  // REQ-EVAL-5, 6
+    if (eval_job_ && eval_job_->method == eval::Method::codesign_llm)  // REQ-EVAL-6, 8
+      planner_ = std::make_unique<CodesignPlanner>(std::move(planner_), spec_, eval_job_->area_budget);
+    else if (eval_job_ && eval::calls_llm(eval_job_->method))  // REQ-EVAL-5, 6
       planner_ = std::make_unique<BaselinePlanner>(std::move(planner_), spec_);
   }
 

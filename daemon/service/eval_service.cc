@@ -26,6 +26,11 @@ RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::B
       if (!request.backend.empty()) spec.backend = request.backend;
       if (!request.model.empty()) spec.model = request.model;
       break;
+    case eval::Method::codesign_llm:
+      spec.budget.max_iterations = 1;
+      if (!request.backend.empty()) spec.backend = request.backend;
+      if (!request.model.empty()) spec.model = request.model;
+      break;
     case eval::Method::baseline:
     case eval::Method::baseline_retry:
       // One proposal checked once, or once plus a fixed number of retries, each seeing the
@@ -53,6 +58,7 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
       throw std::runtime_error("no design of the search fits task " + task.id + "'s area budget");
     in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
   }
+  if (method == eval::Method::codesign_llm) in.area_budget = task.area_budget.value_or(0);
   if (method == eval::Method::seeded_fault) {
     const eval::Fault* fault = suite.fault(job.fault);
     if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);

@@ -440,6 +440,34 @@ TEST_F(EvalLlmTest, TheMaceMethodPlansWithTheLlmAndFaultChecksDoNot) {
   }
 }
 
+// REQ-EVAL-6, 8: the LLM co-design proposer is asked with the planner's own prompt, the
+// area model and the budget; of its designs those over the budget are not built, the
+// others are each built and checked and recorded.
+TEST_F(EvalLlmTest, TheLlmCodesignProposerBuildsItsDesignsThatFitTheBudget) {
+  vertex_.push(FakeVertexServer::text(
+      "TASK: a | deps= | kind=config | small\nCACHES: a | l1d=4096,4 l2=32768,4\n"
+      "TASK: b | deps= | kind=config | too big\nCACHES: b | l2=131072,4\n"
+      "TASK: c | deps= | kind=config | two ways\nCACHES: c | l1d=8192,2 l2=32768,4\n",
+      {1000, 100, 0}));
+  std::string suite = fixture_suite("\"vertex\"");
+  suite = suite.substr(0, suite.find(",\n    {\"id\": \"add_again\"")) + "]}";
+  std::string batch = submit(suite, {"--methods", "codesign_llm"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  auto requests = vertex_.requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_THAT(requests[0].body, HasSubstr("CO-DESIGN MODE"));
+  EXPECT_THAT(requests[0].body, HasSubstr("budget of 100.0"));
+  EXPECT_THAT(requests[0].body, HasSubstr("Build the tile and run add"));
+  auto runs = query(db(), "SELECT r.id, r.state FROM eval_runs e JOIN runs r ON r.id = e.run_id");
+  ASSERT_EQ(runs.size(), 1u);
+  auto designs = query(db(), "SELECT l1d_size, l1d_assoc, l2_size, passed FROM tasks WHERE run_id = '" +
+                                 runs[0][0] + "' ORDER BY task_id");
+  ASSERT_EQ(designs.size(), 2u);  // b's area (188.8) is over the budget: not built
+  EXPECT_EQ(designs[0], (std::vector<std::string>{"4096", "4", "32768", "1"}));
+  EXPECT_EQ(designs[1], (std::vector<std::string>{"8192", "2", "32768", "1"}));
+  EXPECT_THAT(maced_->mace({"eval", "results", batch, "--json"}).out, HasSubstr("\"feasible_designs\": 2"));
+}
+
 // REQ-EVAL-5: the retrying baseline sees its failure in the next planning prompt, a fixed
 // number of times, and makes no diagnosis call.
 TEST_F(EvalLlmTest, TheRetryingBaselineSeesItsFailureAndTriesAgain) {
