@@ -36,6 +36,12 @@ int cmd_log_file(const GlobalOptions& global, const Arguments& args);
 
 // `mace report RUN -o FILE.html` (report_command.cc).
 int cmd_report(const GlobalOptions& global, const Arguments& args);
+// Evaluation batches (eval_commands.cc).
+int cmd_eval_submit(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_status(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_results(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_report(const GlobalOptions& global, const Arguments& args);
+int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args);
 
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);

@@ -45,6 +45,17 @@ Commands:
   verdict SIM_LOG...      the verdict of each simulation transcript: pass, fail, timeout,
                           maxcycles or none (one line each; no daemon needed)
   version                 the client's and the daemon's versions
+  eval submit SUITE --methods M[,M..] [--repeats N] [--seed S] [--keep-models]
+              [--baseline-retries N] [--backend B] [--model M]
+                          queue an evaluation batch (methods: mace, baseline,
+                          baseline_retry, fault_check, seeded_fault, codesign,
+                          codesign_llm); prints the batch ID
+  eval status BATCH       jobs done / total, per method
+  eval results BATCH [--csv]
+                          the results table per task and method (--json: JSON)
+  eval report BATCH -o FILE.html
+                          a self-contained HTML page with the table and plots
+  eval cancel BATCH       start no further job and cancel the one under way
 
 Options:
   --socket PATH   maced's socket (default: $MACE_SOCKET, else /run/maced/maced.sock)
@@ -77,6 +88,12 @@ const std::vector<Command>& commands() {
       {"version", cmd_version, {{}, {}}},
       {"verdict", cmd_verdict, {{}, {}}},
       {"mcp", cmd_mcp, {{}, {"--session"}}},
+      {"eval submit", cmd_eval_submit,
+       {{"--keep-models"}, {"--methods", "--repeats", "--seed", "--baseline-retries", "--backend", "--model"}}},
+      {"eval status", cmd_eval_status, {{}, {}}},
+      {"eval results", cmd_eval_results, {{"--csv"}, {}}},
+      {"eval report", cmd_eval_report, {{}, {"-o", "--output"}}},
+      {"eval cancel", cmd_eval_cancel, {{}, {}}},
   };
   return table;
 }

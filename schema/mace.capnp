@@ -395,21 +395,10 @@ interface Maced {
 
   callTool @9 (session :Text, tool :Text, method :Text, argumentsJson :Text)
       -> (ok :Bool, content :Text);
+  # Runs one tool method for the agent of that session. A tool that fails answers
+  # ok = false with its error in `content`; it is not an exception.
 
   replay @10 (runId :Text, untilIteration :UInt32) -> (runId :Text, errors :List(FieldError));
-
-  # Every LLM call attempt of a run with its prompt and reply, oldest first.
-  calls @11 (runId :Text) -> (calls :List(LlmCall));
-
-  checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
-
-  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
-  # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
-  # who may read the run (README "Who sees what"): at most 1 MiB per answer, so a client
-  # streams a file of any size by asking again from chunk.offset + chunk.data.size().
-  # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
-  # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
-  # queue information, like `squeue`.
   # Queues a replay of a finished run under a new run ID that points back at it
   # (RunSummary.replayOf): its builds and runs served from the original's cache entries,
   # its LLM replies from the original's recorded calls, every decision compared with the
@@ -417,6 +406,44 @@ interface Maced {
   # replay replays the original. untilIteration > 0 stops after that iteration (the
   # replay then ends `cancelled`). A run still queued or running, or an untilIteration
   # beyond the original's iterations, is refused in `errors`.
-  # Runs one tool method for the agent of that session. A tool that fails answers
-  # ok = false with its error in `content`; it is not an exception.
+
+  # Every LLM call attempt of a run with its prompt and reply, oldest first.
+  calls @11 (runId :Text) -> (calls :List(LlmCall));
+
+  checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
+  # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
+  # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
+  # queue information, like `squeue`.
+
+  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
+  # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
+  # who may read the run (README "Who sees what"): at most 1 MiB per answer, so a client
+  # streams a file of any size by asking again from chunk.offset + chunk.data.size().
+
+  evalSubmit @14 (suiteJson :Text, request :EvalRequest)
+      -> (batchId :Text, errors :List(FieldError));
+  # Checks an evaluation suite and request (REQ-EVAL-1) and queues the batch: its jobs,
+  # shuffled by the seed, run one after another as ordinary runs. Every problem is in
+  # `errors` (paths start with "suite." for the suite file's fields) and nothing is
+  # recorded then.
+
+  evalReport @15 (batchId :Text, format :Text) -> (text :Text);
+  # The batch rendered: format "status" (progress per method), "text", "json", "csv"
+  # (the results table) or "html" (a self-contained page with the table and plots).
+  # Only the batch's submitter and maced's administrators may read it, unless others see
+  # everything.
+
+  evalCancel @16 (batchId :Text) -> ();
+  # Starts no further job of the batch and cancels its run under way.
+}
+
+struct EvalRequest {
+  # `mace eval submit`'s options.
+  methods @0 :List(Text);        # mace, baseline, baseline_retry, fault_check, codesign, seeded_fault, codesign_llm
+  repeats @1 :UInt32 = 1;        # 1..100
+  seed @2 :UInt64;               # shuffles the jobs (REQ-EVAL-2) and seeds each job
+  keepModels @3 :Bool = false;   # keep the checkouts' mace_* model directories (REQ-EVAL-4)
+  baselineRetries @4 :UInt32 = 2;  # baseline_retry's retries, 1..10
+  backend @5 :Text;              # for mace and the LLM baselines; empty: each task's own
+  model @6 :Text;
 }

@@ -10,7 +10,7 @@ packages=(
   python3 git jq
   systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
   man-db  # man renders the manual pages and systemd-analyze verify looks them up
-  chromium  # the run report (mace report) is checked in a real headless browser
+  chromium  # the run report and `mace eval report` are checked in a real headless browser
   slurm-wlm munge  # a real single-node Slurm for the Slurm executor's tests
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).

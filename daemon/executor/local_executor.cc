@@ -81,9 +81,15 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
 
   // REQ-EXEC-14..17: the edits the build carries go in before it and come out after its
   // runs, however the task ends (the guard restores on every way out).
-  openpiton::EditSet edits = to_edit_set(job.edits);
+  openpiton::EditSet edits;
   openpiton::AppliedEdits applied;
   try {
+    // REQ-EVAL-12: a seeded source fault goes in first, as the full content it gives each
+    // file of this checkout (what the loop carries between tasks).
+    if (!settings_.fault_edits.empty())
+      for (const auto& file : openpiton::compute_edited_files(checkout.root(), settings_.fault_edits))
+        edits.edits.push_back(openpiton::FullContent{file.path.relative, file.content});
+    edits.append(to_edit_set(job.edits));
     if (job.task.kind == TaskKind::rtl) {
       stage(iteration, job, TaskStage::prompting);
       AgentEdits agent_edits = rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent_);

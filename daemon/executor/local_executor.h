@@ -16,6 +16,7 @@
 #include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
+#include "openpiton/edit_set.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -49,6 +50,9 @@ struct ExecutorSettings {
   std::function<void(const TaskCallSite& site, const std::string& workload,
                      const std::filesystem::path& path)>
       on_log_file;
+  // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
+  // own, applied and restored with them. Empty for every run but a fault check's.
+  openpiton::EditSet fault_edits;
 };
 
 class LocalExecutor final : public loop::TaskRunner {

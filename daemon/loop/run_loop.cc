@@ -272,7 +272,7 @@ LoopResult RunLoop::iterate() {
                       std::string(to_string(failure.failure_reason)) + ")\n" +
                       digest_lines(failure.evidence, kDigestBytes);
     last_failure_ = failure;
-    triage(iteration, jobs_run[*first_failure], failure);
+    if (in_.triage_failures) triage(iteration, jobs_run[*first_failure], failure);
     if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
   }
 }

@@ -168,6 +168,10 @@ class LoopObserver {
 struct LoopInputs {
   const RunSpec& spec;
   std::size_t checkouts = 1;     // leased to the run
+  // False for the evaluation's fault checks and LLM baselines (REQ-EVAL-5, 11): a failed
+  // task is not triaged (no narrowing rebuild, no diagnosis), so they check exactly the
+  // designs they propose and a retry sees only the failure itself.
+  bool triage_failures = true;
   CacheGeometry default_caches;  // the checkout's own (cache_defaults.h)
   std::function<Clock::time_point()> now = Clock::now;
   std::function<bool()> cancelled = [] { return false; };

@@ -22,6 +22,7 @@
 #include "llm/tool_sessions.h"
 #include "maced/connection_limits.h"
 #include "rpc/connection_activity.h"
+#include "service/eval_service.h"
 #include "service/run_service.h"
 
 namespace mace {
@@ -37,6 +38,8 @@ class ClientConnections {
   void add(kj::Own<kj::AsyncIoStream> stream);
 
   std::size_t served() const { return served_; }
+  // The evaluation harness every connection serves (maced's); unset: none.
+  void set_eval_service(service::EvalService* eval) { eval_ = eval; }
 
  private:
   struct Connection;
@@ -55,6 +58,7 @@ class ClientConnections {
   kj::Promise<void> idle_for_the_timeout(std::shared_ptr<rpc::ConnectionActivity> activity);
 
   service::RunService& service_;
+  service::EvalService* eval_ = nullptr;
   llm::ToolSessions& tool_sessions_;
   kj::Timer& timer_;
   const ConnectionLimits limits_;

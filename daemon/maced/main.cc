@@ -35,6 +35,7 @@
 #include "maced/systemd_notify.h"
 #include "os/sha256.h"
 #include "os/unique_fd.h"
+#include "service/eval_service.h"
 #include "service/run_service.h"
 #include "store/store.h"
 
@@ -324,9 +325,26 @@ int main(int argc, char** argv) {
     });
     service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                       [&](const std::string& run_id) { supervisor.cancel(run_id); });
+    // Evaluation batches: the next job is queued whenever a run ends, and a batch a dead
+    // maced left resumes now (its interrupted run was recorded error above; REQ-EVAL-3).
+    mace::service::EvalService evaluations(*store, service);
+    service.set_on_final([&](const std::string&) {
+      try {
+        evaluations.advance();
+      } catch (const std::exception& e) {
+        // The run's end is recorded; the batch moves on at the next run end or restart.
+        std::cerr << "maced: cannot start the next evaluation job now: " << e.what() << "\n";
+      }
+    });
+    try {
+      evaluations.advance();
+    } catch (const std::exception& e) {
+      std::cerr << "maced: cannot resume evaluation batches now: " << e.what() << "\n";
+    }
 
     mace::ClientConnections connections(service, tool_sessions, io.provider->getTimer(),
                                         config.connections, admin_gid, std::cerr);
+    connections.set_eval_service(&evaluations);
     mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
                                  *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
                                  [&](kj::Own<kj::AsyncIoStream> stream) {

@@ -4,6 +4,8 @@
 
 #include "rpc/conversions.h"
 #include "rpc/run_listener_watcher.h"
+#include "eval/html_report.h"
+#include "eval/results.h"
 #include "service/service_error.h"
 
 namespace mace::rpc {
@@ -225,6 +227,64 @@ kj::Promise<void> MacedServer::replay(ReplayContext context) {
     auto results = context.getResults();
     set_outcome(results, outcome);
   });
+}
+
+service::EvalService& MacedServer::eval_service() {
+  if (!eval_) throw service::RequestError({"", "this maced has no evaluation harness"});
+  return *eval_;
+}
+
+kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto wire = params.getRequest();
+    eval::BatchRequest request;
+    service::EvalSubmitOutcome outcome;
+    for (unsigned i = 0; i < wire.getMethods().size(); ++i) {
+      auto method = eval::method_from_string(text(wire.getMethods()[i]));
+      if (!method)
+        outcome.errors.push_back({"methods[" + std::to_string(i) + "]",
+                                  "must be one of mace, baseline, baseline_retry, fault_check, codesign, codesign_llm, seeded_fault, got \"" +
+                                      text(wire.getMethods()[i]).substr(0, 64) + "\""});
+      else
+        request.methods.push_back(*method);
+    }
+    request.repeats = wire.getRepeats();
+    request.seed = wire.getSeed();
+    request.keep_models = wire.getKeepModels();
+    request.baseline_retries = wire.getBaselineRetries();
+    request.backend = text(wire.getBackend());
+    request.model = text(wire.getModel());
+    if (outcome.errors.empty())
+      outcome = eval_service().submit(text(params.getSuiteJson()), request, caller_.uid);
+    auto results = context.getResults();
+    results.setBatchId(outcome.batch_id);
+    auto errors = results.initErrors(static_cast<unsigned>(outcome.errors.size()));
+    for (size_t i = 0; i < outcome.errors.size(); ++i) {
+      errors[static_cast<unsigned>(i)].setPath(outcome.errors[i].path);
+      errors[static_cast<unsigned>(i)].setMessage(outcome.errors[i].message);
+    }
+  });
+}
+
+kj::Promise<void> MacedServer::evalReport(EvalReportContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    const std::string format = text(params.getFormat());
+    eval::BatchView batch = eval_service().view(text(params.getBatchId()), caller_);
+    std::string out;
+    if (format == "status") out = eval::render_status_text(batch);
+    else if (format == "text") out = eval::render_results_text(batch);
+    else if (format == "json") out = eval::render_results_json(batch);
+    else if (format == "csv") out = eval::render_results_csv(batch);
+    else if (format == "html") out = eval::render_html_report(batch);
+    else throw service::RequestError({"format", "must be status, text, json, csv or html"});
+    context.getResults().setText(out);
+  });
+}
+
+kj::Promise<void> MacedServer::evalCancel(EvalCancelContext context) {
+  return answer([&] { eval_service().cancel(text(context.getParams().getBatchId()), caller_); });
 }
 
 }  // namespace mace::rpc

@@ -10,6 +10,7 @@
 #include "llm/tool_sessions.h"
 #include "mace.capnp.h"
 #include "rpc/connection_activity.h"
+#include "service/eval_service.h"
 #include "service/run_service.h"
 
 namespace mace::rpc {
@@ -17,11 +18,13 @@ namespace mace::rpc {
 class MacedServer final : public api::Maced::Server {
  public:
   MacedServer(service::RunService& service, service::Caller caller,
-              llm::ToolSessions& tool_sessions, std::shared_ptr<ConnectionActivity> activity)
+              llm::ToolSessions& tool_sessions, std::shared_ptr<ConnectionActivity> activity,
+              service::EvalService* eval = nullptr)
       : service_(service),
         caller_(caller),
         tool_sessions_(tool_sessions),
-        activity_(std::move(activity)) {}
+        activity_(std::move(activity)),
+        eval_(eval) {}
 
   // Every call, whichever its method, keeps the connection busy until it is answered.
   DispatchCallResult dispatchCall(uint64_t interface_id, uint16_t method_id,
@@ -44,12 +47,19 @@ class MacedServer final : public api::Maced::Server {
   // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).
   kj::Promise<void> listTools(ListToolsContext context) override;
   kj::Promise<void> callTool(CallToolContext context) override;
+  // Evaluation batches (REQ-EVAL-*).
+  kj::Promise<void> evalSubmit(EvalSubmitContext context) override;
+  kj::Promise<void> evalReport(EvalReportContext context) override;
+  kj::Promise<void> evalCancel(EvalCancelContext context) override;
 
  private:
+  service::EvalService& eval_service();
+
   service::RunService& service_;
   service::Caller caller_;
   llm::ToolSessions& tool_sessions_;
   std::shared_ptr<ConnectionActivity> activity_;
+  service::EvalService* eval_;  // null: this maced has no evaluation harness (tests)
 };
 
 }  // namespace mace::rpc

@@ -10,7 +10,11 @@
 #include "openpiton/define_search.h"
 #include "openpiton/unit_test_env.h"
 #include "openpiton/workload.h"
+#include "run/baseline_planner.h"
+#include "run/codesign_planner.h"
+#include "run/eval_run.h"
 #include "run/llm_planner.h"
+#include "run/seeded_fault_planner.h"
 #include "run/planner_task_llm.h"
 #include "run/progress_events.h"
 #include "run/recording_observer.h"
@@ -84,10 +88,17 @@ class Run {
   }
 
   RunEnding execute() {
+    eval_job_ = eval_job_of(recorder_);
+    if (eval_job_) start_eval_job();
     make_planner();
+    if (eval_job_ && eval_job_->method == eval::Method::seeded_fault)  // REQ-EVAL-10
+      planner_ = std::make_unique<SeededFaultPlanner>(std::move(planner_), eval_job_->fault_config);
     executor::LocalExecutor executor(spec_, executor_settings());
     loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
     in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
+    if (eval_job_ && eval_job_->method != eval::Method::mace &&
+        eval_job_->method != eval::Method::seeded_fault)
+      in.triage_failures = false;
     loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
     auto [state, reason] = replay_.conclude(result);
     return {state, reason};
@@ -124,8 +135,24 @@ class Run {
     return [this] { return observer_.current_iteration(); };
   }
 
+  // REQ-EVAL-4, 9, 10..12: the checkouts made ready for the job, its environment and
+  // fault recorded.
+  void start_eval_job() {
+    prepare_eval_checkouts(recorder_, *eval_job_, checkouts_);
+    const std::string env = environment_json(record_, checkouts_);
+    recorder_.with_store([&](store::Store& store) { store.set_eval_run_env(recorder_.run_id(), env); });
+    if (!eval_job_->fault.empty())
+      recorder_.message("evaluation job " + std::string(eval::to_string(eval_job_->method)) +
+                        " with the " +
+                        std::string(eval_job_->fault_kind ? eval::to_string(*eval_job_->fault_kind) : "") +
+                        " fault " + eval_job_->fault);
+  }
+
   void make_planner() {
-    if (replay_.is_replay()) {
+    if (eval_job_ && !eval_job_->plan_reply.empty()) {
+      // REQ-EVAL-8, 11: a fault check's expert design, a co-design search's candidates.
+      planner_ = std::make_unique<FixedPlanner>(eval_job_->plan_reply);
+    } else if (replay_.is_replay()) {
       planner_ = replay_.replay_planner(spec_, current_iteration());
       task_llm_ = &replay_.replay_task_llm();
     } else if (record_.backend == "direct") {
@@ -159,6 +186,10 @@ class Run {
     planner_task_llm_ = std::make_unique<PlannerTaskLlm>(*planner, replay_, recorder_, spec_);
     task_llm_ = planner_task_llm_.get();
     planner_ = std::move(planner);
+    if (eval_job_ && eval_job_->method == eval::Method::codesign_llm)  // REQ-EVAL-6, 8
+      planner_ = std::make_unique<CodesignPlanner>(std::move(planner_), spec_, eval_job_->area_budget);
+    else if (eval_job_ && eval::calls_llm(eval_job_->method))  // REQ-EVAL-5, 6
+      planner_ = std::make_unique<BaselinePlanner>(std::move(planner_), spec_);
   }
 
   // REQ-EXEC-7: the tools of maced's configuration the spec names, on every LLM call.
@@ -175,6 +206,8 @@ class Run {
     s.workloads_dir = settings_.workloads_dir;
     s.cancel = &cancel_;
     s.task_calls = &replay_.task_calls();
+    if (eval_job_ && eval_job_->fault_kind == eval::FaultKind::source)
+      s.fault_edits = fault_edit_set(*eval_job_);  // REQ-EVAL-12
     s.llm = task_llm_;
     s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
       recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));
@@ -209,6 +242,7 @@ class Run {
   std::unique_ptr<loop::Planner> planner_;
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;
   executor::TaskLlm* task_llm_ = nullptr;
+  std::optional<eval::JobInstructions> eval_job_;
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/joined.h"
 #include "os/file_io.h"
 #include "service/service_error.h"
+#include "store/sqlite.h"
 
 namespace mace::service {
 namespace {
@@ -49,7 +50,13 @@ SubmitOutcome RunService::submit(const RunSpec& spec, uint32_t uid) {
   return accept(spec, uid);
 }
 
-SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
+SubmitOutcome RunService::submit_tied(const RunSpec& spec, uint32_t uid, const Tie& tie) {
+  FieldErrors errors = validate_run_spec(spec);
+  if (!errors.empty()) return {"", std::move(errors)};
+  return accept(spec, uid, tie);
+}
+
+SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& tie) {
   if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty())
     return {"", std::move(errors)};
   // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist.
@@ -81,11 +88,16 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid) {
   run.submitted_by_uid = uid;
   run.submitted_at_ms = now;
   return queue(run, "submitted by uid " + std::to_string(uid) + ": " + run.core + " " +
-                        std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y));
+                        std::to_string(run.mesh_x) + "x" + std::to_string(run.mesh_y), tie);
 }
 
-SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message) {
-  store_.insert_run(run);
+SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message, const Tie& tie) {
+  {
+    store::Transaction txn(store_.database());
+    store_.insert_run(run);
+    if (tie) tie(run.id);
+    txn.commit();
+  }
   store::EventRecord submitted;
   submitted.run_id = run.id;
   submitted.kind = EventKind::submitted;
@@ -286,7 +298,10 @@ void RunService::set_state(const std::string& run_id, RunState state,
                     : reason.rfind(name, 0) == 0  ? reason
                                                   : name + ": " + reason;
   record_event(std::move(changed));
-  if (is_final(state)) finish_watchers(run_id);
+  if (is_final(state)) {
+    finish_watchers(run_id);
+    if (on_final_) on_final_(run_id);
+  }
 }
 
 bool RunService::finish(const std::string& run_id, RunState state, const std::string& reason) {

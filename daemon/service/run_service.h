@@ -104,6 +104,11 @@ class RunService {
 
   SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
   SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
+  // As submit, with `tie(run_id)` run in the same store transaction as the run's insert:
+  // the evaluation harness records the job a run belongs to, so a crash between the two
+  // cannot leave a run no job knows (REQ-EVAL-3).
+  using Tie = std::function<void(const std::string& run_id)>;
+  SubmitOutcome submit_tied(const RunSpec& spec, uint32_t uid, const Tie& tie);
 
   // Queues a replay of a finished run (`mace replay RUN [--until N]`): a new run of the
   // caller with the original's spec, backend "replay" and replay_of pointing at the
@@ -153,6 +158,10 @@ class RunService {
 
   void set_hooks(std::function<void(const std::string&)> on_queued,
                  std::function<void(const std::string&)> on_cancelled);
+  // Told after a run reached a final state (the evaluation harness starts its next job).
+  void set_on_final(std::function<void(const std::string& run_id)> on_final) {
+    on_final_ = std::move(on_final);
+  }
 
   // The executor ("local" or "slurm") and each checkout as it is now, from whoever owns
   // the checkouts (maced's supervisor). Who holds a checkout is queue information, which
@@ -160,6 +169,7 @@ class RunService {
   using CheckoutsSource = std::function<std::vector<CheckoutStatus>()>;
   void set_checkouts_source(std::string executor, CheckoutsSource source);
   std::string executor() const { return executor_; }
+  OthersSee others_see() const { return settings_.others_see; }
   std::vector<CheckoutStatus> checkouts() const;
 
   // Counts of runs by state, for maced's status line.
@@ -168,9 +178,9 @@ class RunService {
   std::vector<store::Store::QueuedRun> queued_runs() const;
 
  private:
-  SubmitOutcome accept(const RunSpec& spec, uint32_t uid);
+  SubmitOutcome accept(const RunSpec& spec, uint32_t uid, const Tie& tie = {});
   // Records `run` as queued with its `submitted` event and tells the scheduler.
-  SubmitOutcome queue(const store::RunRecord& run, std::string message);
+  SubmitOutcome queue(const store::RunRecord& run, std::string message, const Tie& tie = {});
   void finish_watchers(const std::string& run_id);
   // The run, when the caller may read its contents; else RequestError saying why.
   store::RunRecord readable_run(const std::string& run_id, const Caller& caller) const;
@@ -190,6 +200,7 @@ class RunService {
   std::string executor_ = "local";
   CheckoutsSource checkouts_source_;
   WatchToken next_token_ = 1;
+  std::function<void(const std::string&)> on_final_;
 };
 
 }  // namespace mace::service

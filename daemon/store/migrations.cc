@@ -304,6 +304,49 @@ CREATE TABLE log_files (
 );
 CREATE INDEX log_files_run ON log_files(run_id, task_id, workload);
 )sql",
+
+    // 9: evaluation batches (REQ-EVAL-1..12): a batch with its suite and request, its jobs
+    // in the order they run, and each run a job made with its method, suite task, repeat,
+    // seed, what the run was told to do and the environment it ran in (REQ-EVAL-9). A job
+    // is done once one of its runs ends with a final state other than error (REQ-EVAL-3).
+    R"sql(
+CREATE TABLE eval_batches (
+  id TEXT PRIMARY KEY,
+  suite_name TEXT NOT NULL,
+  suite_json TEXT NOT NULL,
+  request_json TEXT NOT NULL,
+  submitted_by_uid INTEGER NOT NULL,
+  submitted_at_ms INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('running', 'done', 'cancelled')),
+  finished_at_ms INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE eval_jobs (
+  batch_id TEXT NOT NULL REFERENCES eval_batches(id) ON DELETE CASCADE,
+  position INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  fault TEXT NOT NULL DEFAULT '',
+  repeat INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'done', 'gave_up')),
+  attempts INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (batch_id, position)
+);
+CREATE TABLE eval_runs (
+  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  batch_id TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  method TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  fault TEXT NOT NULL DEFAULT '',
+  repeat INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  instructions_json TEXT NOT NULL,
+  env_json TEXT NOT NULL DEFAULT '',
+  FOREIGN KEY (batch_id, position) REFERENCES eval_jobs(batch_id, position) ON DELETE CASCADE
+);
+CREATE INDEX eval_runs_job ON eval_runs(batch_id, position);
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

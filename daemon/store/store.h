@@ -22,6 +22,7 @@
 #include "core/task_kind.h"
 #include "core/task_stage.h"
 #include "core/verdict.h"
+#include "store/eval_records.h"
 
 namespace mace::store {
 
@@ -404,6 +405,22 @@ class Store {
                                              const std::string& workload) const;
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
+
+  // Evaluation batches (eval_store.cc). insert_eval_batch writes the batch and its jobs.
+  void insert_eval_batch(const EvalBatchRecord& batch, const std::vector<EvalJobRecord>& jobs);
+  std::optional<EvalBatchRecord> find_eval_batch(const std::string& id) const;
+  // Newest first.
+  std::vector<EvalBatchRecord> eval_batches(const std::vector<std::string>& states) const;
+  // In run order, each with its latest run.
+  std::vector<EvalJobRecord> eval_jobs(const std::string& batch_id) const;
+  void set_eval_job_state(const std::string& batch_id, int64_t position, const std::string& state);
+  void set_eval_batch_state(const std::string& batch_id, const std::string& state, int64_t now_ms);
+  // Records a run made for a job and counts the attempt; in the caller's transaction with
+  // the run's own insert, so a job never has a run the store does not tie to it.
+  void insert_eval_run(const EvalRunRecord& run);
+  std::optional<EvalRunRecord> find_eval_run(const std::string& run_id) const;
+  std::vector<EvalRunRecord> eval_runs(const std::string& batch_id) const;
+  void set_eval_run_env(const std::string& run_id, const std::string& env_json);
 
   // The connection, for the tables that have no method here (postmortems; see
   // migrations.cc) and for callers' own transactions.

@@ -9,6 +9,7 @@
 #include "core/plan.h"
 #include "core/post_mortem.h"
 #include "core/run_spec.h"
+#include "eval/suite.h"
 #include "llm/cli_backend.h"
 #include "llm/setup_error.h"
 #include "llm/vertex_backend.h"
@@ -175,6 +176,24 @@ void check_mcp(std::string_view input) {
 
 }  // namespace
 
+// An evaluation suite from a user (REQ-EVAL-1): refused with readable errors, or accepted
+// with every task's spec valid and every expert configuration a usable one-task plan.
+void check_suite(std::string_view input) {
+  eval::SuiteParseResult parsed = eval::parse_suite_json(input);
+  for (const auto& e : parsed.errors)
+    require(valid_utf8(e.to_string()), "a suite error is not valid UTF-8: " + e.to_string());
+  if (!parsed.suite) {
+    require(!parsed.errors.empty(), "a refused suite has no error");
+    return;
+  }
+  for (const auto& task : parsed.suite->tasks) {
+    require(validate_run_spec(task.spec).empty(), "an accepted task's spec does not validate");
+    Plan plan = parse_plan(eval::config_plan_reply(task.spec, task.expert));
+    require(plan.usable() && plan.tasks.size() == 1 && plan.skipped.empty(),
+            "an accepted expert configuration is not a one-task plan");
+  }
+}
+
 const std::vector<Target>& all_targets() {
   static const std::vector<Target> targets = {
       {"spec",
@@ -184,6 +203,12 @@ const std::vector<Target>& all_targets() {
         "{", "\\u0000", "\\ud800"},
        1 << 20,
        check_spec},
+      {"suite",
+       {"\"suite\"", "\"tasks\"", "\"faults\"", "\"expert\"", "\"caches\"", "\"l1d\"",
+        "\"size\"", "\"associativity\"", "\"defines\"", "\"area_budget\"", "\"kind\"",
+        "\"source\"", "\"edits\"", "\"meshes\"", "[[1, 1]]", "true", "null", "[", "{", "\\u0000"},
+       1 << 20,
+       check_suite},
       {"plan",
        {"TASK:", "CACHES:", "CONFIG_RTL:", " | deps=", " | kind=config | ", "kind=rtl",
         "kind=unit_test", "l1d=16384,4", "**TASK:**", "- ", "none", "\n"},

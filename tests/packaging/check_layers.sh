@@ -14,16 +14,17 @@ declare -A allowed=(
   [openpiton]="os"
   [slurm]="os"
   [loop]="os core"
+  [eval]="os core"
   [store]="os core"
   [llm]="os core"
   [mcp]="os core llm"
   [tools]="os core llm openpiton"
   [executor]="os core loop llm openpiton tools"
   [replay]="os core loop executor openpiton store"
-  [service]="os core store"
-  [run]="os core loop llm openpiton slurm tools executor replay store service"
-  [rpc]="os core store service llm mcp"
-  [maced]="os core loop llm openpiton slurm tools executor replay store service run rpc"
+  [service]="os core eval store"
+  [run]="os core eval loop llm openpiton slurm tools executor replay store service"
+  [rpc]="os core eval store service llm mcp"
+  [maced]="os core eval loop llm openpiton slurm tools executor replay store service run rpc"
 )
 
 bad=0

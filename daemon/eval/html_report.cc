@@ -1,0 +1,146 @@
+#include "eval/html_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace mace::eval {
+namespace {
+
+// Everything a suite or run put in the page is text, escaped.
+std::string escaped(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+struct MethodSummary {
+  int64_t runs = 0;
+  int64_t successes = 0;
+  double cost = 0;
+  std::vector<double> wall_s;
+};
+
+std::map<std::string, MethodSummary> by_method(const BatchView& batch) {
+  std::map<std::string, MethodSummary> out;
+  for (const auto& job : batch.jobs) {
+    auto& m = out[job.method];
+    if (!job_finished(job)) continue;
+    ++m.runs;
+    if (job_succeeded(job)) ++m.successes;
+    m.cost += job.cost_usd;
+    m.wall_s.push_back(job.wall_s);
+  }
+  return out;
+}
+
+constexpr int kWidth = 520;
+constexpr int kBarHeight = 26;
+constexpr int kLabelWidth = 140;
+
+// A horizontal bar chart, one bar per method; `value` in [0, max].
+std::string bar_chart(const std::string& id, const std::string& title,
+                      const std::vector<std::pair<std::string, double>>& bars, double max,
+                      const std::string& unit, int decimals) {
+  const int height = 30 + kBarHeight * static_cast<int>(bars.size()) + 10;
+  std::string svg = "<svg id=\"" + id + "\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    std::to_string(kWidth) + "\" height=\"" + std::to_string(height) +
+                    "\" role=\"img\" aria-label=\"" + escaped(title) + "\">";
+  svg += "<text x=\"4\" y=\"18\" font-weight=\"bold\">" + escaped(title) + "</text>";
+  const double span = kWidth - kLabelWidth - 90;
+  int y = 30;
+  for (const auto& [label, value] : bars) {
+    const double w = max > 0 ? span * std::clamp(value / max, 0.0, 1.0) : 0;
+    svg += "<text x=\"4\" y=\"" + std::to_string(y + 17) + "\">" + escaped(label) + "</text>";
+    svg += "<rect class=\"bar\" x=\"" + std::to_string(kLabelWidth) + "\" y=\"" + std::to_string(y + 3) +
+           "\" width=\"" + fixed(w, 1) + "\" height=\"" + std::to_string(kBarHeight - 6) +
+           "\" fill=\"#4a7bb7\"/>";
+    svg += "<text x=\"" + fixed(kLabelWidth + w + 6, 1) + "\" y=\"" + std::to_string(y + 17) + "\">" +
+           fixed(value, decimals) + escaped(unit) + "</text>";
+    y += kBarHeight;
+  }
+  return svg + "</svg>\n";
+}
+
+// One row of dots per method: each finished run's wall time on a shared axis.
+std::string wall_time_plot(const std::map<std::string, MethodSummary>& methods) {
+  double max = 0;
+  for (const auto& [name, m] : methods)
+    for (double w : m.wall_s) max = std::max(max, w);
+  const int height = 50 + kBarHeight * static_cast<int>(methods.size());
+  std::string svg = "<svg id=\"plot-wall\" class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    std::to_string(kWidth) + "\" height=\"" + std::to_string(height) +
+                    "\" role=\"img\" aria-label=\"wall time per run\">";
+  svg += "<text x=\"4\" y=\"18\" font-weight=\"bold\">Wall time per run (s)</text>";
+  const double span = kWidth - kLabelWidth - 30;
+  int y = 30;
+  for (const auto& [name, m] : methods) {
+    svg += "<text x=\"4\" y=\"" + std::to_string(y + 17) + "\">" + escaped(name) + "</text>";
+    svg += "<line x1=\"" + std::to_string(kLabelWidth) + "\" x2=\"" + fixed(kLabelWidth + span, 1) +
+           "\" y1=\"" + std::to_string(y + 13) + "\" y2=\"" + std::to_string(y + 13) +
+           "\" stroke=\"#ccc\"/>";
+    for (double w : m.wall_s) {
+      const double x = kLabelWidth + (max > 0 ? span * w / max : 0);
+      svg += "<circle class=\"dot\" cx=\"" + fixed(x, 1) + "\" cy=\"" + std::to_string(y + 13) +
+             "\" r=\"4\" fill=\"#c0504d\" fill-opacity=\"0.7\"><title>" + fixed(w, 1) +
+             " s</title></circle>";
+    }
+    y += kBarHeight;
+  }
+  svg += "<text x=\"" + std::to_string(kLabelWidth) + "\" y=\"" + std::to_string(y + 14) + "\">0</text>";
+  svg += "<text x=\"" + fixed(kLabelWidth + span - 40, 1) + "\" y=\"" + std::to_string(y + 14) + "\">" +
+         fixed(max, 1) + " s</text>";
+  return svg + "</svg>\n";
+}
+
+}  // namespace
+
+std::string render_html_report(const BatchView& batch) {
+  auto methods = by_method(batch);
+  std::vector<std::pair<std::string, double>> success, cost;
+  double max_cost = 0;
+  for (const auto& [name, m] : methods) {
+    success.push_back({name, m.runs ? 100.0 * static_cast<double>(m.successes) / static_cast<double>(m.runs) : 0});
+    const double mean_cost = m.runs ? m.cost / static_cast<double>(m.runs) : 0;
+    cost.push_back({name, mean_cost});
+    max_cost = std::max(max_cost, mean_cost);
+  }
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">"
+      "<title>MACE evaluation " + escaped(batch.id) + "</title><style>"
+      "body{font-family:sans-serif;margin:2em;color:#222}"
+      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;text-align:left}"
+      "th{background:#eee}.plot{display:block;margin:1em 0;font-size:13px}"
+      "</style></head><body>\n";
+  html += "<h1>MACE evaluation batch " + escaped(batch.id) + "</h1>\n";
+  html += "<p>Suite <b>" + escaped(batch.suite) + "</b>, state <b>" + escaped(batch.state) + "</b>, " +
+          std::to_string(batch.jobs.size()) + " jobs. For a fault check, success means the fault was caught.</p>\n";
+  html += "<table id=\"results\"><thead><tr><th>task</th><th>method</th><th>fault</th><th>success</th>"
+          "<th>success rate</th><th>mean iterations</th><th>mean cost ($)</th><th>mean wall (s)</th>"
+          "<th>designs</th></tr></thead><tbody>\n";
+  for (const auto& r : result_rows(batch)) {
+    html += "<tr><td>" + escaped(r.task_id) + "</td><td>" + escaped(r.method) + "</td><td>" +
+            escaped(r.fault.empty() ? "-" : r.fault) + "</td><td>" + std::to_string(r.successes) + "/" +
+            std::to_string(r.runs) + "</td><td>" + fixed(100 * r.success_rate, 0) + "%</td><td>" +
+            fixed(r.mean_iterations, 1) + "</td><td>" + fixed(r.mean_cost_usd, 4) + "</td><td>" +
+            fixed(r.mean_wall_s, 1) + "</td><td>" + std::to_string(r.designs) + "</td></tr>\n";
+  }
+  html += "</tbody></table>\n";
+  html += bar_chart("plot-success", "Success rate per method", success, 100, "%", 0);
+  html += bar_chart("plot-cost", "Mean LLM cost per run ($)", cost, max_cost, "", 4);
+  html += wall_time_plot(methods);
+  html += "</body></html>\n";
+  return html;
+}
+
+}  // namespace mace::eval

@@ -1,0 +1,182 @@
+#include "eval/results.h"
+
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "core/json_writer.h"
+
+namespace mace::eval {
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+bool job_finished(const JobOutcome& job) { return job.job_state != "pending"; }
+
+bool job_succeeded(const JobOutcome& job) {
+  if (job.job_state != "done") return false;
+  if (job.method == "fault_check")
+    return job.run_state == "failed" || job.run_state == "budget_exceeded";
+  if (job.method == "codesign" || job.method == "codesign_llm") return job.feasible_designs > 0;
+  return job.run_state == "passed";
+}
+
+std::vector<ResultRow> result_rows(const BatchView& batch) {
+  std::map<std::tuple<std::string, std::string, std::string>, ResultRow> rows;
+  for (const auto& job : batch.jobs) {
+    auto& row = rows[{job.task_id, job.method, job.fault}];
+    row.task_id = job.task_id;
+    row.method = job.method;
+    row.fault = job.fault;
+    if (!job_finished(job)) continue;
+    ++row.runs;
+    if (job_succeeded(job)) ++row.successes;
+    row.mean_iterations += static_cast<double>(job.iterations);
+    row.total_cost_usd += job.cost_usd;
+    row.mean_wall_s += job.wall_s;
+    row.designs += job.designs;
+    row.wall_s.push_back(job.wall_s);
+  }
+  std::vector<ResultRow> out;
+  for (auto& [key, row] : rows) {
+    if (row.runs > 0) {
+      const double n = static_cast<double>(row.runs);
+      row.success_rate = static_cast<double>(row.successes) / n;
+      row.mean_iterations /= n;
+      row.mean_cost_usd = row.total_cost_usd / n;
+      row.mean_wall_s /= n;
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+std::vector<MethodProgress> progress(const BatchView& batch) {
+  std::map<std::string, MethodProgress> by_method;
+  for (const auto& job : batch.jobs) {
+    auto& p = by_method[job.method];
+    p.method = job.method;
+    ++p.total;
+    if (job_finished(job)) ++p.done;
+  }
+  std::vector<MethodProgress> out;
+  for (auto& [m, p] : by_method) out.push_back(p);
+  return out;
+}
+
+namespace {
+
+std::string pad(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+// A CSV field: quoted when it holds a comma, quote or line break (RFC 4180); a field that
+// starts with a formula character is prefixed with ' so a spreadsheet shows it as text.
+std::string csv_field(const std::string& s) {
+  std::string v = s;
+  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@')) v = "'" + v;
+  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string render_status_text(const BatchView& batch) {
+  int64_t done = 0, total = 0;
+  for (const auto& p : progress(batch)) {
+    done += p.done;
+    total += p.total;
+  }
+  std::string out = "batch " + batch.id + " (suite " + batch.suite + "): " + batch.state + ", " +
+                    std::to_string(done) + "/" + std::to_string(total) + " jobs done\n";
+  for (const auto& p : progress(batch))
+    out += "  " + pad(p.method, 16) + std::to_string(p.done) + "/" + std::to_string(p.total) + "\n";
+  for (const auto& job : batch.jobs) {
+    if (job.job_state != "pending" || job.run_id.empty()) continue;
+    out += "  now: job " + std::to_string(job.position) + " " + job.method + " " + job.task_id +
+           (job.fault.empty() ? "" : " fault " + job.fault) + " repeat " +
+           std::to_string(job.repeat) + ", run " + job.run_id + " " + job.run_state + "\n";
+    break;
+  }
+  return out;
+}
+
+std::string render_results_text(const BatchView& batch) {
+  std::string out = pad("task", 20) + pad("method", 16) + pad("fault", 20) + pad("success", 12) +
+                    pad("iters", 8) + pad("cost $", 10) + pad("wall s", 10) + "designs\n";
+  for (const auto& r : result_rows(batch)) {
+    out += pad(r.task_id, 20) + pad(r.method, 16) + pad(r.fault.empty() ? "-" : r.fault, 20) +
+           pad(std::to_string(r.successes) + "/" + std::to_string(r.runs), 12) +
+           pad(fixed(r.mean_iterations, 1), 8) + pad(fixed(r.mean_cost_usd, 4), 10) +
+           pad(fixed(r.mean_wall_s, 1), 10) + std::to_string(r.designs) + "\n";
+  }
+  return out;
+}
+
+std::string render_results_json(const BatchView& batch) {
+  JsonWriter w(true);
+  w.begin_object();
+  w.field("batch_id", batch.id);
+  w.field("suite", batch.suite);
+  w.field("state", batch.state);
+  w.field("submitted_at_ms", batch.submitted_at_ms);
+  w.field("finished_at_ms", batch.finished_at_ms);
+  w.key("request").raw(batch.request_json.empty() ? "{}" : batch.request_json);
+  w.key("progress").begin_array();
+  for (const auto& p : progress(batch)) {
+    w.begin_object().field("method", p.method).field("done", p.done).field("total", p.total);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("results").begin_array();
+  for (const auto& r : result_rows(batch)) {
+    w.begin_object();
+    w.field("task", r.task_id).field("method", r.method).field("fault", r.fault);
+    w.field("runs", r.runs).field("successes", r.successes).field("success_rate", r.success_rate);
+    w.field("mean_iterations", r.mean_iterations).field("mean_cost_usd", r.mean_cost_usd);
+    w.field("total_cost_usd", r.total_cost_usd).field("mean_wall_s", r.mean_wall_s);
+    w.field("designs", r.designs);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("jobs").begin_array();
+  for (const auto& j : batch.jobs) {
+    w.begin_object();
+    w.field("position", j.position).field("method", j.method).field("task", j.task_id);
+    w.field("fault", j.fault).field("repeat", j.repeat).field("seed", j.seed);
+    w.field("state", j.job_state).field("attempts", j.attempts).field("run_id", j.run_id);
+    w.field("run_state", j.run_state).field("iterations", j.iterations);
+    w.field("cost_usd", j.cost_usd).field("wall_s", j.wall_s).field("designs", j.designs);
+    w.field("feasible_designs", j.feasible_designs);
+    w.key("environment").raw(j.env_json.empty() ? "null" : j.env_json);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take() + "\n";
+}
+
+std::string render_results_csv(const BatchView& batch) {
+  std::string out =
+      "task,method,fault,runs,successes,success_rate,mean_iterations,mean_cost_usd,"
+      "total_cost_usd,mean_wall_s,designs\r\n";
+  for (const auto& r : result_rows(batch)) {
+    out += csv_field(r.task_id) + "," + csv_field(r.method) + "," + csv_field(r.fault) + "," +
+           std::to_string(r.runs) + "," + std::to_string(r.successes) + "," +
+           fixed(r.success_rate, 4) + "," + fixed(r.mean_iterations, 3) + "," +
+           fixed(r.mean_cost_usd, 6) + "," + fixed(r.total_cost_usd, 6) + "," +
+           fixed(r.mean_wall_s, 3) + "," + std::to_string(r.designs) + "\r\n";
+  }
+  return out;
+}
+
+}  // namespace mace::eval

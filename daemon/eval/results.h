@@ -1,0 +1,80 @@
+#pragma once
+// An evaluation batch's progress and results table, from its jobs and their runs: per
+// suite task and method (and fault, for fault checks), the success rate over repeats,
+// iterations, cost, wall time and designs evaluated. Rendered as text, JSON and CSV here,
+// as HTML in html_report.h. Pure: the service reads the store and fills JobOutcome.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mace::eval {
+
+// One job as the batch sees it now.
+struct JobOutcome {
+  int64_t position = 0;
+  std::string method;
+  std::string task_id;
+  std::string fault;
+  int64_t repeat = 0;
+  int64_t seed = 0;
+  std::string job_state;  // pending | done | gave_up
+  int64_t attempts = 0;
+  std::string run_id;     // latest run; "" before the first
+  std::string run_state;  // that run's state; "" without one
+  int64_t iterations = 0;
+  double cost_usd = 0;
+  double wall_s = 0;
+  int64_t designs = 0;  // distinct builds the run made (its task rows' build IDs)
+  int64_t feasible_designs = 0;  // of those, the ones every gate workload passed on
+  std::string env_json;  // REQ-EVAL-9, "" until the run started
+};
+
+struct BatchView {
+  std::string id;
+  std::string suite;
+  std::string state;  // running | done | cancelled
+  int64_t submitted_at_ms = 0;
+  int64_t finished_at_ms = 0;
+  std::string request_json;
+  std::vector<JobOutcome> jobs;
+};
+
+// A job's success: its run passed; for a fault check, the fault was caught (the run ended
+// failed or budget_exceeded: the check did not let the broken design through); for a
+// co-design search, at least one feasible design was found.
+bool job_succeeded(const JobOutcome& job);
+bool job_finished(const JobOutcome& job);
+
+struct ResultRow {
+  std::string task_id;
+  std::string method;
+  std::string fault;
+  int64_t runs = 0;        // finished jobs
+  int64_t successes = 0;
+  double success_rate = 0;  // successes / runs; 0 without runs
+  double mean_iterations = 0;
+  double mean_cost_usd = 0;
+  double total_cost_usd = 0;
+  double mean_wall_s = 0;
+  int64_t designs = 0;  // total over the runs
+  std::vector<double> wall_s;  // each finished run's, for the distribution plot
+};
+
+struct MethodProgress {
+  std::string method;
+  int64_t done = 0;
+  int64_t total = 0;
+};
+
+std::vector<ResultRow> result_rows(const BatchView& batch);
+// `v` with `decimals` digits after the point, as every rendering shows numbers.
+std::string fixed(double v, int decimals);
+std::vector<MethodProgress> progress(const BatchView& batch);
+
+std::string render_status_text(const BatchView& batch);
+std::string render_results_text(const BatchView& batch);
+std::string render_results_json(const BatchView& batch);
+std::string render_results_csv(const BatchView& batch);
+
+}  // namespace mace::eval

@@ -1,0 +1,129 @@
+#include "run/eval_run.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/json_writer.h"
+#include "openpiton/rtl_edits.h"
+#include "openpiton/sims_command.h"
+#include "openpiton/source_fingerprint.h"
+#include "os/environment.h"
+#include "run/mace_commit.h"
+
+namespace mace::run {
+
+std::optional<eval::JobInstructions> eval_job_of(RunRecorder& recorder) {
+  auto record = recorder.with_store(
+      [&](store::Store& store) { return store.find_eval_run(recorder.run_id()); });
+  if (!record) return std::nullopt;
+  auto instructions = eval::instructions_from_json(record->instructions_json);
+  if (!instructions)
+    throw std::runtime_error("the evaluation job's recorded instructions do not parse");
+  return instructions;
+}
+
+std::vector<std::string> remove_mace_models(const std::filesystem::path& checkout_root) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  const fs::path build = checkout_root / "build";
+  std::error_code ec;
+  if (!fs::is_directory(build, ec)) return removed;
+  // build/<system>/<build id>: sims puts each model under its system's folder.
+  std::vector<fs::path> systems;
+  for (const auto& entry : fs::directory_iterator(build, ec))
+    if (entry.is_directory() && !entry.is_symlink() &&
+        !entry.path().filename().string().starts_with("."))
+      systems.push_back(entry.path());
+  for (const auto& system : systems) {
+    std::vector<fs::path> models;
+    for (const auto& entry : fs::directory_iterator(system, ec))
+      if (entry.path().filename().string().starts_with("mace_")) models.push_back(entry.path());
+    std::sort(models.begin(), models.end());
+    for (const auto& model : models) {
+      fs::remove_all(model);  // throws, naming the path, when it cannot
+      removed.push_back(fs::relative(model, checkout_root).string());
+    }
+  }
+  return removed;
+}
+
+void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& job,
+                            const std::vector<openpiton::Checkout>& checkouts) {
+  for (const auto& checkout : checkouts) {
+    const std::string root = checkout.root().string();
+    // REQ-EVAL-12: a fault or RTL edit a killed job left is not this job's.
+    openpiton::RestoreReport leftovers = openpiton::restore_leftover_edits(checkout.root());
+    for (const auto& file : leftovers.restored)
+      recorder.message(root + ": restored " + file + " (left by an interrupted job)");
+    for (const auto& file : leftovers.removed)
+      recorder.message(root + ": removed " + file + " (created by an interrupted job)");
+    if (!leftovers.ok()) {
+      std::string why;
+      for (const auto& e : leftovers.errors) why += (why.empty() ? "" : "; ") + e;
+      throw std::runtime_error(root + ": cannot restore what an interrupted job left: " + why);
+    }
+    // A source fault that does not apply to this checkout would fail the build for a
+    // reason that says nothing of the design: the job cannot run here, and says so.
+    if (!job.fault_edits.empty()) {
+      try {
+        (void)openpiton::compute_edited_files(checkout.root(), fault_edit_set(job));
+      } catch (const openpiton::EditError& e) {
+        throw std::runtime_error("the fault " + job.fault + " does not apply to " + root + ": " +
+                                 e.what());
+      }
+    }
+    if (job.keep_models) continue;
+    // REQ-EVAL-4: every job starts from no model MACE built, so none is reused.
+    std::vector<std::string> removed = remove_mace_models(checkout.root());
+    recorder.message(root + ": removed " + std::to_string(removed.size()) +
+                     " mace_* model director" + (removed.size() == 1 ? "y" : "ies") +
+                     " before the job");
+  }
+}
+
+std::string environment_json(const store::RunRecord& run,
+                             const std::vector<openpiton::Checkout>& checkouts) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  JsonWriter w;
+  w.begin_object();
+  w.field("mace_commit", MACE_COMMIT);
+  w.field("mace_version", MACE_VERSION);
+  w.field("backend", run.backend);
+  w.field("model", run.model);
+  w.field("host", std::string(host));
+  w.key("checkouts").begin_array();
+  for (const auto& checkout : checkouts) {
+    w.begin_object();
+    w.field("path", checkout.root().string());
+    std::string verilator;
+    try {
+      verilator = openpiton::detect_verilator_version(
+                      checkout.environment(os::inherited_environment()), nullptr, checkout.runner())
+                      .text;
+    } catch (const std::exception& e) {
+      verilator = std::string("unknown: ") + e.what();
+    }
+    w.field("verilator", verilator);
+    try {
+      w.field("source_fingerprint", openpiton::source_fingerprint(checkout, verilator).digest);
+    } catch (const std::exception& e) {
+      w.field("source_fingerprint", std::string("unknown: ") + e.what());
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  return w.take();
+}
+
+openpiton::EditSet fault_edit_set(const eval::JobInstructions& job) {
+  openpiton::EditSet edits;
+  for (const auto& e : job.fault_edits)
+    edits.edits.push_back(openpiton::TextReplacement{e.path, e.old_text, e.new_text});
+  return edits;
+}
+
+}  // namespace mace::run

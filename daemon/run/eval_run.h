@@ -1,0 +1,61 @@
+#pragma once
+// What a run made for an evaluation job does beyond an ordinary run (REQ-EVAL-4, 9, 11,
+// 12): before it starts, each of its checkouts loses every mace_* model directory (unless
+// the batch keeps them) and any RTL edit or fault an interrupted job left; its environment
+// is recorded; a fault check plans the expert configuration itself and a source fault's
+// edits go into every build of the run (applied and restored by the executor, journalled
+// so that a maced killed mid-build restores them on its next start).
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "eval/job_instructions.h"
+#include "loop/run_loop.h"
+#include "openpiton/checkout.h"
+#include "openpiton/edit_set.h"
+#include "run/run_recorder.h"
+#include "store/store.h"
+
+namespace mace::run {
+
+// The job's instructions when `recorder`'s run belongs to an evaluation job; nullopt for
+// an ordinary run. Throws std::runtime_error when the recorded instructions do not parse.
+std::optional<eval::JobInstructions> eval_job_of(RunRecorder& recorder);
+
+// REQ-EVAL-4: removes build/<system>/mace_* model directories of `checkout_root`; returns
+// what it removed (relative paths), in order.
+std::vector<std::string> remove_mace_models(const std::filesystem::path& checkout_root);
+
+// REQ-EVAL-4 and 12, for each checkout: models removed (unless kept) and leftovers of an
+// interrupted job restored; each step said in the run's log.
+void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& job,
+                            const std::vector<openpiton::Checkout>& checkouts);
+
+// REQ-EVAL-9: MACE's commit, each checkout's source fingerprint and Verilator version, the
+// backend and model, the host; as JSON, recorded with the run.
+std::string environment_json(const store::RunRecord& run,
+                             const std::vector<openpiton::Checkout>& checkouts);
+
+// A source fault's edits as the executor applies them.
+openpiton::EditSet fault_edit_set(const eval::JobInstructions& job);
+
+// The planner of a fault check: its one plan is the expert configuration (with a config
+// fault laid over it); no LLM (REQ-EVAL-11).
+class FixedPlanner final : public loop::Planner {
+ public:
+  explicit FixedPlanner(std::string reply) : reply_(std::move(reply)) {}
+  loop::PlannerReply plan(const std::string&) override { return {true, reply_, 0.0, ""}; }
+  bool can_triage() const override { return false; }
+  loop::PlannerReply triage(loop::TriagePhase, const std::function<std::string(bool)>&,
+                            const loop::TaskOutcome*) override {
+    return {false, "", 0.0, "a fault check makes no LLM call"};
+  }
+
+ private:
+  std::string reply_;
+};
+
+}  // namespace mace::run

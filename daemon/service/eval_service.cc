@@ -1,0 +1,279 @@
+#include "service/eval_service.h"
+
+#include <algorithm>
+#include <set>
+
+#include "eval/cache_area.h"
+#include "eval/job_instructions.h"
+#include "eval/suite.h"
+#include "service/service_error.h"
+
+namespace mace::service {
+namespace {
+
+// The run a job makes: its task's spec, with what the method changes.
+RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::BatchRequest& request) {
+  RunSpec spec = task.spec;
+  switch (method) {
+    case eval::Method::codesign:
+    case eval::Method::fault_check:
+      // REQ-EVAL-8, 11: designs MACE chose, each built and checked once, no LLM.
+      spec.backend = "direct";
+      spec.model.reset();
+      spec.budget.max_iterations = 1;
+      break;
+    case eval::Method::seeded_fault:
+      if (!request.backend.empty()) spec.backend = request.backend;
+      if (!request.model.empty()) spec.model = request.model;
+      break;
+    case eval::Method::codesign_llm:
+      spec.budget.max_iterations = 1;
+      if (!request.backend.empty()) spec.backend = request.backend;
+      if (!request.model.empty()) spec.model = request.model;
+      break;
+    case eval::Method::baseline:
+    case eval::Method::baseline_retry:
+      // One proposal checked once, or once plus a fixed number of retries, each seeing the
+      // last failure in the loop's next planning prompt.
+      spec.budget.max_iterations = method == eval::Method::baseline ? 1 : 1 + request.baseline_retries;
+      [[fallthrough]];
+    case eval::Method::mace:
+      if (!request.backend.empty()) spec.backend = request.backend;
+      if (!request.model.empty()) spec.model = request.model;
+      break;
+  }
+  return spec;
+}
+
+eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::SuiteTask& task,
+                                       const store::EvalJobRecord& job,
+                                       const eval::BatchRequest& request, eval::Method method) {
+  eval::JobInstructions in;
+  in.method = method;
+  in.keep_models = request.keep_models;
+  if (method == eval::Method::baseline_retry) in.baseline_retries = request.baseline_retries;
+  if (method == eval::Method::codesign) {
+    auto designs = eval::codesign_designs(task.expert, task.area_budget.value_or(0));
+    if (designs.empty())
+      throw std::runtime_error("no design of the search fits task " + task.id + "'s area budget");
+    in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
+  }
+  if (method == eval::Method::codesign_llm) in.area_budget = task.area_budget.value_or(0);
+  if (method == eval::Method::seeded_fault) {
+    const eval::Fault* fault = suite.fault(job.fault);
+    if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
+    in.fault = fault->name;
+    in.fault_kind = fault->kind;
+    in.fault_config = fault->config;
+  }
+  if (method == eval::Method::fault_check) {
+    const eval::Fault* fault = suite.fault(job.fault);
+    if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
+    in.fault = fault->name;
+    in.fault_kind = fault->kind;
+    in.fault_edits = fault->edits;
+    in.plan_reply = eval::config_plan_reply(task.spec, eval::with_fault(task.expert, *fault));
+  }
+  return in;
+}
+
+}  // namespace
+
+EvalService::EvalService(store::Store& store, RunService& runs, Clock clock)
+    : store_(store), runs_(runs), clock_(std::move(clock)) {}
+
+EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::BatchRequest& request,
+                                      uint32_t uid) {
+  eval::SuiteParseResult parsed = eval::parse_suite_json(suite_json);
+  FieldErrors errors = std::move(parsed.errors);
+  for (auto& e : errors) e.path = e.path.empty() ? "suite" : "suite." + e.path;
+  for (auto& e : eval::check_request(request)) errors.push_back(std::move(e));
+  if (!errors.empty()) return {"", std::move(errors)};
+  const eval::Suite& suite = *parsed.suite;
+  for (size_t i = 0; i < request.methods.size(); ++i) {
+    if (!eval::calls_llm(request.methods[i])) continue;
+    // An LLM method needs an LLM: the request's backend, else every task's own.
+    for (size_t t = 0; t < suite.tasks.size(); ++t) {
+      std::string backend = request.backend.empty()
+                                ? suite.tasks[t].spec.backend.value_or("")
+                                : request.backend;
+      if (backend == "direct")
+        errors.push_back({"methods[" + std::to_string(i) + "]",
+                          std::string(eval::to_string(request.methods[i])) +
+                              " calls an LLM, but task " + suite.tasks[t].id +
+                              " would run with the direct backend; give --backend"});
+    }
+  }
+  if (std::find(request.methods.begin(), request.methods.end(), eval::Method::codesign) !=
+      request.methods.end())
+    for (size_t t = 0; t < suite.tasks.size(); ++t)
+      if (suite.tasks[t].area_budget &&
+          eval::codesign_designs(suite.tasks[t].expert, *suite.tasks[t].area_budget).empty())
+        errors.push_back({"suite.tasks[" + std::to_string(t) + "].area_budget",
+                          "no design of the co-design search fits it (the smallest caches "
+                          "need more; see docs/evaluation.md)"});
+  std::vector<eval::Job> jobs = eval::plan_jobs(suite, request);
+  if (jobs.empty())
+    errors.push_back({"methods", "no method applies to any task of the suite (a fault check "
+                                 "needs a task that names a fault breaking its core and mesh)"});
+  if (jobs.size() > eval::kMaxBatchJobs)
+    errors.push_back({"repeats", "the batch would have " + std::to_string(jobs.size()) +
+                                     " jobs; at most " + std::to_string(eval::kMaxBatchJobs)});
+  if (!errors.empty()) return {"", std::move(errors)};
+
+  const int64_t now = clock_();
+  store::EvalBatchRecord batch;
+  batch.id = "eval-" + ids_.next(now);
+  batch.suite_name = suite.name;
+  batch.suite_json = std::string(suite_json);
+  batch.request_json = eval::to_json(request);
+  batch.submitted_by_uid = uid;
+  batch.submitted_at_ms = now;
+  std::vector<store::EvalJobRecord> rows;
+  for (const auto& job : jobs) {
+    store::EvalJobRecord row;
+    row.position = job.position;
+    row.method = std::string(eval::to_string(job.method));
+    row.task_id = job.task_id;
+    row.fault = job.fault;
+    row.repeat = job.repeat;
+    row.seed = static_cast<int64_t>(job.seed);
+    rows.push_back(std::move(row));
+  }
+  store_.insert_eval_batch(batch, rows);
+  advance();
+  return {batch.id, {}};
+}
+
+void EvalService::advance() {
+  // A run this advance queues may end at once (refused), which calls advance again.
+  if (advancing_) return;
+  advancing_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{advancing_};
+  for (const auto& batch : store_.eval_batches({"running"})) advance_batch(batch);
+}
+
+void EvalService::advance_batch(const store::EvalBatchRecord& batch) {
+  for (const auto& job : store_.eval_jobs(batch.id)) {
+    if (job.state != "pending") continue;
+    if (!job.run_id.empty()) {
+      auto run = store_.find_run(job.run_id);
+      if (run && !is_final(run->state)) return;  // one job at a time: it is still going
+      if (run && run->state != RunState::error) {
+        store_.set_eval_job_state(batch.id, job.position, "done");  // REQ-EVAL-3
+        continue;
+      }
+      if (job.attempts >= kMaxJobAttempts) {
+        store_.set_eval_job_state(batch.id, job.position, "gave_up");
+        continue;
+      }
+    }
+    if (start_job(batch, job)) return;
+  }
+  store_.set_eval_batch_state(batch.id, "done", clock_());
+}
+
+bool EvalService::start_job(const store::EvalBatchRecord& batch, const store::EvalJobRecord& job) {
+  auto suite = eval::parse_suite_json(batch.suite_json);
+  auto request = eval::request_from_json(batch.request_json);
+  auto method = eval::method_from_string(job.method);
+  const eval::SuiteTask* task = suite.suite ? suite.suite->task(job.task_id) : nullptr;
+  if (!task || !request || !method) {
+    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+    return false;
+  }
+  eval::JobInstructions instructions;
+  try {
+    instructions = job_instructions(*suite.suite, *task, job, *request, *method);
+  } catch (const std::exception&) {
+    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+    return false;
+  }
+  store::EvalRunRecord record;
+  record.batch_id = batch.id;
+  record.position = job.position;
+  record.method = job.method;
+  record.task_id = job.task_id;
+  record.fault = job.fault;
+  record.repeat = job.repeat;
+  record.seed = job.seed;
+  record.instructions_json = eval::to_json(instructions);
+  SubmitOutcome outcome = runs_.submit_tied(
+      job_spec(*task, *method, *request), batch.submitted_by_uid, [&](const std::string& run_id) {
+        record.run_id = run_id;
+        store_.insert_eval_run(record);
+      });
+  if (outcome.run_id.empty()) {
+    // The spec was refused now (a backend that cannot be used any more, say): the job
+    // cannot run, and trying again would refuse it again.
+    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+    return false;
+  }
+  return true;
+}
+
+eval::BatchView EvalService::view(const std::string& batch_id, const Caller& caller) const {
+  auto batch = store_.find_eval_batch(batch_id);
+  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + batch_id + "'"});
+  if (!caller.admin && caller.uid != batch->submitted_by_uid &&
+      runs_.others_see() != OthersSee::everything)
+    throw RequestError({"batchId", "batch " + batch_id + " is uid " +
+                                       std::to_string(batch->submitted_by_uid) +
+                                       "'s; only its submitter and maced's administrators may read it"});
+  eval::BatchView view;
+  view.id = batch->id;
+  view.suite = batch->suite_name;
+  view.state = batch->state;
+  view.submitted_at_ms = batch->submitted_at_ms;
+  view.finished_at_ms = batch->finished_at_ms;
+  view.request_json = batch->request_json;
+  for (const auto& job : store_.eval_jobs(batch_id)) {
+    eval::JobOutcome out;
+    out.position = job.position;
+    out.method = job.method;
+    out.task_id = job.task_id;
+    out.fault = job.fault;
+    out.repeat = job.repeat;
+    out.seed = job.seed;
+    out.job_state = job.state;
+    out.attempts = job.attempts;
+    out.run_id = job.run_id;
+    if (!job.run_id.empty()) {
+      if (auto run = store_.find_run(job.run_id)) {
+        out.run_state = std::string(to_string(run->state));
+        out.iterations = run->iterations;
+        out.cost_usd = run->cost_usd;
+        if (run->started_at_ms > 0 && run->finished_at_ms >= run->started_at_ms)
+          out.wall_s = static_cast<double>(run->finished_at_ms - run->started_at_ms) / 1000.0;
+        std::set<std::string> builds, feasible;
+        for (const auto& t : store_.tasks(job.run_id)) {
+          if (t.build_id.empty()) continue;
+          builds.insert(t.build_id);
+          // REQ-EVAL-8: every design of a search fits the area budget by construction, so
+          // it is feasible when every gate workload passed on it.
+          if (t.passed && *t.passed) feasible.insert(t.build_id);
+        }
+        out.designs = static_cast<int64_t>(builds.size());
+        out.feasible_designs = static_cast<int64_t>(feasible.size());
+      }
+      if (auto eval_run = store_.find_eval_run(job.run_id)) out.env_json = eval_run->env_json;
+    }
+    view.jobs.push_back(std::move(out));
+  }
+  return view;
+}
+
+void EvalService::cancel(const std::string& batch_id, const Caller& caller) {
+  eval::BatchView batch = view(batch_id, caller);
+  if (batch.state != "running") return;
+  store_.set_eval_batch_state(batch_id, "cancelled", clock_());
+  for (const auto& job : batch.jobs)
+    if (job.job_state == "pending" && !job.run_id.empty() && !job.run_state.empty() &&
+        !is_final(*run_state_from_string(job.run_state)))
+      runs_.cancel(job.run_id, caller);
+}
+
+}  // namespace mace::service

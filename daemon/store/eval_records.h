@@ -1,0 +1,50 @@
+#pragma once
+// The evaluation harness's records (migration 8): batches, their jobs in run order, and
+// the runs jobs made (REQ-EVAL-3, REQ-EVAL-9).
+
+#include <cstdint>
+#include <string>
+
+namespace mace::store {
+
+struct EvalBatchRecord {
+  std::string id;
+  std::string suite_name;
+  std::string suite_json;    // the suite as submitted
+  std::string request_json;  // methods, repeats, seed, keep_models, ...
+  uint32_t submitted_by_uid = 0;
+  int64_t submitted_at_ms = 0;
+  std::string state = "running";  // running | done | cancelled
+  int64_t finished_at_ms = 0;
+};
+
+struct EvalJobRecord {
+  std::string batch_id;
+  int64_t position = 0;
+  std::string method;
+  std::string task_id;
+  std::string fault;
+  int64_t repeat = 0;
+  int64_t seed = 0;
+  std::string state = "pending";  // pending | done | gave_up
+  int64_t attempts = 0;
+  // Read with the job: its latest run, "" when none was made yet.
+  std::string run_id;
+};
+
+// One run a job made: what it was and what it was told (the method's instructions, read
+// back by the run), and the environment it ran in, recorded when it started.
+struct EvalRunRecord {
+  std::string run_id;
+  std::string batch_id;
+  int64_t position = 0;
+  std::string method;
+  std::string task_id;
+  std::string fault;
+  int64_t repeat = 0;
+  int64_t seed = 0;
+  std::string instructions_json;
+  std::string env_json;  // "" until the run started
+};
+
+}  // namespace mace::store

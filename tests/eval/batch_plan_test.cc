@@ -1,0 +1,231 @@
+// The jobs of a batch and their order (REQ-EVAL-2), a job's recorded instructions, and the
+// results table's renderings.
+
+#include <set>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/plan.h"
+#include "eval/batch_plan.h"
+#include "eval/cache_area.h"
+#include "eval/html_report.h"
+#include "eval/job_instructions.h"
+#include "eval/results.h"
+
+namespace mace::eval {
+namespace {
+
+using ::testing::HasSubstr;
+
+Suite two_task_suite() {
+  auto parsed = parse_suite_json(R"({"suite": "s",
+    "faults": [{"name": "f", "kind": "config", "cores": ["pico"], "meshes": [[1, 1]],
+                "config": {"defines": ["X"]}},
+               {"name": "g", "kind": "config", "cores": ["sparc"], "meshes": [[1, 1]],
+                "config": {"defines": ["Y"]}}],
+    "tasks": [{"id": "a", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o"},
+               "expert": {}, "faults": ["f", "g"]},
+              {"id": "b", "spec": {"core": "pico", "mesh": [2, 1], "workloads": ["hello"], "objective": "o"},
+               "expert": {}, "faults": ["f"]}]})");
+  EXPECT_TRUE(parsed.suite);
+  return *parsed.suite;
+}
+
+std::vector<std::string> describe(const std::vector<Job>& jobs) {
+  std::vector<std::string> out;
+  for (const auto& j : jobs)
+    out.push_back(std::string(to_string(j.method)) + "/" + j.task_id + "/" + j.fault + "/" +
+                  std::to_string(j.repeat));
+  return out;
+}
+
+// REQ-EVAL-2: every method on every task it applies to, for every repeat; the order a
+// function of the seed alone.
+TEST(BatchPlanTest, EachMethodRunsOnEveryTaskItAppliesToForEachRepeatShuffledBySeed) {
+  BatchRequest request;
+  request.methods = {Method::mace, Method::fault_check};
+  request.repeats = 3;
+  request.seed = 42;
+  auto jobs = plan_jobs(two_task_suite(), request);
+  // mace: 2 tasks x 3 repeats; fault_check: only f on a (g breaks sparc, b is 2x1) x 3.
+  ASSERT_EQ(jobs.size(), 9u);
+  auto all = describe(jobs);
+  std::multiset<std::string> set(all.begin(), all.end());
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_EQ(set.count("mace/a//" + std::to_string(r)), 1u);
+    EXPECT_EQ(set.count("mace/b//" + std::to_string(r)), 1u);
+    EXPECT_EQ(set.count("fault_check/a/f/" + std::to_string(r)), 1u);
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) EXPECT_EQ(jobs[i].position, static_cast<int64_t>(i));
+  // The same seed: the same order and job seeds; another seed: another order.
+  auto again = plan_jobs(two_task_suite(), request);
+  EXPECT_EQ(describe(again), all);
+  for (size_t i = 0; i < jobs.size(); ++i) EXPECT_EQ(again[i].seed, jobs[i].seed);
+  request.seed = 43;
+  EXPECT_NE(describe(plan_jobs(two_task_suite(), request)), all);
+}
+
+TEST(BatchPlanTest, ShuffleIsFixedByTheSeedOnEveryMachine) {  // REQ-EVAL-2
+  std::vector<int> items{0, 1, 2, 3, 4, 5, 6, 7};
+  shuffle_by_seed(items, 1);
+  // splitmix64 and Fisher-Yates as specified: this exact order everywhere.
+  std::vector<int> again{0, 1, 2, 3, 4, 5, 6, 7};
+  shuffle_by_seed(again, 1);
+  EXPECT_EQ(items, again);
+  EXPECT_NE(items, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  std::vector<int> sorted = items;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+}
+
+TEST(BatchPlanTest, RequestsAreCheckedAndRoundTrip) {
+  BatchRequest bad;
+  bad.repeats = 0;
+  bad.baseline_retries = 11;
+  std::string all;
+  for (const auto& e : check_request(bad)) all += e.to_string() + "\n";
+  EXPECT_THAT(all, HasSubstr("methods: must name at least one method"));
+  EXPECT_THAT(all, HasSubstr("repeats: must be an integer from 1 to 100, got 0"));
+  EXPECT_THAT(all, HasSubstr("baseline_retries: must be an integer from 1 to 10, got 11"));
+  BatchRequest good;
+  good.methods = {Method::baseline_retry, Method::mace};
+  good.seed = 18446744073709551615ull;
+  good.keep_models = true;
+  good.backend = "vertex";
+  auto back = request_from_json(to_json(good));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->methods, good.methods);
+  EXPECT_EQ(back->seed, good.seed);
+  EXPECT_TRUE(back->keep_models);
+  EXPECT_EQ(back->backend, "vertex");
+}
+
+TEST(BatchPlanTest, JobInstructionsRoundTrip) {
+  JobInstructions in;
+  in.method = Method::fault_check;
+  in.plan_reply = "TASK: build | deps= | kind=config | x\n";
+  in.fault = "f";
+  in.fault_kind = FaultKind::source;
+  in.fault_edits = {{"piton/design/a.v", "old \"text\"\n", "new"}};
+  in.fault_config.caches["l15"] = {8192, 3};
+  in.fault_config.defines = {"BREAK_IT"};
+  auto back = instructions_from_json(to_json(in));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back, in);
+  EXPECT_FALSE(instructions_from_json("{}"));
+}
+
+BatchView sample_batch() {
+  BatchView b;
+  b.id = "eval-1";
+  b.suite = "s<script>";
+  b.state = "done";
+  auto job = [](std::string method, std::string task, std::string fault, std::string state,
+                double cost, double wall) {
+    JobOutcome j;
+    j.method = method;
+    j.task_id = task;
+    j.fault = fault;
+    j.job_state = "done";
+    j.run_state = state;
+    j.iterations = 2;
+    j.cost_usd = cost;
+    j.wall_s = wall;
+    j.designs = 1;
+    return j;
+  };
+  b.jobs = {job("mace", "a", "", "passed", 0.5, 10), job("mace", "a", "", "failed", 0.25, 20),
+            job("fault_check", "a", "f", "failed", 0, 5), job("baseline", "a,\"x\"", "", "passed", 0.1, 3)};
+  JobOutcome pending;
+  pending.method = "mace";
+  pending.task_id = "b";
+  pending.job_state = "pending";
+  b.jobs.push_back(pending);
+  return b;
+}
+
+// Success rate over repeats, iterations, cost, wall time and designs per task and method;
+// a fault check succeeds when it catches its fault.
+TEST(ResultsTest, TheTableCountsSuccessesPerTaskAndMethod) {
+  auto rows = result_rows(sample_batch());
+  auto find = [&](const std::string& task, const std::string& method) {
+    for (const auto& r : rows)
+      if (r.task_id == task && r.method == method) return r;
+    ADD_FAILURE() << task << "/" << method;
+    return ResultRow{};
+  };
+  auto mace = find("a", "mace");
+  EXPECT_EQ(mace.runs, 2);
+  EXPECT_EQ(mace.successes, 1);
+  EXPECT_DOUBLE_EQ(mace.success_rate, 0.5);
+  EXPECT_DOUBLE_EQ(mace.mean_cost_usd, 0.375);
+  EXPECT_DOUBLE_EQ(mace.mean_wall_s, 15);
+  EXPECT_EQ(find("a", "fault_check").successes, 1);
+  EXPECT_EQ(find("b", "mace").runs, 0);
+  auto progress_rows = progress(sample_batch());
+  ASSERT_EQ(progress_rows.size(), 3u);
+  EXPECT_EQ(progress_rows[2].method, "mace");
+  EXPECT_EQ(progress_rows[2].done, 2);
+  EXPECT_EQ(progress_rows[2].total, 3);
+  EXPECT_THAT(render_status_text(sample_batch()), HasSubstr("4/5 jobs done"));
+}
+
+TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
+  std::string csv = render_results_csv(sample_batch());
+  EXPECT_THAT(csv, HasSubstr("task,method,fault,runs,successes,success_rate"));
+  EXPECT_THAT(csv, HasSubstr("\"a,\"\"x\"\"\",baseline,,1,1,1.0000"));
+  std::string html = render_html_report(sample_batch());
+  EXPECT_THAT(html, HasSubstr("s&lt;script&gt;"));
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_THAT(html, HasSubstr("<table id=\"results\">"));
+  EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
+  EXPECT_THAT(render_results_json(sample_batch()), HasSubstr("\"success_rate\": 0.5"));
+}
+
+}  // namespace
+}  // namespace mace::eval
+
+namespace mace::eval {
+namespace {
+
+// REQ-EVAL-8: the documented model, and every design a search proposes fits the budget.
+TEST(CacheAreaTest, TheModelAndTheDesignsWithinABudget) {
+  EXPECT_DOUBLE_EQ(cache_area({8192, 4}), 8 * (1 + 0.10 + 0.08));
+  // OpenPiton's defaults: 16 KiB L1I, 8 KiB L1D and L1.5, 64 KiB L2, all 4 ways.
+  EXPECT_NEAR(tile_cache_area({}), 96 * 1.18, 1e-9);
+  SuiteConfig expert;
+  expert.defines = {"KEEP_ME"};
+  auto designs = codesign_designs(expert, 120);
+  ASSERT_FALSE(designs.empty());
+  EXPECT_LE(designs.size(), kMaxCodesignDesigns);
+  double previous = 1e9;
+  for (const auto& d : designs) {
+    const double area = tile_cache_area(d.caches);
+    EXPECT_LE(area, 120);
+    EXPECT_LE(area, previous);  // largest first
+    previous = area;
+    EXPECT_EQ(d.defines, expert.defines);
+  }
+  EXPECT_TRUE(codesign_designs(expert, 10).empty());
+  Plan plan = parse_plan(codesign_plan_reply(RunSpec{.core = Core::pico, .workloads = {"hello"}}, designs));
+  ASSERT_TRUE(plan.usable());
+  ASSERT_EQ(plan.tasks.size(), designs.size());
+  EXPECT_EQ(plan.tasks[0].caches, designs[0].caches);
+  EXPECT_EQ(plan.tasks[0].config_rtl, (std::vector<std::string>{"KEEP_ME"}));
+}
+
+TEST(CacheAreaTest, OnlyTasksWithAnAreaBudgetGetACodesignJob) {
+  auto parsed = parse_suite_json(R"({"suite": "s", "tasks": [
+    {"id": "a", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o"}, "expert": {}, "area_budget": 120},
+    {"id": "b", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o"}, "expert": {}}]})");
+  ASSERT_TRUE(parsed.suite);
+  BatchRequest request;
+  request.methods = {Method::codesign};
+  auto jobs = plan_jobs(*parsed.suite, request);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].task_id, "a");
+}
+
+}  // namespace
+}  // namespace mace::eval
