@@ -7,15 +7,18 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/run_spec.h"
 #include "core/task_stage.h"
+#include "executor/build_share.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
+#include "openpiton/model_store.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -34,6 +37,11 @@ struct ExecutorSettings {
   // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
   // called from several threads at once.
   std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+  // Where builds take finished models from and publish them to (issue 15); null: none.
+  const openpiton::ModelStore* model_store = nullptr;
+  // What each build is given when its checkout's commands run elsewhere (a Slurm job's
+  // allocation); unset: this machine, divided between the builds of a batch.
+  std::optional<BuildShare> build_share = {};
 };
 
 class LocalExecutor final : public loop::TaskRunner {
@@ -57,6 +65,8 @@ class LocalExecutor final : public loop::TaskRunner {
   DirectTaskCalls direct_calls_;
   TaskCalls& calls_;
   Agent agent_;
+  // The tasks of the batch running now: they may all build at once.
+  int batch_size_ = 1;
 };
 
 }  // namespace mace::executor

@@ -15,6 +15,8 @@
 //     "access": { "admin_group": "mace-admin", "others_see": "queue" },
 //     "connections": { "max": 256, "idle_timeout_s": 600 },
 //     "executor": { "kind": "slurm", "slurm": { ... } }   (maced/executor_config.h)
+//     "model_store": { "path": "/srv/shared/models", "max_mb": 51200 }
+//                                                        (maced/model_store_config.h)
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -30,6 +32,7 @@
 #include "llm/cost_accounting.h"
 #include "maced/connection_limits.h"
 #include "maced/executor_config.h"
+#include "maced/model_store_config.h"
 #include "service/caller.h"
 #include "tools/command_tool.h"
 
@@ -70,6 +73,9 @@ struct MacedConfig {
   ConnectionLimits connections;
   // `executor`: where the checkouts' builds and simulations run (maced/executor_config.h).
   ExecutorConfig executor;
+  // `model_store`: finished models shared by checkouts, runs and nodes
+  // (maced/model_store_config.h).
+  ModelStoreConfig model_store;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

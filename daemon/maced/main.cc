@@ -93,6 +93,15 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
+  if (config.model_store.enabled) {
+    const std::string path = config.model_store.path.empty()
+                                 ? (std::filesystem::path(options.state_dir) / "models").string()
+                                 : config.model_store.path;
+    settings.model_store = std::make_shared<const mace::openpiton::ModelStore>(
+        mace::openpiton::ModelStoreSettings{
+            .directory = path,
+            .max_bytes = static_cast<std::uint64_t>(config.model_store.max_mb) << 20});
+  }
   return settings;
 }
 

@@ -173,6 +173,12 @@ class Run {
     s.workloads_dir = settings_.workloads_dir;
     s.cancel = &cancel_;
     s.task_calls = &replay_.task_calls();
+    s.model_store = settings_.model_store.get();
+    if (settings_.slurm) {  // a build gets its job's allocation, whoever else runs
+      const auto& build = slurm::resources_for(*settings_.slurm, slurm::StepKind::build,
+                                               std::string(to_string(spec_.core)));
+      s.build_share = executor::BuildShare{.cpus = build.cpus, .memory_mb = build.memory_mb};
+    }
     s.llm = task_llm_;
     s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
       recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));

@@ -16,6 +16,7 @@
 #include "llm/llm.h"
 #include "llm/retry.h"
 #include "openpiton/checkout.h"
+#include "openpiton/model_store.h"
 #include "os/cancel_token.h"
 #include "run/run_recorder.h"
 #include "service/checkout_pool.h"
@@ -46,6 +47,8 @@ struct RunSettings {
   // Told of every Slurm job of every run and of nodes found down: maced's keeper, its
   // view of the checkouts, its scheduler. May be null.
   std::shared_ptr<slurm::JobObserver> cluster_observer;
+  // Where builds take finished models from and publish them to (issue 15); null: none.
+  std::shared_ptr<const openpiton::ModelStore> model_store;
 };
 
 struct RunEnding {

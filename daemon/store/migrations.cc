@@ -269,6 +269,14 @@ CREATE TABLE slurm_jobs (
 CREATE INDEX slurm_jobs_run ON slurm_jobs(run_id);
 CREATE INDEX slurm_jobs_unended ON slurm_jobs(ended_at_ms) WHERE ended_at_ms IS NULL;
 )sql",
+    // 8: where each task's model came from (issue 15): built by sims, reused in its own
+    // checkout, or taken from the model store (with the entry and where it was built).
+    // Tasks recorded before say '' for both.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN build_source TEXT NOT NULL DEFAULT ''
+  CHECK (build_source IN ('', 'built', 'checkout', 'store'));
+ALTER TABLE tasks ADD COLUMN build_origin TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));
