@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <string>
 
@@ -20,7 +21,12 @@ std::int64_t machine_memory_mb() {
   return 0;
 }
 
+std::atomic<int> builds_in_process{0};
+
 }  // namespace
+
+LocalBuildSlot::LocalBuildSlot() : under_way_(++builds_in_process) {}
+LocalBuildSlot::~LocalBuildSlot() { --builds_in_process; }
 
 int compile_jobs(const BuildShare& share) {
   int jobs = std::max(1, share.cpus);

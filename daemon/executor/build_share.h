@@ -29,4 +29,20 @@ int compile_jobs(const BuildShare& share);
 // memory (MemTotal), each divided evenly, rounded down, at least 1 CPU.
 BuildShare local_build_share(int concurrent_builds);
 
+// Counts the builds under way in this process (every run's) while it lives, so a build
+// knows how many it shares the machine with when it starts. A build that started earlier
+// keeps the share it was given.
+class LocalBuildSlot {
+ public:
+  LocalBuildSlot();
+  ~LocalBuildSlot();
+  LocalBuildSlot(const LocalBuildSlot&) = delete;
+  LocalBuildSlot& operator=(const LocalBuildSlot&) = delete;
+  // This one included.
+  int builds_under_way() const { return under_way_; }
+
+ private:
+  int under_way_;
+};
+
 }  // namespace mace::executor

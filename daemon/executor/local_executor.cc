@@ -120,14 +120,19 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   // A cancelled run's build must stop at once; nothing of a half-built model is kept.
   options.kill_grace = std::chrono::seconds(3);
   options.model_store = settings_.model_store;
-  // Issue 15: sims' unbounded `make -j` within what this build was given.
-  options.max_parallelism =
-      compile_jobs(settings_.build_share.value_or(local_build_share(batch_size_)));
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
   const TaskCallSite site{iteration, job.task.id, job.narrowing};
-  openpiton::BuildResult build = calls_.build(site, checkout, config, options);
+  openpiton::BuildResult build;
+  {
+    // Issue 15: sims' unbounded `make -j` within what this build was given. Here, the
+    // machine is divided between this batch's builds and those of other runs under way.
+    const LocalBuildSlot slot;
+    options.max_parallelism = compile_jobs(settings_.build_share.value_or(
+        local_build_share(std::max(batch_size_, slot.builds_under_way()))));
+    build = calls_.build(site, checkout, config, options);
+  }
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
   outcome.reused_from = build.reused_from;

@@ -29,5 +29,16 @@ TEST(BuildShareTest, TheLocalMachineIsDividedBetweenTheBuildsOfABatch) {
   EXPECT_EQ(local_build_share(0).cpus, alone.cpus);
 }
 
+TEST(BuildShareTest, SlotsCountTheBuildsUnderWay) {
+  LocalBuildSlot first;
+  const int before = first.builds_under_way();
+  {
+    LocalBuildSlot second;
+    EXPECT_EQ(second.builds_under_way(), before + 1);
+  }
+  LocalBuildSlot third;
+  EXPECT_EQ(third.builds_under_way(), before + 1);  // the second one ended
+}
+
 }  // namespace
 }  // namespace mace::executor
