@@ -40,15 +40,29 @@ cpus=$(nproc)
 half_l1d=4096
 half_l15=4096
 
-# run LABEL CHECKOUT ARGS...: one build; prints and remembers its seconds as secs[LABEL].
+# ccache's hits and misses so far in the bench's cache: "HITS MISSES".
+ccache_counts() {
+  CCACHE_DIR=$cache ccache --print-stats 2>/dev/null |
+    awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+         $1 == "cache_miss" { m = $2 } END { printf "%d %d\n", h, m }'
+}
+
+# run LABEL CHECKOUT ARGS...: one build; prints and remembers its seconds as secs[LABEL],
+# and for a build through ccache how many of its compiles hit.
 declare -A secs
 run() {
   local label=$1 checkout=$2
   shift 2
-  local out
+  local out before after cached=""
+  before=$(ccache_counts)
   out=$("$bench" "$checkout" "$@") || { echo "model_store.sh: $label failed" >&2; exit 1; }
+  after=$(ccache_counts)
   secs[$label]=$(sed -n 's/^seconds=//p' <<<"$out")
-  printf '  %-44s %8.1f s  (%s)\n' "$label" "${secs[$label]}" "$(sed -n 's/^source=//p' <<<"$out")"
+  if [[ " $* " == *" --ccache="* ]]; then
+    cached=$(awk -v b="$before" -v a="$after" 'BEGIN { split(b, x, " "); split(a, y, " ");
+      h = y[1] - x[1]; m = y[2] - x[2]; if (h + m > 0) printf ", ccache: %d of %d compiles hit", h, h + m }')
+  fi
+  printf '  %-44s %8.1f s  (%s%s)\n' "$label" "${secs[$label]}" "$(sed -n 's/^source=//p' <<<"$out")" "$cached"
   grep '^note=' <<<"$out" | sed 's/^/    /' || true
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
@@ -75,10 +89,10 @@ run "B with store+ccache: both undone" "$b" --fresh --ccache="$cache" --store="$
 run "A again (another run): L1D undone" "$a" --fresh --l15=$half_l15 --ccache="$cache" --store="$store"
 run "A again (another run): L1.5 undone" "$a" --fresh --l1d=$half_l1d --ccache="$cache" --store="$store"
 run "A again (another run): both undone" "$a" --fresh --ccache="$cache" --store="$store"
-total() { awk -v p="$1" 'BEGIN { printf "%.1f", p }'; }
-without=$(total "${secs[B without: L1D undone]} + ${secs[B without: L1.5 undone]} + ${secs[B without: both undone]}")
-with=$(total "${secs[B with store+ccache: L1D undone]} + ${secs[B with store+ccache: L1.5 undone]} + ${secs[B with store+ccache: both undone]}")
-again=$(total "${secs[A again (another run): L1D undone]} + ${secs[A again (another run): L1.5 undone]} + ${secs[A again (another run): both undone]}")
+total() { awk 'BEGIN { t = 0; for (i = 1; i < ARGC; i++) t += ARGV[i]; printf "%.1f", t }' "$@"; }
+without=$(total "${secs[B without: L1D undone]}" "${secs[B without: L1.5 undone]}" "${secs[B without: both undone]}")
+with=$(total "${secs[B with store+ccache: L1D undone]}" "${secs[B with store+ccache: L1.5 undone]}" "${secs[B with store+ccache: both undone]}")
+again=$(total "${secs[A again (another run): L1D undone]}" "${secs[A again (another run): L1.5 undone]}" "${secs[A again (another run): both undone]}")
 echo "  => narrowing's builds without: $without s; with store and ccache: $with s ($(ratio "$without" "$with")); the same narrowing in another run: $again s ($(ratio "$without" "$again"))"
 
 echo

@@ -120,6 +120,8 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   // A cancelled run's build must stop at once; nothing of a half-built model is kept.
   options.kill_grace = std::chrono::seconds(3);
   options.model_store = settings_.model_store;
+  options.compiler_cache_dir = settings_.compiler_cache_dir;
+  options.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.

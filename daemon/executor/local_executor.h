@@ -5,6 +5,7 @@
 // Slurm executor would implement the same TaskRunner with `srun` pinned to the node of
 // each checkout; the loop does not change.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -42,6 +43,9 @@ struct ExecutorSettings {
   // What each build is given when its checkout's commands run elsewhere (a Slurm job's
   // allocation); unset: this machine, divided between the builds of a batch.
   std::optional<BuildShare> build_share = {};
+  // The ccache directory builds compile through, and its limit in MiB; empty: none.
+  std::string compiler_cache_dir = {};
+  std::int64_t compiler_cache_max_mb = 0;
 };
 
 class LocalExecutor final : public loop::TaskRunner {

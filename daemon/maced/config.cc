@@ -13,7 +13,7 @@
 #include "llm/pricing.h"
 #include "maced/config_fields.h"
 #include "maced/executor_config.h"
-#include "maced/model_store_config.h"
+#include "maced/cache_directory_config.h"
 
 namespace mace {
 namespace {
@@ -286,7 +286,7 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
   check_keys(top, "",
              {"checkouts", "llm", "tools", "replay", "access", "connections", "executor",
-              "model_store"},
+              "model_store", "compiler_cache"},
              errors);
 
   MacedConfig config;
@@ -388,7 +388,10 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (!top.at_key("executor").get(executor)) read_executor(executor, config.executor, errors);
   element model_store;
   if (!top.at_key("model_store").get(model_store))
-    read_model_store(model_store, config.model_store, errors);
+    read_cache_directory(model_store, "model_store", config.model_store, errors);
+  element compiler_cache;
+  if (!top.at_key("compiler_cache").get(compiler_cache))
+    read_cache_directory(compiler_cache, "compiler_cache", config.compiler_cache, errors);
   check_checkout_nodes(config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};

@@ -93,6 +93,13 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
+  if (config.compiler_cache.enabled) {
+    settings.compiler_cache_dir =
+        config.compiler_cache.path.empty()
+            ? (std::filesystem::path(options.state_dir) / "ccache").string()
+            : config.compiler_cache.path;
+    settings.compiler_cache_max_mb = config.compiler_cache.max_mb;
+  }
   if (config.model_store.enabled) {
     const std::string path = config.model_store.path.empty()
                                  ? (std::filesystem::path(options.state_dir) / "models").string()

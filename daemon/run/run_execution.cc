@@ -174,6 +174,8 @@ class Run {
     s.cancel = &cancel_;
     s.task_calls = &replay_.task_calls();
     s.model_store = settings_.model_store.get();
+    s.compiler_cache_dir = settings_.compiler_cache_dir;
+    s.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
     if (settings_.slurm) {  // a build gets its job's allocation, whoever else runs
       const auto& build = slurm::resources_for(*settings_.slurm, slurm::StepKind::build,
                                                std::string(to_string(spec_.core)));

@@ -5,6 +5,7 @@
 // own. Nothing here knows about KJ, sockets or the event loop: every record goes through
 // the RunRecorder.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -49,6 +50,9 @@ struct RunSettings {
   std::shared_ptr<slurm::JobObserver> cluster_observer;
   // Where builds take finished models from and publish them to (issue 15); null: none.
   std::shared_ptr<const openpiton::ModelStore> model_store;
+  // The ccache directory builds compile through, and its size limit; empty: none.
+  std::string compiler_cache_dir;
+  std::int64_t compiler_cache_max_mb = 0;
 };
 
 struct RunEnding {

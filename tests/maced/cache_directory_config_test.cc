@@ -1,5 +1,5 @@
-// `model_store` in maced's configuration (issue 15): on by default under the state
-// directory; a path, a size limit or off; every problem named by its path.
+// `model_store` and `compiler_cache` in maced's configuration (issue 15): on by default
+// under the state directory; a path, a size limit or off; every problem named by its path.
 #include "maced/config.h"
 
 #include <gmock/gmock.h>
@@ -22,6 +22,18 @@ TEST(ModelStoreConfig, OnByDefaultUnderTheStateDirectory) {
   EXPECT_TRUE(parsed.config->model_store.enabled);
   EXPECT_EQ(parsed.config->model_store.path, "");
   EXPECT_EQ(parsed.config->model_store.max_mb, 20480);
+  EXPECT_TRUE(parsed.config->compiler_cache.enabled);
+  EXPECT_EQ(parsed.config->compiler_cache.max_mb, 5120);
+}
+
+TEST(CompilerCacheConfig, ReadsAPathALimitAndOffWithItsOwnFieldPaths) {
+  auto parsed = parse_maced_config(R"({"compiler_cache": {"path": "/cc", "max_mb": 100}})");
+  ASSERT_TRUE(parsed.config) << parsed.errors.front().to_string();
+  EXPECT_EQ(parsed.config->compiler_cache.path, "/cc");
+  EXPECT_EQ(parsed.config->compiler_cache.max_mb, 100);
+  EXPECT_EQ(parsed.config->model_store.path, "");
+  EXPECT_THAT(errors_of(R"({"compiler_cache": {"path": "cc"}})"),
+              ElementsAre("compiler_cache.path: must be an absolute path, got \"cc\""));
 }
 
 TEST(ModelStoreConfig, ReadsAPathALimitAndOff) {
