@@ -1,7 +1,7 @@
 // model_build_bench CHECKOUT [options]: builds one pico model in CHECKOUT through the
 // builder, as a task would, and prints `key=value` lines for bench/model_store.sh:
-// build_id, how the model came (built, checkout, store), the wall time, and the peak
-// memory of the build's processes.
+// build_id, how the model came (built, checkout, store), the wall and CPU time, and the
+// largest process of the build.
 //
 //   --x=N --y=N             the mesh (default 1x1)
 //   --l1d=BYTES             the L1D size (default: the checkout's own); a stand-in for a
@@ -79,6 +79,10 @@ int main(int argc, char** argv) {
     std::printf("success=%d\n", result.success ? 1 : 0);
     std::printf("source=%s\n", result.reused_from.empty() ? "built" : result.reused_from.c_str());
     std::printf("seconds=%.3f\n", result.wall_seconds);
+    // CPU time of everything the build ran: steadier than wall time on a shared machine.
+    const double cpu = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    std::printf("cpu_seconds=%.3f\n", cpu);
     // The largest single process of the build (ru_maxrss of waited-for descendants).
     std::printf("largest_process_mb=%ld\n", usage.ru_maxrss / 1024);
     for (const auto& note : result.store_notes) std::printf("note=%s\n", note.c_str());

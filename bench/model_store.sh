@@ -17,7 +17,9 @@
 #
 #   bench/model_store.sh CHECKOUT_A CHECKOUT_B [BUILD_DIR]   (BUILD_DIR default: build; needs
 #                                                           BUILD_DIR/bench/model_build_bench)
-# Each figure is one build on a machine that may be shared: read ratios, not seconds.
+# Each figure is one build on a machine that may be shared: read ratios, not seconds. CPU
+# time (user + system of everything a build ran) is printed beside wall time: on a loaded
+# machine it is the steadier figure. SECTIONS="1 3" runs only those sections.
 set -euo pipefail
 
 if [[ $# -lt 2 || $# -gt 3 ]]; then
@@ -49,7 +51,7 @@ ccache_counts() {
 
 # run LABEL CHECKOUT ARGS...: one build; prints and remembers its seconds as secs[LABEL],
 # and for a build through ccache how many of its compiles hit.
-declare -A secs
+declare -A secs cpu
 run() {
   local label=$1 checkout=$2
   shift 2
@@ -58,23 +60,32 @@ run() {
   out=$("$bench" "$checkout" "$@") || { echo "model_store.sh: $label failed" >&2; exit 1; }
   after=$(ccache_counts)
   secs[$label]=$(sed -n 's/^seconds=//p' <<<"$out")
+  cpu[$label]=$(sed -n 's/^cpu_seconds=//p' <<<"$out")
   if [[ " $* " == *" --ccache="* ]]; then
     cached=$(awk -v b="$before" -v a="$after" 'BEGIN { split(b, x, " "); split(a, y, " ");
       h = y[1] - x[1]; m = y[2] - x[2]; if (h + m > 0) printf ", ccache: %d of %d compiles hit", h, h + m }')
   fi
-  printf '  %-44s %8.1f s  (%s%s)\n' "$label" "${secs[$label]}" "$(sed -n 's/^source=//p' <<<"$out")" "$cached"
+  printf '  %-44s %8.1f s wall %8.1f s CPU  (%s%s)\n' "$label" "${secs[$label]}" "${cpu[$label]}" \
+    "$(sed -n 's/^source=//p' <<<"$out")" "$cached"
   grep '^note=' <<<"$out" | sed 's/^/    /' || true
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
 
 echo "machine: $cpus CPUs, $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+sections=${SECTIONS:-1 2 3 4}
+wanted() { [[ " $sections " == *" $1 "* ]]; }
+
+if wanted 1; then
 echo
 echo "1. pico 1x1 on a second checkout"
 run "A: build or reuse, publish to the store" "$a" --store="$store"
 run "B: cold build, no store" "$b" --fresh
 run "B: store hit" "$b" --fresh --store="$store"
-echo "  => cold / store hit: $(ratio "${secs[B: cold build, no store]}" "${secs[B: store hit]}")"
+echo "  => cold / store hit: $(ratio "${secs[B: cold build, no store]}" "${secs[B: store hit]}") wall, $(ratio "${cpu[B: cold build, no store]}" "${cpu[B: store hit]}") CPU"
 
+fi
+
+if wanted 2; then
 echo
 echo "2. narrowing a task with two changes (L1D $half_l1d, L1.5 $half_l15)"
 # Narrowing rebuilds the task with each change undone, then with all undone (the default
@@ -93,8 +104,14 @@ total() { awk 'BEGIN { t = 0; for (i = 1; i < ARGC; i++) t += ARGV[i]; printf "%
 without=$(total "${secs[B without: L1D undone]}" "${secs[B without: L1.5 undone]}" "${secs[B without: both undone]}")
 with=$(total "${secs[B with store+ccache: L1D undone]}" "${secs[B with store+ccache: L1.5 undone]}" "${secs[B with store+ccache: both undone]}")
 again=$(total "${secs[A again (another run): L1D undone]}" "${secs[A again (another run): L1.5 undone]}" "${secs[A again (another run): both undone]}")
+without_cpu=$(total "${cpu[B without: L1D undone]}" "${cpu[B without: L1.5 undone]}" "${cpu[B without: both undone]}")
+with_cpu=$(total "${cpu[B with store+ccache: L1D undone]}" "${cpu[B with store+ccache: L1.5 undone]}" "${cpu[B with store+ccache: both undone]}")
 echo "  => narrowing's builds without: $without s; with store and ccache: $with s ($(ratio "$without" "$with")); the same narrowing in another run: $again s ($(ratio "$without" "$again"))"
+echo "     CPU without: $without_cpu s; with store and ccache: $with_cpu s ($(ratio "$without_cpu" "$with_cpu"))"
 
+fi
+
+if wanted 3; then
 echo
 echo "3. rebuild after a one-line RTL edit"
 pico=$b/piton/design/chip/tile/pico/rtl/picorv32.v
@@ -108,8 +125,11 @@ sed -i "${close}a\\	initial \$display(\"mace bench: a one-line edit\");" "$pico"
 run "B: edited, without ccache" "$b" --fresh
 run "B: edited, through ccache" "$b" --fresh --ccache="$cache"
 restore
-echo "  => without / with ccache: $(ratio "${secs[B: edited, without ccache]}" "${secs[B: edited, through ccache]}")"
+echo "  => without / with ccache: $(ratio "${secs[B: edited, without ccache]}" "${secs[B: edited, through ccache]}") wall, $(ratio "${cpu[B: edited, without ccache]}" "${cpu[B: edited, through ccache]}") CPU"
 
+fi
+
+if wanted 4; then
 echo
 echo "4. two pico 1x1 builds at once"
 # concurrent JOBS: both builds, sampling every process under them every 0.2 s; prints the
@@ -168,3 +188,4 @@ echo "  unbounded make -j:         peak $unbounded_mib MiB, at most $unbounded_c
 read -r bounded_mib bounded_cc < <(concurrent "$bound")
 echo "  bounded to -j$bound per build:  peak $bounded_mib MiB, at most $bounded_cc compilers at once (bound: $((bound * 2)))"
 echo "  => peak memory unbounded / bounded: $(ratio "$unbounded_mib" "$bounded_mib")"
+fi

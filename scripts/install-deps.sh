@@ -10,6 +10,7 @@ packages=(
   python3 git jq
   systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
   slurm-wlm munge  # a real single-node Slurm for the Slurm executor's tests
+  ccache  # the Verilator models' C++ compiles through it (maced's compiler_cache)
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
 packages+=("$@")
