@@ -93,7 +93,10 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
-  if (config.compiler_cache.enabled) {
+  // Under Slurm the compiles run on the checkouts' nodes, which need not see maced's state
+  // directory: there only a configured (shared) path is used.
+  const bool on_slurm = config.executor.kind == mace::ExecutorConfig::Kind::slurm;
+  if (config.compiler_cache.enabled && !(on_slurm && config.compiler_cache.path.empty())) {
     settings.compiler_cache_dir =
         config.compiler_cache.path.empty()
             ? (std::filesystem::path(options.state_dir) / "ccache").string()
