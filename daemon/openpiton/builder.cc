@@ -333,7 +333,20 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   if (!options.log_path.empty()) {
     fs::create_directories(fs::path(options.log_path).parent_path(), error);
   }
+  // Held to the end of the build: another task of this process wanting the same model
+  // waits here, then finds it in the store instead of building it a second time.
+  std::optional<ModelStore::Claim> claim;
   if (options.model_store != nullptr && !result.fingerprint.digest.empty()) {
+    try {
+      claim = options.model_store->claim({result.build_id, result.fingerprint.digest},
+                                         options.cancel);
+    } catch (const std::invalid_argument&) {
+      // A build ID the store cannot hold: take_from_store says so.
+    }
+    if (!claim && options.cancel != nullptr && options.cancel->cancelled()) {
+      return failed_before_start(std::move(result), build_failure::cancelled,
+                                 "cancelled while another task built the same model");
+    }
     if (take_from_store(*options.model_store, checkout, config, result)) {
       result.wall_seconds = seconds_since(start);
       return result;

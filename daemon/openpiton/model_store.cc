@@ -454,6 +454,30 @@ std::vector<std::string> ModelStore::evict(const std::string& keep) const {
   return removed;
 }
 
+std::optional<ModelStore::Claim> ModelStore::claim(const ModelKey& key,
+                                                   const os::CancelToken* cancel) const {
+  const std::string name = key.entry_name();
+  std::unique_lock lock(claims_->mutex);
+  while (claims_->names.contains(name)) {
+    if (cancel != nullptr && cancel->cancelled()) return std::nullopt;
+    // Woken by a release; the timeout only bounds how late a cancel is noticed.
+    claims_->released.wait_for(lock, std::chrono::milliseconds(200));
+  }
+  if (cancel != nullptr && cancel->cancelled()) return std::nullopt;
+  claims_->names.insert(name);
+  return Claim(this, name);
+}
+
+void ModelStore::Claim::release() noexcept {
+  if (store_ == nullptr) return;
+  {
+    std::lock_guard lock(store_->claims_->mutex);
+    store_->claims_->names.erase(name_);
+  }
+  store_->claims_->released.notify_all();
+  store_ = nullptr;
+}
+
 std::uint64_t ModelStore::total_bytes() const {
   std::uint64_t total = 0;
   std::error_code error;

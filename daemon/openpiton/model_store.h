@@ -31,10 +31,17 @@
 //
 // Self-contained: it depends on the base layer os/ only, like the rest of the adapter.
 
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "os/cancel_token.h"
 
 namespace mace::openpiton {
 
@@ -72,6 +79,34 @@ struct StorePublish {
 
 class ModelStore {
  public:
+  // While it lives, no other build of its key in this process gets past claim(): a second
+  // task wanting the same model waits for the first to build and publish it, then takes it
+  // from the store. (Processes and nodes do not wait for each other; they may both build,
+  // and one publish wins.)
+  class Claim {
+   public:
+    Claim(Claim&& other) noexcept : store_(other.store_), name_(std::move(other.name_)) {
+      other.store_ = nullptr;
+    }
+    Claim& operator=(Claim&& other) noexcept {
+      if (this != &other) {
+        release();
+        store_ = other.store_;
+        name_ = std::move(other.name_);
+        other.store_ = nullptr;
+      }
+      return *this;
+    }
+    ~Claim() { release(); }
+
+   private:
+    void release() noexcept;
+    friend class ModelStore;
+    Claim(const ModelStore* store, std::string name) : store_(store), name_(std::move(name)) {}
+    const ModelStore* store_;
+    std::string name_;
+  };
+
   explicit ModelStore(ModelStoreSettings settings);
 
   const ModelStoreSettings& settings() const { return settings_; }
@@ -101,8 +136,21 @@ class ModelStore {
   // The sum of the entries' sizes as their manifests give them.
   std::uint64_t total_bytes() const;
 
+  // Waits until no other Claim of `key` lives in this process, then returns one; nullopt
+  // when `cancel` (may be null) is cancelled first. Throws std::invalid_argument for a key
+  // the store cannot hold.
+  std::optional<Claim> claim(const ModelKey& key, const os::CancelToken* cancel) const;
+
  private:
   ModelStoreSettings settings_;
+  // The keys claimed now; shared by the copies of nothing (a store is used through one
+  // object per process), guarded by its mutex.
+  struct Claims {
+    std::mutex mutex;
+    std::condition_variable released;
+    std::set<std::string> names;
+  };
+  std::unique_ptr<Claims> claims_ = std::make_unique<Claims>();
 };
 
 }  // namespace mace::openpiton

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "openpiton/builder.h"
 #include "openpiton/cache_defaults.h"
@@ -388,6 +389,39 @@ TEST_F(BuilderWithStoreTest, AStoreThatCannotBeWrittenLeavesTheBuildSuccessful) 
   EXPECT_THAT(built.store_notes[0], HasSubstr("cannot publish to the model store"));
   EXPECT_THAT(read_file(built.log_path), HasSubstr("the model stays in this checkout"));
   EXPECT_TRUE(build(a_, pico_1x1(), options(&broken)).reused);
+}
+
+// Two tasks of one process wanting the same model at once: one builds, the other waits
+// and takes it from the store.
+TEST_F(BuilderWithStoreTest, TwoBuildsOfOneModelAtOnceBuildItOnce) {
+  fixture_a_.set_control("build_sleep", "1");
+  fixture_b_.set_control("build_sleep", "1");
+  BuildResult in_a, in_b;
+  std::thread other([&] { in_b = build(b_, pico_1x1(), options(&store_)); });
+  in_a = build(a_, pico_1x1(), options(&store_));
+  other.join();
+  ASSERT_TRUE(in_a.success) << in_a.message;
+  ASSERT_TRUE(in_b.success) << in_b.message;
+  EXPECT_EQ(fixture_a_.invocations("build") + fixture_b_.invocations("build"), 1);
+  EXPECT_EQ((in_a.reused_from == "store") + (in_b.reused_from == "store"), 1);
+}
+
+TEST_F(BuilderWithStoreTest, AWaitingBuildStopsWhenCancelled) {
+  const BuildResult built = build(a_, pico_1x1(), options(nullptr));
+  ASSERT_TRUE(built.success) << built.message;
+  const auto held = store_.claim({built.build_id, built.fingerprint.digest}, nullptr);
+  ASSERT_TRUE(held);
+  os::CancelToken cancel;
+  BuildOptions opts = options(&store_);
+  opts.cancel = &cancel;
+  BuildResult waited;
+  std::thread waiter([&] { waited = build(b_, pico_1x1(), opts); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  cancel.cancel();
+  waiter.join();
+  EXPECT_FALSE(waited.success);
+  EXPECT_EQ(waited.failure_reason, "cancelled");
+  EXPECT_EQ(fixture_b_.invocations("build"), 0);
 }
 
 // A checkout copied with its models (cp -a) holds models that name the checkout they were
