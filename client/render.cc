@@ -120,6 +120,8 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.field("stage", stage_name(t.getStage()));
   w.field("build_id", text(t.getBuildId()));
   w.field("build_outcome", text(t.getBuildOutcome()));
+  w.field("build_source", text(t.getBuildSource()));
+  w.field("build_origin", text(t.getBuildOrigin()));
   w.field("failure_reason", text(t.getFailureReason()));
   w.field("checkout", text(t.getCheckout()));
   w.field("rtl_edits", text(t.getRtlEdits()));
@@ -333,9 +335,13 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
       out << "  iter" << t.getIteration() << " " << text(t.getTaskId()) << " [" << text(t.getKind())
           << "] " << stage_name(t.getStage());
       if (t.getFailureReason().size()) out << " (" << text(t.getFailureReason()) << ")";
+      if (t.getBuildSource() == "built") out << " built";
+      if (t.getBuildSource() == "checkout") out << " reused in place";
+      if (t.getBuildSource() == "store") out << " model from store";
       for (auto r : t.getResults())
         out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
       out << "\n";
+      if (t.getBuildOrigin().size()) out << "    model: " << text(t.getBuildOrigin()) << "\n";
     }
   }
   if (detail.getNarrowingBuilds().size()) {

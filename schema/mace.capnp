@@ -149,6 +149,8 @@ struct TaskState {
   results @9 :List(WorkloadResult);
   checkout @10 :Text;
   rtlEdits @11 :Text;            # unified diff of the RTL edits the build carried; "" if none
+  buildSource @12 :Text;         # "", built, checkout (reused in place), store (model store)
+  buildOrigin @13 :Text;         # for store: the entry, and where and when it was built
 }
 
 struct RunSummary {

@@ -12,6 +12,7 @@ packages=(
   man-db  # man renders the manual pages and systemd-analyze verify looks them up
   chromium  # the run report and `mace eval report` are checked in a real headless browser
   slurm-wlm munge  # a real single-node Slurm for the Slurm executor's tests
+  ccache  # the Verilator models' C++ compiles through it (maced's compiler_cache)
 )
 # Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
 packages+=("$@")

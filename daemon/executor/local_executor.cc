@@ -39,6 +39,7 @@ void LocalExecutor::stage(int iteration, const loop::TaskJob& job, TaskStage sta
 std::vector<loop::TaskOutcome> LocalExecutor::run_batch(int iteration,
                                                         const std::vector<loop::TaskJob>& jobs) {
   std::vector<loop::TaskOutcome> outcomes(jobs.size());
+  batch_size_ = static_cast<int>(jobs.size());
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     threads.emplace_back([&, i] {
@@ -124,6 +125,9 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   options.cancel = settings_.cancel;
   // A cancelled run's build must stop at once; nothing of a half-built model is kept.
   options.kill_grace = std::chrono::seconds(3);
+  options.model_store = settings_.model_store;
+  options.compiler_cache_dir = settings_.compiler_cache_dir;
+  options.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
@@ -138,10 +142,21 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
       settings_.on_log_file(site, "", log_path);
     };
   }
-  openpiton::BuildResult build = calls_.build(site, checkout, config, options);
+  openpiton::BuildResult build;
+  {
+    // Issue 15: sims' unbounded `make -j` within what this build was given. Here, the
+    // machine is divided between this batch's builds and those of other runs under way.
+    const LocalBuildSlot slot;
+    options.max_parallelism = compile_jobs(settings_.build_share.value_or(
+        local_build_share(std::max(batch_size_, slot.builds_under_way()))));
+    build = calls_.build(site, checkout, config, options);
+  }
   if (settings_.on_build_finished) settings_.on_build_finished(site, build);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
+  outcome.reused_from = build.reused_from;
+  outcome.build_origin = build.origin;
+  outcome.store_notes = build.store_notes;
   outcome.build_log = build.log_path;
   if (!build.success) {
     outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));

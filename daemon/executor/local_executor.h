@@ -5,18 +5,22 @@
 // Slurm executor would implement the same TaskRunner with `srun` pinned to the node of
 // each checkout; the loop does not change.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/run_spec.h"
 #include "core/task_stage.h"
+#include "executor/build_share.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
 #include "openpiton/edit_set.h"
+#include "openpiton/model_store.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -53,6 +57,14 @@ struct ExecutorSettings {
   // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
   // own, applied and restored with them. Empty for every run but a fault check's.
   openpiton::EditSet fault_edits;
+  // Where builds take finished models from and publish them to (issue 15); null: none.
+  const openpiton::ModelStore* model_store = nullptr;
+  // What each build is given when its checkout's commands run elsewhere (a Slurm job's
+  // allocation); unset: this machine, divided between the builds of a batch.
+  std::optional<BuildShare> build_share = {};
+  // The ccache directory builds compile through, and its limit in MiB; empty: none.
+  std::string compiler_cache_dir = {};
+  std::int64_t compiler_cache_max_mb = 0;
 };
 
 class LocalExecutor final : public loop::TaskRunner {
@@ -76,6 +88,8 @@ class LocalExecutor final : public loop::TaskRunner {
   DirectTaskCalls direct_calls_;
   TaskCalls& calls_;
   Agent agent_;
+  // The tasks of the batch running now: they may all build at once.
+  int batch_size_ = 1;
 };
 
 }  // namespace mace::executor

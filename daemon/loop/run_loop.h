@@ -91,6 +91,11 @@ struct TaskOutcome {
   std::vector<std::string> evidence;  // error lines or the simulation log's tail
   std::string build_id = {};
   bool reused = false;
+  // When reused: "checkout" or "store" (openpiton::reuse_source), and for the store where
+  // the model was built; what went wrong with the model store, to be logged.
+  std::string reused_from = {};
+  std::string build_origin = {};
+  std::vector<std::string> store_notes = {};
   std::string checkout = {};
   // For triage (REQ-FAIL-2): the failed build's output tail, the last run's sim.log tail
   // and status.log.

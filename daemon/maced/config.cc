@@ -13,6 +13,7 @@
 #include "llm/pricing.h"
 #include "maced/config_fields.h"
 #include "maced/executor_config.h"
+#include "maced/cache_directory_config.h"
 
 namespace mace {
 namespace {
@@ -283,7 +284,9 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
-  check_keys(top, "", {"checkouts", "llm", "tools", "replay", "access", "connections", "executor"},
+  check_keys(top, "",
+             {"checkouts", "llm", "tools", "replay", "access", "connections", "executor",
+              "model_store", "compiler_cache"},
              errors);
 
   MacedConfig config;
@@ -383,6 +386,12 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (!top.at_key("connections").get(connections)) read_connections(connections, config, errors);
   element executor;
   if (!top.at_key("executor").get(executor)) read_executor(executor, config.executor, errors);
+  element model_store;
+  if (!top.at_key("model_store").get(model_store))
+    read_cache_directory(model_store, "model_store", config.model_store, errors);
+  element compiler_cache;
+  if (!top.at_key("compiler_cache").get(compiler_cache))
+    read_cache_directory(compiler_cache, "compiler_cache", config.compiler_cache, errors);
   check_checkout_nodes(config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};

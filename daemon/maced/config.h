@@ -15,6 +15,9 @@
 //     "access": { "admin_group": "mace-admin", "others_see": "queue" },
 //     "connections": { "max": 256, "idle_timeout_s": 600 },
 //     "executor": { "kind": "slurm", "slurm": { ... } }   (maced/executor_config.h)
+//     "model_store": { "path": "/srv/shared/models", "max_mb": 51200 },
+//     "compiler_cache": { "path": "/srv/shared/ccache", "max_mb": 10240 }
+//                                                        (maced/cache_directory_config.h)
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -30,6 +33,7 @@
 #include "llm/cost_accounting.h"
 #include "maced/connection_limits.h"
 #include "maced/executor_config.h"
+#include "maced/cache_directory_config.h"
 #include "service/caller.h"
 #include "tools/command_tool.h"
 
@@ -70,6 +74,10 @@ struct MacedConfig {
   ConnectionLimits connections;
   // `executor`: where the checkouts' builds and simulations run (maced/executor_config.h).
   ExecutorConfig executor;
+  // `model_store`: finished models shared by checkouts, runs and nodes; `compiler_cache`:
+  // the ccache directory models are compiled through (maced/cache_directory_config.h).
+  CacheDirectoryConfig model_store{.enabled = true, .path = "", .max_mb = 20480};
+  CacheDirectoryConfig compiler_cache{.enabled = true, .path = "", .max_mb = 5120};
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

@@ -94,6 +94,25 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
+  // Under Slurm the compiles run on the checkouts' nodes, which need not see maced's state
+  // directory: there only a configured (shared) path is used.
+  const bool on_slurm = config.executor.kind == mace::ExecutorConfig::Kind::slurm;
+  if (config.compiler_cache.enabled && !(on_slurm && config.compiler_cache.path.empty())) {
+    settings.compiler_cache_dir =
+        config.compiler_cache.path.empty()
+            ? (std::filesystem::path(options.state_dir) / "ccache").string()
+            : config.compiler_cache.path;
+    settings.compiler_cache_max_mb = config.compiler_cache.max_mb;
+  }
+  if (config.model_store.enabled) {
+    const std::string path = config.model_store.path.empty()
+                                 ? (std::filesystem::path(options.state_dir) / "models").string()
+                                 : config.model_store.path;
+    settings.model_store = std::make_shared<const mace::openpiton::ModelStore>(
+        mace::openpiton::ModelStoreSettings{
+            .directory = path,
+            .max_bytes = static_cast<std::uint64_t>(config.model_store.max_mb) << 20});
+  }
   return settings;
 }
 

@@ -2,6 +2,7 @@
 
 #include "openpiton/rtl_edits.h"
 #include "os/environment.h"
+#include "os/file_io.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -103,6 +104,22 @@ std::pair<std::string, std::string> make_wrapper(const fs::path& model_dir,
   return {dir.string(), ""};
 }
 
+// See BuildOptions::compiler_cache_dir. Returns why the cache is not used, or "".
+std::string use_compiler_cache(const BuildOptions& options, const Checkout& checkout,
+                               std::map<std::string, std::string>& env) {
+  if (!find_program(env["PATH"], "ccache"))
+    return "compiler cache: no ccache in the build environment's PATH; compiling without it";
+  env["OBJCACHE"] = "ccache";
+  env["CCACHE_DIR"] = options.compiler_cache_dir;
+  // Paths under the checkout are hashed relative to it, and the working directory (the
+  // model's obj_dir, inside the checkout) not at all: two checkouts share entries.
+  env["CCACHE_BASEDIR"] = checkout.root().string();
+  env["CCACHE_NOHASHDIR"] = "true";
+  if (options.compiler_cache_max_mb > 0)
+    env["CCACHE_MAXSIZE"] = std::to_string(options.compiler_cache_max_mb) + "M";
+  return "";
+}
+
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f s", seconds);
@@ -111,6 +128,80 @@ std::string seconds_text(double seconds) {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Appends a line to the build's transcript: what the store did is part of the build's
+// story, and a store failure must be seen somewhere a person looks.
+void note_in_log(const BuildResult& result, const std::string& line,
+                 std::ios::openmode mode = std::ios::app) {
+  std::ofstream log(result.log_path, mode);
+  log << "mace: " << line << "\n";
+}
+
+// Step 5 of build(): true when the model came from the store (result filled in).
+bool take_from_store(const ModelStore& store, const Checkout& checkout, const BuildConfig& config,
+                     BuildResult& result) {
+  const ModelKey key{result.build_id, result.fingerprint.digest};
+  StoreFetch fetched;
+  try {
+    fetched = store.fetch(key, result.model_dir, checkout.root());
+  } catch (const std::exception& error) {  // a key the store refuses: build instead
+    fetched.problem = std::string("model store: ") + error.what();
+  }
+  // Noted in the transcript after the build (which starts it afresh) or with the hit.
+  if (!fetched.problem.empty()) result.store_notes.push_back(fetched.problem);
+  if (!fetched.hit) return false;
+  const fs::path marker = fs::path(result.model_dir) / std::string(kBuildMarkerName);
+  if (auto problem = write_marker(marker, config, result.fingerprint); !problem.empty()) {
+    result.store_notes.push_back(problem);
+    return false;
+  }
+  result.success = true;
+  result.reused = true;
+  result.reused_from = std::string(reuse_source::store);
+  result.origin = fetched.entry + ", " + fetched.origin;
+  result.exit_code = 0;
+  note_in_log(result, "model taken from the store: " + result.origin, std::ios::trunc);
+  return true;
+}
+
+// The checkout root the model's files name: the one it was built in, which is not this
+// checkout's when the checkout was copied with its models (cp -a). sims starts flist with
+// "<root>/build/manycore/<build_id>/config.v".
+fs::path built_in_root(const Checkout& checkout, const BuildResult& result) {
+  const std::string first = os::read_first_line(fs::path(result.model_dir) / "flist");
+  const std::string tail = "/build/manycore/" + result.build_id + "/config.v";
+  if (first.size() > tail.size() && first.starts_with("/") && first.ends_with(tail))
+    return first.substr(0, first.size() - tail.size());
+  return checkout.root();
+}
+
+void publish_to_store(const ModelStore& store, const Checkout& checkout, BuildResult& result) {
+  const ModelKey key{result.build_id, result.fingerprint.digest};
+  StorePublish published;
+  try {
+    published = store.publish(key, result.model_dir, built_in_root(checkout, result));
+  } catch (const std::exception& error) {
+    published.problem = std::string("model store: ") + error.what();
+  }
+  for (const auto& note : result.store_notes) note_in_log(result, note);
+  if (!published.problem.empty()) {
+    result.store_notes.push_back(published.problem);
+    note_in_log(result, published.problem + "; the model stays in this checkout");
+  } else if (published.published) {
+    note_in_log(result, "model published to the store: " + store.entry_path(key).string());
+  }
+  for (const auto& name : published.evicted) note_in_log(result, "evicted from the store: " + name);
+}
+
+void publish_if_absent(const ModelStore& store, const Checkout& checkout, BuildResult& result) {
+  try {
+    if (fs::exists(store.entry_path({result.build_id, result.fingerprint.digest}) / "MANIFEST"))
+      return;
+  } catch (const std::exception&) {
+    return;  // a build ID the store cannot hold
+  }
+  publish_to_store(store, checkout, result);
 }
 
 }  // namespace
@@ -217,7 +308,10 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
     if (recorded && *recorded == result.fingerprint.digest) {
       result.success = true;
       result.reused = true;
+      result.reused_from = std::string(reuse_source::checkout);
       result.exit_code = 0;
+      // A model built before the store existed, or evicted since, serves others too.
+      if (options.model_store != nullptr) publish_if_absent(*options.model_store, checkout, result);
       result.wall_seconds = seconds_since(start);
       return result;
     }
@@ -238,6 +332,29 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   }
   if (!options.log_path.empty()) {
     fs::create_directories(fs::path(options.log_path).parent_path(), error);
+  }
+  // Held to the end of the build: another task of this process wanting the same model
+  // waits here, then finds it in the store instead of building it a second time.
+  std::optional<ModelStore::Claim> claim;
+  if (options.model_store != nullptr && !result.fingerprint.digest.empty()) {
+    try {
+      claim = options.model_store->claim({result.build_id, result.fingerprint.digest},
+                                         options.cancel);
+    } catch (const std::invalid_argument&) {
+      // A build ID the store cannot hold: take_from_store says so.
+    }
+    if (!claim && options.cancel != nullptr && options.cancel->cancelled()) {
+      return failed_before_start(std::move(result), build_failure::cancelled,
+                                 "cancelled while another task built the same model");
+    }
+    if (take_from_store(*options.model_store, checkout, config, result)) {
+      result.wall_seconds = seconds_since(start);
+      return result;
+    }
+  }
+  if (!options.compiler_cache_dir.empty()) {
+    if (auto problem = use_compiler_cache(options, checkout, env); !problem.empty())
+      result.store_notes.push_back(problem);
   }
   if (options.max_parallelism > 0) {
     auto [wrapper_dir, problem] = make_wrapper(model_dir, env["PATH"], options.max_parallelism);
@@ -301,6 +418,8 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
     if (!result.fingerprint.digest.empty()) {
       if (auto problem = write_marker(marker, config, result.fingerprint); !problem.empty()) {
         result.message = problem + "; the next build of this configuration will not reuse it";
+      } else if (options.model_store != nullptr) {
+        publish_to_store(*options.model_store, checkout, result);
       }
     }
   }

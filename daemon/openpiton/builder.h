@@ -12,6 +12,7 @@
 // The caller serialises builds per checkout; this function does not lock.
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/build_progress.h"
 #include "openpiton/checkout.h"
+#include "openpiton/model_store.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/source_fingerprint.h"
 #include "os/process_group.h"
@@ -86,13 +88,38 @@ struct BuildOptions {
   // The Verilator the build will use, when the caller already knows it; otherwise it is
   // detected (once per installation, see detect_verilator_version).
   std::optional<VerilatorVersion> verilator;
+  // May be null. Before building, a model of the same build ID and source fingerprint is
+  // taken from it instead; after a successful build the model is published to it
+  // (issue 15). Its failures never fail the build: they are in BuildResult::store_notes.
+  const ModelStore* model_store = nullptr;
+  // Non-empty: the model's C++ is compiled through ccache with this cache directory
+  // (Verilator's makefile puts $(OBJCACHE) before every compile). CCACHE_BASEDIR is the
+  // checkout's root, so the same sources in two checkouts hit the same entries.
+  std::string compiler_cache_dir;
+  // ccache's size limit for that directory, in MiB (0: ccache's own default).
+  std::int64_t compiler_cache_max_mb = 0;
 };
+
+// BuildResult::reused_from values.
+namespace reuse_source {
+// The model an earlier build left in this checkout (REQ-VER-12).
+inline constexpr std::string_view checkout = "checkout";
+// A model another checkout, run or node built, taken from the model store.
+inline constexpr std::string_view store = "store";
+}  // namespace reuse_source
 
 struct BuildResult {
   std::string build_id;
   bool success = false;
   // An earlier build's model was reused and sims did not run.
   bool reused = false;
+  // When reused: where the model came from (reuse_source::*); empty when sims built it.
+  std::string reused_from;
+  // When taken from the store: which entry, and where and when it was built.
+  std::string origin;
+  // What went wrong with the model store (a damaged entry removed, a full or read-only
+  // store): logged, never a reason to fail the build.
+  std::vector<std::string> store_notes;
   // Empty on success; otherwise one of build_failure::*.
   std::string failure_reason;
   // What went wrong, for people and triage, e.g. "l1d has 8 ways, more than the L1.5's 4".
@@ -122,9 +149,12 @@ struct BuildResult {
 //   3. The sims command (sims_build_argv); Verilator's version; the source fingerprint.
 //   4. Reuse: the marker exists, the binary exists and the marker's fingerprint equals the
 //      current one: reused, nothing runs.
-//   5. Otherwise the marker and the old binary are removed and sims runs in the checkout
+//   5. The model store (options.model_store), when the fingerprint is known: an entry of
+//      this build ID and fingerprint is copied in and marked; reused, sims does not run.
+//   6. Otherwise the marker and the old binary are removed and sims runs in the checkout
 //      root with the checkout's environment. Success: exit 0 within the limit and the
-//      model binary present; then the marker is written (temp file + rename).
+//      model binary present; then the marker is written (temp file + rename) and the model
+//      is published to the store.
 // Reports every failure in the result (a model directory that cannot be made is
 // launch_failed); throws only what allocation throws.
 BuildResult build(const Checkout& checkout, const BuildConfig& config,

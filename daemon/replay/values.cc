@@ -1,5 +1,7 @@
 #include "replay/values.h"
 
+#include <optional>
+
 #include <simdjson.h>
 
 #include "core/json_writer.h"
@@ -29,6 +31,13 @@ class Reader {
   std::string text(object o, std::string_view key) const {
     std::string_view s;
     if (at(o, key).get_string().get(s) != simdjson::SUCCESS) throw bad(key, "a string");
+    return std::string(s);
+  }
+  std::optional<std::string> optional_text(object o, std::string_view key) const {
+    element e;
+    if (o[key].get(e) != simdjson::SUCCESS) return std::nullopt;
+    std::string_view s;
+    if (e.get_string().get(s) != simdjson::SUCCESS) throw bad(key, "a string");
     return std::string(s);
   }
   bool flag(object o, std::string_view key) const {
@@ -102,6 +111,8 @@ std::string build_value(const openpiton::BuildResult& b) {
   w.field("text", b.verilator.text);
   w.end_object();
   w.field("fingerprint", b.fingerprint.digest);
+  w.field("reused_from", b.reused_from);
+  w.field("origin", b.origin);
   w.end_object();
   return w.take();
 }
@@ -127,6 +138,9 @@ openpiton::BuildResult parse_build_value(std::string_view json) {
   b.verilator.text = r.text(v, "text");
   b.fingerprint.digest = r.text(o, "fingerprint");
   b.fingerprint.verilator_version = b.verilator.text;
+  // Values cached before the model store (issue 15) have neither; their reuse was in place.
+  if (b.reused) b.reused_from = r.optional_text(o, "reused_from").value_or("checkout");
+  b.origin = r.optional_text(o, "origin").value_or("");
   return b;
 }
 

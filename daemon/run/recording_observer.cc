@@ -70,6 +70,9 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   t.build_id = outcome.build_id;
   t.build_outcome = outcome.build_outcome();
   t.build_reused = outcome.reused;
+  if (outcome.built) t.build_source = outcome.reused ? outcome.reused_from : "built";
+  if (t.build_source.empty() && outcome.reused) t.build_source = "checkout";
+  t.build_origin = outcome.build_origin;
   t.failure_reason = outcome.failure_reason;
   t.stage = outcome.passed ? TaskStage::passed : TaskStage::failed;
   t.passed = outcome.passed;
@@ -90,6 +93,10 @@ void RecordingObserver::task_finished(int iteration, const loop::TaskJob& job,
   }
   // The verdict events went out as each simulation ended (ProgressEvents).
   recorder_.with_store([&](store::Store& s) { s.upsert_task(t); });
+  // A model store that cannot be read or written costs a build, never the task: said in
+  // the run's log so whoever runs maced sees it.
+  for (const auto& note : outcome.store_notes)
+    recorder_.message(iteration, job.task.id, note);
   std::string message =
       outcome.passed ? "passed" : "failed: " + std::string(to_string(outcome.failure_reason));
   if (!outcome.passed && !outcome.evidence.empty()) message += ": " + outcome.evidence.front();

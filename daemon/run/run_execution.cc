@@ -208,6 +208,14 @@ class Run {
     s.task_calls = &replay_.task_calls();
     if (eval_job_ && eval_job_->fault_kind == eval::FaultKind::source)
       s.fault_edits = fault_edit_set(*eval_job_);  // REQ-EVAL-12
+    s.model_store = settings_.model_store.get();
+    s.compiler_cache_dir = settings_.compiler_cache_dir;
+    s.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
+    if (settings_.slurm) {  // a build gets its job's allocation, whoever else runs
+      const auto& build = slurm::resources_for(*settings_.slurm, slurm::StepKind::build,
+                                               std::string(to_string(spec_.core)));
+      s.build_share = executor::BuildShare{.cpus = build.cpus, .memory_mb = build.memory_mb};
+    }
     s.llm = task_llm_;
     s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
       recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));

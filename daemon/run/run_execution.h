@@ -5,6 +5,7 @@
 // own. Nothing here knows about KJ, sockets or the event loop: every record goes through
 // the RunRecorder.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "llm/llm.h"
 #include "llm/retry.h"
 #include "openpiton/checkout.h"
+#include "openpiton/model_store.h"
 #include "os/cancel_token.h"
 #include "run/run_recorder.h"
 #include "service/checkout_pool.h"
@@ -46,6 +48,11 @@ struct RunSettings {
   // Told of every Slurm job of every run and of nodes found down: maced's keeper, its
   // view of the checkouts, its scheduler. May be null.
   std::shared_ptr<slurm::JobObserver> cluster_observer;
+  // Where builds take finished models from and publish them to (issue 15); null: none.
+  std::shared_ptr<const openpiton::ModelStore> model_store;
+  // The ccache directory builds compile through, and its size limit; empty: none.
+  std::string compiler_cache_dir;
+  std::int64_t compiler_cache_max_mb = 0;
 };
 
 struct RunEnding {

@@ -347,6 +347,15 @@ CREATE TABLE eval_runs (
 );
 CREATE INDEX eval_runs_job ON eval_runs(batch_id, position);
 )sql",
+
+    // 10: where each task's model came from (issue 15): built by sims, reused in its own
+    // checkout, or taken from the model store (with the entry and where it was built).
+    // Tasks recorded before say '' for both.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN build_source TEXT NOT NULL DEFAULT ''
+  CHECK (build_source IN ('', 'built', 'checkout', 'store'));
+ALTER TABLE tasks ADD COLUMN build_origin TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -194,7 +194,7 @@ constexpr const char* kTaskColumns[] = {
     "l15_size",    "l15_assoc",  "l2_size",        "l2_assoc",     "rtl_defines",
     "rtl_edits",   "rtl_edits_hash", "extra_flags", "build_id",    "build_outcome",
     "build_reused", "failure_reason", "stage",      "passed",       "started_at_ms",
-    "finished_at_ms",
+    "finished_at_ms", "build_source", "build_origin",
 };
 constexpr int kTaskKeyColumns = 3;
 
@@ -632,7 +632,9 @@ int64_t Store::upsert_task(const TaskRecord& t) {
       .bind(28, to_string(t.stage))
       .bind(29, t.passed)
       .bind(30, unless_zero(t.started_at_ms))
-      .bind(31, unless_zero(t.finished_at_ms));
+      .bind(31, unless_zero(t.finished_at_ms))
+      .bind(32, t.build_source)
+      .bind(33, t.build_origin);
   upsert.run();
 
   // last_insert_rowid is not set when the upsert updated, so look the row up.
@@ -729,6 +731,8 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       if (!stmt.is_null(29)) t.passed = stmt.int64(29) != 0;
       t.started_at_ms = stmt.int64(30);
       t.finished_at_ms = stmt.int64(31);
+      t.build_source = stmt.text(32);
+      t.build_origin = stmt.text(33);
       out.push_back(std::move(t));
     }
     if (stmt.is_null(r0)) continue;  // a task without results

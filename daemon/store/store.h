@@ -166,6 +166,11 @@ struct TaskRecord {
   std::string build_id;
   BuildOutcome build_outcome = BuildOutcome::none;
   bool build_reused = false;
+  // How the task got its model (issue 15): "built" (sims ran), "checkout" (an earlier
+  // build in the same checkout), "store" (the model store); "" when there was no model.
+  std::string build_source;
+  // For "store": the entry and where and when the model was built.
+  std::string build_origin;
   FailureReason failure_reason = FailureReason::none;
   TaskStage stage = TaskStage::pending;
   std::optional<bool> passed;     // none until the task ends

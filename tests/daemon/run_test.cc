@@ -153,8 +153,9 @@ TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {
   TempDir dir;
   FixtureCheckout a, b;
   for (auto* c : {&a, &b}) c->set_control("build_sleep", "2");
+  // Without a model store: each run must build in its own checkout, whichever ends first.
   dir.write("maced.json", R"({"checkouts": [{"path": ")" + a.root() + R"("}, {"path": ")" +
-                              b.root() + R"("}]})");
+                              b.root() + R"("}], "model_store": {"enabled": false}})");
   MacedOptions options;
   options.extra_args = {"--config", dir.file("maced.json"), "--workloads",
                         source_root() + "/workloads"};

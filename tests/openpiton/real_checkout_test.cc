@@ -23,10 +23,13 @@
 #include "openpiton/builder.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/checkout.h"
+#include "openpiton/model_store.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/simulator.h"
 #include "openpiton/source_fingerprint.h"
 #include "os/environment.h"
+#include "os/temp_dir.h"
+#include "support/checkout_files.h"
 #include "support/child_process.h"
 
 namespace mace::openpiton {
@@ -275,6 +278,73 @@ TEST_F(RealCheckoutTest, RunsHelloAndMemstressOnEveryTileOfPico2x1) {
     EXPECT_THAT(run.argv, ::testing::Contains("-finish_mask=11"));
     EXPECT_THAT(run.status_line, HasSubstr("PASS"));
   }
+}
+
+// Issue 15, REQ-VER-12: a second checkout (MACE_TEST_PITON_ROOT_2, with the same sources
+// and no model) takes the pico 1x1 model from the store instead of building, and it
+// simulates exactly as the model built in place: the same verdicts at the same cycles.
+TEST_F(RealCheckoutTest, ASecondCheckoutTakesThePicoModelFromTheStoreAndSimulatesAlike) {
+  const char* second_root = std::getenv("MACE_TEST_PITON_ROOT_2");
+  if (second_root == nullptr || *second_root == '\0') {
+    GTEST_SKIP() << "MACE_TEST_PITON_ROOT_2 is not set: this test needs a second copy of the "
+                    "checkout, with the same sources";
+  }
+  const Checkout second(second_root);
+  const auto second_status = mace::testing::run_process(
+      {"git", "-C", second.root().string(), "status", "--porcelain"});
+  os::TempDir store_dir(os::default_temp_parent(), "mace-model-store.");
+  const ModelStore store({.directory = store_dir.path()});
+  const BuildConfig config = pico_config(1, 1);
+  BuildOptions options = build_options();
+  options.model_store = &store;
+
+  // Built here, or reused here and published then.
+  const BuildResult here = build(checkout(), config, options);
+  ASSERT_TRUE(here.success) << here.failure_reason << ": " << here.message << "\n" << here.tail;
+  ASSERT_THAT(here.store_notes, ::testing::IsEmpty());
+
+  fs::remove_all(second.model_dir(here.build_id));
+  auto sims_log_time = [&second] {
+    std::error_code missing;
+    return fs::last_write_time(second.root() / "sims.log", missing);
+  };
+  const auto sims_log_before = sims_log_time();
+  const BuildResult taken = build(second, config, options);
+  std::cout << "[ build    ] " << taken.build_id << " on the second checkout: "
+            << (taken.reused_from.empty() ? "built" : taken.reused_from) << " in "
+            << taken.wall_seconds << " s (" << taken.origin << ")\n";
+  ASSERT_TRUE(taken.success) << taken.failure_reason << ": " << taken.message;
+  EXPECT_EQ(taken.reused_from, "store");
+  EXPECT_EQ(taken.fingerprint.digest, here.fingerprint.digest);
+  // Where the model was built: this checkout, or the one it was copied from with its models.
+  EXPECT_THAT(taken.origin, HasSubstr(" built in /"));
+  // Nothing was built: sims never ran there (it rewrites sims.log in the checkout root).
+  const std::string log = mace::testing::read_file(taken.log_path);
+  EXPECT_THAT(log.substr(0, log.find('\n')), StartsWith("mace: model taken from the store"));
+  EXPECT_EQ(sims_log_time(), sims_log_before);
+  const std::string flist = mace::testing::read_file(taken.model_dir + "/flist");
+  auto count = [&flist](const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = flist.find(what); at != std::string::npos; at = flist.find(what, at + 1)) ++n;
+    return n;
+  };
+  // Every source the flist names is the second checkout's.
+  EXPECT_GT(count("/piton/design/"), 100u);
+  EXPECT_EQ(count(second.root().string() + "/piton/design/"), count("/piton/design/"));
+
+  const auto in_place = simulate_on(checkout(), here, 1, 1, {"hello"});
+  const auto from_store = simulate_on(second, taken, 1, 1, {"hello"});
+  ASSERT_EQ(in_place.runs.size(), 1u);
+  ASSERT_EQ(from_store.runs.size(), 1u);
+  EXPECT_EQ(from_store.runs[0].verdict, Verdict::pass);
+  EXPECT_EQ(from_store.runs[0].verdict, in_place.runs[0].verdict);
+  // "<cycle>: Simulation -> PASS (HIT GOOD TRAP)": the same cycle count.
+  EXPECT_EQ(from_store.runs[0].marker_line, in_place.runs[0].marker_line);
+  EXPECT_THAT(from_store.runs[0].run_dir, StartsWith(second.root().string() + "/"));
+
+  const auto second_after = mace::testing::run_process(
+      {"git", "-C", second.root().string(), "status", "--porcelain"});
+  EXPECT_EQ(second_after.out, second_status.out) << "the test left the second checkout changed";
 }
 
 }  // namespace

@@ -64,6 +64,32 @@ TEST(CachedValues, ABuildComesBackAsTheExecutorUsesIt) {
   EXPECT_EQ(back.fingerprint.digest, b.fingerprint.digest);
 }
 
+// Issue 15: where a reused model came from is kept; values cached before the store say
+// nothing, and their reuse was in place.
+TEST(CachedValues, AReusedBuildKeepsWhereItsModelCameFrom) {
+  openpiton::BuildResult b;
+  b.build_id = "mace_0123456789abcdef";
+  b.success = true;
+  b.reused = true;
+  b.reused_from = "store";
+  b.origin = "/m/entries/x, built in /c on n1 at 2026-12-01 10:00:00 UTC";
+  openpiton::BuildResult back = parse_build_value(build_value(b));
+  EXPECT_EQ(back.reused_from, "store");
+  EXPECT_EQ(back.origin, b.origin);
+
+  std::string older = build_value(b);
+  const std::vector<std::string> keys = {R"(,"reused_from":"store")",
+                                         R"(,"origin":")" + b.origin + "\""};
+  for (const std::string& key : keys) {
+    const auto at = older.find(key);
+    ASSERT_NE(at, std::string::npos) << older;
+    older.erase(at, key.size());
+  }
+  back = parse_build_value(older);
+  EXPECT_EQ(back.reused_from, "checkout");
+  EXPECT_EQ(back.origin, "");
+}
+
 TEST(CachedValues, AWorkloadRunComesBackWithItsStatusLog) {
   executor::WorkloadCall call;
   call.result.passed = false;

@@ -754,6 +754,8 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   t.build_id = "b-7";
   t.build_outcome = BuildOutcome::reused;
   t.build_reused = true;
+  t.build_source = "store";
+  t.build_origin = "/models/entries/b-7-x, built in /srv/a on n1 at 2026-12-01 10:00:00 UTC";
   t.failure_reason = FailureReason::way_rule;
   t.stage = TaskStage::running;
   t.passed = true;
@@ -797,6 +799,8 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.build_id, "b-7");
   EXPECT_EQ(r.build_outcome, BuildOutcome::reused);
   EXPECT_TRUE(r.build_reused);
+  EXPECT_EQ(r.build_source, "store");  // issue 15
+  EXPECT_EQ(r.build_origin, t.build_origin);
   EXPECT_EQ(r.failure_reason, FailureReason::way_rule);
   EXPECT_EQ(r.stage, TaskStage::running);
   EXPECT_EQ(r.passed, std::optional<bool>(true));

@@ -1,0 +1,35 @@
+#include "maced/cache_directory_config.h"
+
+#include "maced/config_fields.h"
+
+namespace mace {
+
+void read_cache_directory(simdjson::dom::element value, const std::string& section,
+                          CacheDirectoryConfig& cache, FieldErrors& errors) {
+  simdjson::dom::object obj;
+  if (value.get(obj)) {
+    errors.push_back({section, "must be an object with \"path\", \"max_mb\" and \"enabled\""});
+    return;
+  }
+  config_fields::check_keys(obj, section, {"enabled", "path", "max_mb"}, errors);
+  simdjson::dom::element enabled;
+  if (!obj.at_key("enabled").get(enabled)) {
+    bool on = true;
+    if (enabled.get(on))
+      errors.push_back({section + ".enabled", "must be true or false, got " +
+                                                  config_fields::shown(enabled)});
+    else
+      cache.enabled = on;
+  }
+  if (auto path = config_fields::string_field(obj, "path", section + ".path", errors)) {
+    if (path->front() != '/')
+      errors.push_back({section + ".path", "must be an absolute path, got \"" + *path + "\""});
+    else
+      cache.path = *path;
+  }
+  if (auto mb = config_fields::limit_field(obj, "max_mb", section + ".max_mb", cache.max_mb,
+                                           kMaxCacheDirectoryMb, "MiB", errors))
+    cache.max_mb = *mb;
+}
+
+}  // namespace mace
