@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "executor/task_llm.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
+#include "openpiton/generic_tile.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -34,6 +36,8 @@ struct ExecutorSettings {
   // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
   // called from several threads at once.
   std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+  // core generic: the descriptor's core (REQ-EXEC-20, REQ-VER-17); unset otherwise.
+  std::optional<openpiton::GenericCore> generic;
 };
 
 class LocalExecutor final : public loop::TaskRunner {
