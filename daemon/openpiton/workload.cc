@@ -24,6 +24,7 @@ namespace fs = std::filesystem;
 const char* const kPicoCompiler = "riscv64-unknown-elf-gcc";
 const char* const kPicoObjcopy = "riscv64-unknown-elf-objcopy";
 const char* const kPicoNm = "riscv64-unknown-elf-nm";
+const char* const kPicoObjdump = "riscv64-unknown-elf-objdump";
 const std::vector<std::string> kPicoCFlags = {
     "-O2",           "-march=rv32ima", "-mabi=ilp32", "-mno-riscv-attribute",
     "-ffreestanding", "-fno-builtin",  "-fno-pic"};
@@ -170,21 +171,46 @@ std::string hex_lower(std::uint64_t value) {
 
 // core generic: the memory image and trap symbols of `elf` as sims' rv32_as writes them
 // (a "@<address>" line, then 32 bytes a line as two 16-byte hex groups; "good_trap" and
-// "bad_trap" at the program's pass and fail labels), the image loaded at the reset vector.
+// "bad_trap" at the program's pass and fail labels), the image loaded where the
+// descriptor's link script placed it.
 std::string write_generic_image(const fs::path& elf, const fs::path& image, const fs::path& symbols,
                                 const WorkloadContext& ctx) {
   const fs::path binary = ctx.run_dir / (elf.stem().string() + ".bin");
   std::string problem = run_tool({kPicoObjcopy, "-O", "binary", elf.string(), binary.string()}, ctx,
                                  ctx.run_dir / "objcopy.log", "extracting the image of " + elf.string());
   if (!problem.empty()) return problem;
+  // objcopy's binary starts at the lowest loaded section, which the link script placed.
+  const fs::path headers = ctx.run_dir / "objdump.log";
+  problem = run_tool({kPicoObjdump, "-h", elf.string()}, ctx, headers,
+                     "listing the sections of " + elf.string());
+  if (!problem.empty()) return problem;
+  std::optional<std::uint64_t> load_address;
+  {
+    std::ifstream in(headers);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+      std::istringstream fields(lines[i]);
+      std::string index, name, size, vma, lma;
+      if (!(fields >> index >> name >> size >> vma >> lma) || index.empty() ||
+          !std::isdigit(static_cast<unsigned char>(index[0])))
+        continue;
+      if (lines[i + 1].find("LOAD") == std::string::npos ||
+          lines[i + 1].find("CONTENTS") == std::string::npos || std::stoull(size, nullptr, 16) == 0)
+        continue;
+      const std::uint64_t address = std::stoull(lma, nullptr, 16);
+      if (!load_address || address < *load_address) load_address = address;
+    }
+  }
+  if (!load_address) return "linking " + elf.string() + ": no loadable section";
   const fs::path nm_out = ctx.run_dir / "nm.log";
   problem = run_tool({kPicoNm, elf.string()}, ctx, nm_out, "listing the symbols of " + elf.string());
   if (!problem.empty()) return problem;
   std::ifstream in(binary, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   bytes.append(128 - bytes.size() % 128, '\0');  // as rv32_as pads
-  std::string text = "\n@" + std::string(16 - hex_lower(ctx.generic->reset_vector).size(), '0') +
-                     hex_lower(ctx.generic->reset_vector) + "\t// Section '.RED_SEC', segment 'text'\n";
+  std::string text = "\n@" + std::string(16 - hex_lower(*load_address).size(), '0') +
+                     hex_lower(*load_address) + "\t// Section '.RED_SEC', segment 'text'\n";
   static const char* const kDigits = "0123456789abcdef";
   for (std::size_t line = 0; line < bytes.size(); line += 32) {
     for (std::size_t i = 0; i < 32; ++i) {

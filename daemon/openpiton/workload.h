@@ -33,7 +33,7 @@ struct PreparedWorkload {
 // core generic: what MACE's own C programs are built for instead of PicoRV32 (REQ-EXEC-20).
 struct GenericProgramTarget {
   std::string march;                  // the core's ISA, e.g. "rv32ima"
-  uint32_t reset_vector = 0;          // where the image is loaded and every tile starts
+  uint32_t reset_vector = 0;          // where every tile starts (the wake-up trigger)
   std::filesystem::path link_script;  // the descriptor's, as written into the checkout
 };
 
