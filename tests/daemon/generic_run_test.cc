@@ -210,7 +210,8 @@ TEST_F(RealGenericRunTest, AWrongResetVectorFailsTheTaskAlthoughHelloPasses) {
   vertex_.push(FakeVertexServer::text("DIAGNOSIS: wrong_reset_vector\nFIX: match the descriptor"));
   vertex_.push(FakeVertexServer::text("ASSESSMENT: the core starts elsewhere\n"));
   std::string status = run(spec(1, pico_descriptor("0x40000100")));
-  EXPECT_THAT(status, HasSubstr(R"("state":"failed")")) << status << logs();
+  // Its one iteration ended without a pass: the loop's end for that is the iteration limit.
+  EXPECT_THAT(status, HasSubstr(R"("state":"budget_exceeded")")) << status << logs();
   EXPECT_THAT(status, HasSubstr(R"("failure_reason":"wrong_first_request")"));
   EXPECT_THAT(status, HasSubstr(R"("workload":"hello","verdict":"pass")"));
   EXPECT_THAT(status + logs(), HasSubstr("tile 0 at 0x40000000"));
