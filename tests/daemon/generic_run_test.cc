@@ -68,16 +68,21 @@ std::string json_string(const std::string& text) {
   return out + "\"";
 }
 
+// The skeleton's tied-off body, which an agent's replacement takes out whole.
+std::string skeleton_body(const std::string& top_module) {
+  openpiton::GenericCore core;
+  core.name = top_module;
+  core.isa = "RV32I";
+  core.top_module = top_module;
+  const std::string skeleton = openpiton::wrapper_skeleton(core);
+  const auto from = skeleton.find("    // Skeleton:");
+  return skeleton.substr(from, skeleton.find("endmodule") - from);
+}
+
 // The agent stand-in's one call: the skeleton's tied-off body replaced by PicoRV32 itself,
 // its memory port passed straight through and the two nets the testbench reads driven.
 mace::llm::testing::ScriptedResponse write_the_wrapper() {
-  openpiton::GenericCore core;
-  core.name = "picorv32";
-  core.isa = "RV32IMA";
-  core.top_module = "picorv32";
-  const std::string skeleton = openpiton::wrapper_skeleton(core);
-  const auto from = skeleton.find("    // Skeleton:");
-  const std::string body = skeleton.substr(from, skeleton.find("endmodule") - from);
+  const std::string body = skeleton_body("picorv32");
   const std::string wrapper =
       "    picorv32 #(.PROGADDR_RESET(32'h4000_0000)) u_core (\n"
       "        .clk(clk), .reset_l(reset_l), .trap(trap), .mem_valid(mem_valid),\n"
@@ -215,6 +220,67 @@ TEST_F(RealGenericRunTest, AWrongResetVectorFailsTheTaskAlthoughHelloPasses) {
   EXPECT_THAT(status, HasSubstr(R"("failure_reason":"wrong_first_request")"));
   EXPECT_THAT(status, HasSubstr(R"("workload":"hello","verdict":"pass")"));
   EXPECT_THAT(status + logs(), HasSubstr("tile 0 at 0x40000000"));
+}
+
+// A second core with a different memory interface: SERV (github.com/olofk/serv), bit-serial
+// RV32I with Zicsr and two Wishbone ports, which the wrapper muxes onto the tile's one
+// port (SERV never has both in a cycle at once). It is not part of OpenPiton nor of MACE:
+// copy its rtl/ (without serv_synth_wrapper.v) to piton/design/chip/tile/serv/rtl/ of the
+// checkout to run this. The gate workload is the checkout's add.S (MACE's own programs
+// need the A extension). REQ-EXEC-20, REQ-VER-17.
+TEST_F(RealGenericRunTest, ASecondCoreWithTwoWishbonePortsRunsAddOnOneTile) {
+  const std::string dir = "piton/design/chip/tile/serv/rtl/";
+  const std::vector<std::string> files = {
+      "serv_aligner.v", "serv_alu.v", "serv_bufreg.v", "serv_bufreg2.v", "serv_compdec.v",
+      "serv_csr.v", "serv_ctrl.v", "serv_debug.v", "serv_decode.v", "serv_immdec.v",
+      "serv_mem_if.v", "serv_rf_if.v", "serv_rf_ram.v", "serv_rf_ram_if.v", "serv_state.v",
+      // Last: these two set `default_nettype back to wire for what is compiled after them.
+      "serv_top.v", "serv_rf_top.v"};
+  if (!std::filesystem::exists(root_ + "/" + dir + "serv_top.v"))
+    GTEST_SKIP() << "the checkout has no SERV: copy olofk/serv's rtl/ to " << dir;
+  std::string list;
+  for (const auto& f : files) list += (list.empty() ? "\"" : ",\"") + dir + f + "\"";
+  const std::string descriptor =
+      R"({"name":"serv","isa":"RV32I_ZICSR","top_module":"serv_rf_top","files":[)" + list +
+      R"(],"reset_vector":"0x40000000","memory_interface":{"protocol":"wishbone","ports":2},)"
+      R"("parameters":{"RESET_PC":"32'h4000_0000"}})";
+  const std::string wrapper =
+      "    wire [31:0] ibus_adr, dbus_adr, dbus_dat;\n"
+      "    wire        ibus_cyc, dbus_cyc, dbus_we;\n"
+      "    wire [3:0]  dbus_sel;\n"
+      "    serv_rf_top #(.RESET_PC(32'h4000_0000)) u_core (\n"
+      "        .clk(clk), .i_rst(!reset_l), .i_timer_irq(1'b0),\n"
+      "        .o_ibus_adr(ibus_adr), .o_ibus_cyc(ibus_cyc), .i_ibus_rdt(mem_rdata),\n"
+      "        .i_ibus_ack(mem_ready && ibus_cyc),\n"
+      "        .o_dbus_adr(dbus_adr), .o_dbus_dat(dbus_dat), .o_dbus_sel(dbus_sel),\n"
+      "        .o_dbus_we(dbus_we), .o_dbus_cyc(dbus_cyc), .i_dbus_rdt(mem_rdata),\n"
+      "        .i_dbus_ack(mem_ready && dbus_cyc),\n"
+      "        .o_ext_rs1(), .o_ext_rs2(), .o_ext_funct3(), .i_ext_rd(32'b0),\n"
+      "        .i_ext_ready(1'b0), .o_mdu_valid());\n"
+      "    assign mem_valid  = ibus_cyc || dbus_cyc;\n"
+      "    assign mem_instr  = ibus_cyc;\n"
+      "    assign mem_addr   = dbus_cyc ? dbus_adr : ibus_adr;\n"
+      "    assign mem_wdata  = dbus_dat;\n"
+      "    assign mem_wstrb  = (dbus_cyc && dbus_we) ? dbus_sel : 4'b0;\n"
+      "    assign mem_amo_op = `L15_AMO_OP_NONE;\n"
+      "    assign trap       = 1'b0;\n"
+      "    // An instruction starts when its fetch completes; the testbench traps on its PC.\n"
+      "    assign launch_next_insn = ibus_cyc && mem_ready;\n"
+      "    assign reg_pc     = ibus_adr;\n";
+  vertex_.push(FakeVertexServer::text("TASK: r | deps= | kind=rtl | write the wrapper of SERV\n"));
+  vertex_.push(FakeVertexServer::function_calls(
+      {{"rtl_edit__rtl_edit_replace",
+        R"({"path":")" + std::string(openpiton::kGeneratedWrapper) + R"(","old_text":)" +
+            json_string(skeleton_body("serv_rf_top")) + R"(,"new_text":)" + json_string(wrapper) + "}"}}));
+  vertex_.push(FakeVertexServer::text("The wrapper muxes SERV's two Wishbone ports."));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: serv\nFIX: none"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: serv\n"));
+  std::string status = run(R"({"core": "generic", "mesh": [1, 1], "workloads": ["add.S"],
+    "objective": "Host SERV as a generic core", "options": {"rtl_edits": true},
+    "budget": {"max_iterations": 1, "max_usd": 5.0, "max_wall_s": 3600},
+    "core_descriptor": )" + descriptor + "}");
+  EXPECT_THAT(status, HasSubstr(R"("state":"passed")")) << status << logs();
+  EXPECT_THAT(status, HasSubstr(R"("workload":"add.S","verdict":"pass")"));
 }
 
 }  // namespace
