@@ -47,7 +47,7 @@ std::set<std::string> pico_flist_files(const fs::path& root) {
 // The PicoRV32 native interface, as the patched tile connects it (tile.v.pyv, g_picorv32_core).
 constexpr std::string_view kWrapperPorts =
     "    input  wire        clk,\n"
-    "    input  wire        reset_l,     // active low; the tile holds it low until the tile is woken\n"
+    "    input  wire        reset_l,     // the tile's reset, active low\n"
     "    output wire        trap,\n"
     "    output wire        mem_valid,   // a request: held until mem_ready\n"
     "    output wire        mem_instr,   // the request is an instruction fetch\n"
@@ -57,7 +57,9 @@ constexpr std::string_view kWrapperPorts =
     "    output wire [ 3:0] mem_wstrb,   // 0: read; else the bytes written\n"
     "    output wire [`L15_AMO_OP_WIDTH-1:0] mem_amo_op,  // `L15_AMO_OP_NONE unless an AMO\n"
     "    input  wire [31:0] mem_rdata,\n"
-    "    input  wire        pico_int     // the tile's interrupt (the wake-up)\n";
+    "    input  wire        pico_int     // the wake-up: one pulse when the tile may start; hold the\n"
+    "                                    // core in reset until it came (PicoRV32 does), or its\n"
+    "                                    // first fetch goes out before the tile can answer it\n";
 
 // What OpenPiton's testbench reads inside the instance (pc_cmp.v.pyv, through
 // cross_module.h's `PICO_CORE<n> = <tile>.g_picorv32_core.core): the pass/fail trap and
