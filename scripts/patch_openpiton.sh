@@ -20,8 +20,9 @@ fi
 root=${1%/}
 
 tb=piton/verif/env/manycore/ciop_iob.v.pyv
+tile=piton/design/chip/tile/rtl/tile.v.pyv
 pal=piton/tools/local/pal/1.13/bin/pal
-for f in piton/piton_settings.bash piton/tools/bin/sims "$tb"; do
+for f in piton/piton_settings.bash piton/tools/bin/sims "$tb" "$tile"; do
     if [[ ! -f "$root/$f" ]]; then
         echo "error: $root is not an OpenPiton checkout (missing $f)" >&2
         exit 2
@@ -91,7 +92,51 @@ patch_file "$root/$tb" '
     print LOG @log;                     # only once every edit has applied
 '
 
-# 2. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
+# 2. The Generic Tile (README "The generic core"). In the PICORV32_TILE branch of
+#    tile.v.pyv: (a) when MACE_GENERIC_CORE is defined (MACE passes
+#    -config_rtl=MACE_GENERIC_CORE for the core generic) the tile instantiates
+#    mace_generic_wrapper, a per-core wrapper MACE's run writes into the checkout,
+#    in place of picorv32 (same instance name and ports, so pico_l15_transducer
+#    and the testbench's `PICO_CORE<n> references stay as they are); (b) every
+#    tile prints its first memory request, so MACE can check it against the core
+#    descriptor's reset vector (REQ-VER-17). The print must be a fixed part of the
+#    tile, not of the wrapper a run's agent writes, or the agent could fake it.
+patch_file "$root/$tile" '
+    my $inst = "    picorv32 core(\n";
+    my $after = "    pico_reset pico_reset(\n";
+    if (index($_, "MACE_GENERIC_CORE") >= 0) {
+        exit 10 if index($_, "MACE first request") >= 0;
+        exit 3;                         # partly patched: not a state we made
+    }
+    my $i = index($_, $inst);
+    exit 3 if $i < 0 || index($_, $inst, $i + 1) >= 0;
+    substr($_, $i, length $inst) =
+        "`ifdef MACE_GENERIC_CORE\n" .
+        "    // MACE (scripts/patch_openpiton.sh): the Generic Tile hosts the run\x27s core\n" .
+        "    // through its wrapper, which presents PicoRV32\x27s memory interface.\n" .
+        "    mace_generic_wrapper core(\n" .
+        "`else\n" .
+        $inst .
+        "`endif\n";
+    my $j = index($_, $after);
+    exit 3 if $j < 0 || index($_, $after, $j + 1) >= 0;
+    substr($_, $j, 0) =
+        "`ifndef SYNTHESIS\n" .
+        "    // MACE (scripts/patch_openpiton.sh): each tile\x27s first memory request (REQ-VER-17).\n" .
+        "    reg mace_first_request_seen;\n" .
+        "    always @(posedge clk_gated) begin\n" .
+        "        if (!rst_n_f)\n" .
+        "            mace_first_request_seen <= 1\x27b0;\n" .
+        "        else if (pico_transducer_mem_valid && !mace_first_request_seen) begin\n" .
+        "            mace_first_request_seen <= 1\x27b1;\n" .
+        "            \$display(\"MACE first request: tile %0d address 0x%08h\", flat_tileid, pico_transducer_mem_addr);\n" .
+        "        end\n" .
+        "    end\n" .
+        "`endif\n\n";
+    print LOG "$ARGV: PICORV32_TILE hosts mace_generic_wrapper under MACE_GENERIC_CORE and prints each tile\x27s first request\n";
+'
+
+# 3. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
 #    hard-coded /usr/tmp, which Debian lacks and only root can create. Use
 #    $TMPDIR, else /tmp. Only .pal diags need it; .s/.S/.c diags do not run pal.
 [[ -f "$root/$pal" ]] || { echo "$root/$pal: not present, skipped"; exit 0; }

@@ -16,11 +16,13 @@ void run_inputs(std::string& out, const RunSpec& spec) {
 }  // namespace
 
 std::string rtl_prompt(const RunSpec& spec, const PlannedTask& task,
-                       const std::vector<std::string>& edited_files, const std::string& tool_name) {
+                       const std::vector<std::string>& edited_files, const std::string& tool_name,
+                       const std::string& core_brief) {
   std::string out = "You are changing the RTL of an OpenPiton design for one task of a run.\n\n";
   run_inputs(out, spec);
   out += "\nTask " + task.id + ":\n";
   append_indented(out, task.instruction, "  ");
+  out += core_brief;
   if (!edited_files.empty()) {
     out += "\nThe checkout already carries earlier edits to these files; you see them as "
            "edited:\n";

@@ -13,9 +13,11 @@
 namespace mace {
 
 // `edited_files`: the files the edits this task starts from already change (REQ-EXEC-19).
+// `core_brief`: for the core generic, the wrapper to write, the interface it presents and
+// the core's ports (REQ-PLAN-15); empty otherwise.
 std::string rtl_prompt(const RunSpec& spec, const PlannedTask& task,
                        const std::vector<std::string>& edited_files,
-                       const std::string& tool_name);
+                       const std::string& tool_name, const std::string& core_brief = "");
 
 // `ports`: the module's interface as text; `tool_name`: ut_edit_<8 hex>.
 std::string unit_test_prompt(const RunSpec& spec, const PlannedTask& task,

@@ -42,6 +42,9 @@ enum class FailureReason {
   out_of_memory,        // killed for using more memory than the job asked for
   never_started,        // waited for its node longer than maced allows
   killed_by_scheduler,  // ended by the scheduler for another reason (an operator's scancel)
+  // core generic (REQ-VER-17): a tile's first memory request was not at the descriptor's
+  // reset vector, whatever the gate workloads said.
+  wrong_first_request,
 };
 
 // "" for none, otherwise the enumerator's name.

@@ -1,5 +1,7 @@
 #include "core/run_spec.h"
 
+#include "core/core_descriptor.h"
+
 #include "core/joined.h"
 
 #include <array>
@@ -322,8 +324,18 @@ void check_core_descriptor(const RunSpec& spec, FieldErrors& errors) {
   simdjson::dom::parser parser;
   simdjson::padded_string text(*spec.core_descriptor_json);
   auto parsed = parser.parse(text);
-  if (parsed.error() || !parsed.value_unsafe().is_object())
+  if (parsed.error() || !parsed.value_unsafe().is_object()) {
     errors.push_back({"core_descriptor", got("must be a JSON object", echo_string(*spec.core_descriptor_json))});
+    return;
+  }
+  // Its form only: whether the Generic Tile can host the core it describes is the run's
+  // support check (REQ-EXEC-20), which ends the run unsupported_core instead.
+  for (auto& error : parse_core_descriptor(*spec.core_descriptor_json).errors)
+    errors.push_back(std::move(error));
+  // The wrapper is written by an rtl task's agent (the spec's scope: "with RTL edits on").
+  if (!spec.options.rtl_edits)
+    errors.push_back({"options.rtl_edits", "must be true when core is generic: an rtl task "
+                                           "writes the core's wrapper"});
 }
 
 void check_objective(const RunSpec& spec, FieldErrors& errors) {

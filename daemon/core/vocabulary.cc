@@ -116,6 +116,7 @@ std::string_view to_string(FailureReason reason) {
     case FailureReason::out_of_memory: return "out_of_memory";
     case FailureReason::never_started: return "never_started";
     case FailureReason::killed_by_scheduler: return "killed_by_scheduler";
+    case FailureReason::wrong_first_request: return "wrong_first_request";
   }
   return "";
 }

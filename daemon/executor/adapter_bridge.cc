@@ -54,4 +54,27 @@ FailureReason failure_reason_from_adapter(std::string_view reason) {
                          std::string(reason) + "\"");
 }
 
+openpiton::GenericCore generic_core(const CoreDescriptor& d) {
+  openpiton::GenericCore core;
+  core.name = d.name;
+  core.isa = d.isa;
+  core.top_module = d.top_module;
+  core.files = d.files;
+  core.reset_vector = d.reset_vector;
+  core.link_script = d.link_script.value_or("");
+  core.march = descriptor_march(d);
+  core.protocol = d.memory_interface.protocol;
+  core.ports = d.memory_interface.ports;
+  core.parameters = d.parameters;
+  return core;
+}
+
+loop::RtlEdits generic_tile_edits(const openpiton::GenericCore& core,
+                                  const std::filesystem::path& checkout_root) {
+  loop::RtlEdits edits;
+  for (auto& file : openpiton::generic_tile_files(core, checkout_root))
+    edits.files.push_back({std::move(file.path), std::move(file.content)});
+  return edits;
+}
+
 }  // namespace mace::executor

@@ -10,7 +10,9 @@
 #include "core/run_spec.h"
 #include "core/verdict.h"
 #include "loop/run_loop.h"
+#include "core/core_descriptor.h"
 #include "openpiton/build_config.h"
+#include "openpiton/generic_tile.h"
 #include "openpiton/verdict.h"
 
 namespace mace::executor {
@@ -31,5 +33,12 @@ Verdict loop_verdict(openpiton::Verdict verdict);
 // bug, not the design's: std::logic_error naming it, which fails the task loudly
 // (executor_error) instead of recording a reason nobody reads right.
 FailureReason failure_reason_from_adapter(std::string_view reason);
+
+// The core descriptor as the adapter's Generic Tile takes it.
+openpiton::GenericCore generic_core(const CoreDescriptor& descriptor);
+
+// The files every build of a generic run carries (generic_tile_files), as RTL edits.
+loop::RtlEdits generic_tile_edits(const openpiton::GenericCore& core,
+                                  const std::filesystem::path& checkout_root);
 
 }  // namespace mace::executor

@@ -93,7 +93,10 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
     edits.append(to_edit_set(job.edits));
     if (job.task.kind == TaskKind::rtl) {
       stage(iteration, job, TaskStage::prompting);
-      AgentEdits agent_edits = rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent_);
+      const std::string brief =
+          settings_.generic ? openpiton::wrapper_brief(*settings_.generic, checkout.root()) : "";
+      AgentEdits agent_edits =
+          rtl_agent_edits(iteration, job, spec_, checkout.root(), edits, agent_, brief);
       edits = std::move(agent_edits.edits);
       outcome.llm_cost_usd += agent_edits.cost_usd;
       outcome.agent_reply = agent_edits.agent_reply;
@@ -180,6 +183,10 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   for (const auto& [program, args] : spec_.workload_args)
     request.per_workload[program] = {args.finish_mask, args.options, args.rtl_timeout,
                                      args.max_cycle};
+  if (settings_.generic)
+    request.generic = openpiton::GenericProgramTarget{
+        settings_.generic->march, settings_.generic->reset_vector,
+        checkout.root() / openpiton::kGeneratedLinkScript};
   request.time_limit = job.run_limit;
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
@@ -196,6 +203,17 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
       });
   const openpiton::SimulationResult& simulated = gate.result;
   outcome.passed = simulated.passed;
+  // REQ-VER-17: the task's first simulation decides, even when every workload passed.
+  if (settings_.generic && !simulated.runs.empty() && !simulated.runs.front().run_dir.empty()) {
+    const auto requests = openpiton::read_first_requests(
+        std::filesystem::path(simulated.runs.front().run_dir) / "sim.log");
+    if (auto problem = openpiton::first_request_problem(requests, settings_.generic->reset_vector)) {
+      outcome.passed = false;
+      outcome.failure_reason = FailureReason::wrong_first_request;
+      outcome.evidence.push_back(*problem);
+      return;
+    }
+  }
   if (!simulated.passed) {
     outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
     // A failure after the last run passed (no time left for the next workload, a cache

@@ -21,6 +21,7 @@
 #include "openpiton/checkout.h"
 #include "openpiton/edit_set.h"
 #include "openpiton/model_store.h"
+#include "openpiton/generic_tile.h"
 #include "os/cancel_token.h"
 
 namespace mace::executor {
@@ -65,6 +66,8 @@ struct ExecutorSettings {
   // The ccache directory builds compile through, and its limit in MiB; empty: none.
   std::string compiler_cache_dir = {};
   std::int64_t compiler_cache_max_mb = 0;
+  // core generic: the descriptor's core (REQ-EXEC-20, REQ-VER-17); unset otherwise.
+  std::optional<openpiton::GenericCore> generic;
 };
 
 class LocalExecutor final : public loop::TaskRunner {

@@ -28,7 +28,8 @@ loop::RtlEdits to_rtl_edits(const openpiton::EditSet& edits) {
 
 AgentEdits rtl_agent_edits(int iteration, const loop::TaskJob& job, const RunSpec& spec,
                            const std::filesystem::path& root,
-                           const openpiton::EditSet& starting_edits, const Agent& agent) {
+                           const openpiton::EditSet& starting_edits, const Agent& agent,
+                           const std::string& core_brief) {
   AgentEdits out;
   out.edits = starting_edits;
   if (!agent) {
@@ -45,7 +46,7 @@ AgentEdits rtl_agent_edits(int iteration, const loop::TaskJob& job, const RunSpe
     std::vector<std::string> edited;
     for (const auto& f : openpiton::edited_files(starting_edits)) edited.push_back(f);
     loop::PlannerReply reply =
-        agent(iteration, job, rtl_prompt(spec, job.task, edited, tool.name), {tool});
+        agent(iteration, job, rtl_prompt(spec, job.task, edited, tool.name, core_brief), {tool});
     out.agent_reply = reply.ok ? reply.text : "the agent call failed: " + reply.error;
     out.cost_usd = reply.cost_usd;
     // Staged contents are compared with the files as the agent saw them, so collect

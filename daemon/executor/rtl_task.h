@@ -22,7 +22,8 @@ struct AgentEdits {
 // Throws openpiton::EditError when the starting edits cannot be applied or restored.
 AgentEdits rtl_agent_edits(int iteration, const loop::TaskJob& job, const RunSpec& spec,
                            const std::filesystem::path& checkout_root,
-                           const openpiton::EditSet& starting_edits, const Agent& agent);
+                           const openpiton::EditSet& starting_edits, const Agent& agent,
+                           const std::string& core_brief = "");
 
 // The loop's carried edits as the adapter's edit set, and back.
 openpiton::EditSet to_edit_set(const loop::RtlEdits& edits);

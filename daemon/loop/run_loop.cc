@@ -83,7 +83,8 @@ class RunLoop {
 
   TaskJob job_for(const PlannedTask& task, std::size_t slot, const Plan& plan) {
     // REQ-EXEC-15, 19: the carried edits, then those of every rtl task it depends on.
-    RtlEdits edits = carried_edits_;
+    RtlEdits edits = in_.generic_files;  // REQ-EXEC-20: before every build
+    edits.append(carried_edits_);
     for (const auto& dep : dependency_order(plan, task))
       if (auto it = edits_by_task_.find(dep); it != edits_by_task_.end()) edits.append(it->second);
     return TaskJob{.task = task,
@@ -110,6 +111,19 @@ class RunLoop {
     };
     visit(task);
     return out;
+  }
+
+  // REQ-PLAN-15: the wrapper the next plan starts from is the skeleton MACE wrote, or
+  // none has been carried yet.
+  bool generic_wrapper_is_skeleton() const {
+    if (in_.generic_wrapper_path.empty()) return false;
+    const std::string* skeleton = nullptr;
+    const std::string* carried = nullptr;
+    for (const auto& f : in_.generic_files.files)
+      if (f.path == in_.generic_wrapper_path) skeleton = &f.content;
+    for (const auto& f : carried_edits_.files)
+      if (f.path == in_.generic_wrapper_path) carried = &f.content;
+    return !carried || (skeleton && *carried == *skeleton);
   }
 
   // The fast path turns task prompts off (REQ-EXEC-18): they are on only when the spec
@@ -160,6 +174,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
     context.define_mentioned = in_.define_mentioned;
     context.module_exists = in_.module_exists;
     context.objective_defines = in_.objective_defines;
+    context.generic_wrapper_is_skeleton = generic_wrapper_is_skeleton();
     if (!breaking_.empty()) {
       context.narrowing_breaks = [this](const CacheGeometry& caches,
                                         const std::vector<std::string>& defines) {
@@ -181,6 +196,9 @@ LoopResult RunLoop::iterate() {
   // REQ-BUD-7, REQ-BUD-8: before any LLM call or checkout access.
   if (auto problems = in_.checksum_problems(); !problems.empty())
     return finish(RunState::checksum_mismatch, joined(problems, "; "));
+  // REQ-EXEC-20: also before any LLM call.
+  if (in_.unsupported_core)
+    if (auto why = in_.unsupported_core()) return finish(RunState::unsupported_core, *why);
 
   for (int iteration = 1;; ++iteration) {
     if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");

@@ -192,6 +192,16 @@ struct LoopInputs {
   // Defines the objective names as needed, already known to the checkout (REQ-PLAN-15):
   // every task that builds gets them. See objective_defines().
   std::vector<std::string> objective_defines = {};
+  // core generic (REQ-EXEC-20): why the Generic Tile cannot host the descriptor's core or
+  // the checkout lacks one of its files, asked before any LLM call; nullopt: it can.
+  // Unset: nothing to check.
+  std::function<std::optional<std::string>()> unsupported_core = {};
+  // core generic: the files every build of the run carries before its own edits (the
+  // descriptor's file list, link script and wrapper skeleton), and which of them is the
+  // wrapper: while the wrapper carried into a plan is still this skeleton, REQ-PLAN-15's
+  // generic rules apply.
+  RtlEdits generic_files = {};
+  std::string generic_wrapper_path = {};
 };
 
 // The upper-snake-case words of an objective that could be RTL defines ("Enable

@@ -1,5 +1,7 @@
 #include "openpiton/sims_command.h"
 
+#include "openpiton/generic_tile.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -193,6 +195,12 @@ std::vector<std::string> sims_build_argv(const BuildConfig& config,
   if (!config.network.empty()) argv.push_back(std::string(kNetworkOption) + config.network);
   for (const auto& define : normalise_defines(config.rtl_defines)) {
     argv.push_back("-config_rtl=" + define);
+  }
+  if (config.core == Core::generic) {
+    // The Generic Tile (generic_tile.h): the tile hosts mace_generic_wrapper, and the
+    // generated file list brings the wrapper and the core's files in.
+    argv.push_back("-config_rtl=" + std::string(kGenericCoreDefine));
+    argv.push_back(std::string(kGeneratedFlistOption));
   }
   if (verilator.needs_timing_option()) argv.push_back("-vlt_build_args=--no-timing");
   argv.insert(argv.end(), config.extra_flags.begin(), config.extra_flags.end());

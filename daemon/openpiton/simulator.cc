@@ -328,6 +328,7 @@ PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunS
   ctx.y_tiles = request.y_tiles;
   ctx.environment = setting.environment;
   ctx.runner = &request.checkout.runner();
+  ctx.generic = request.generic;
   PreparedWorkload prepared;
   try {
     prepared = prepare_workload(run.workload, ctx);

@@ -46,6 +46,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
 #include "openpiton/verdict.h"
+#include "openpiton/workload.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
@@ -122,6 +123,8 @@ struct SimulationRequest {
   int64_t rtl_timeout = kDefaultSimRtlTimeout;  // REQ-VER-8; must be > 0
   std::optional<int64_t> max_cycle{};           // REQ-VER-16; passed only when set; > 0
   std::map<std::string, WorkloadOverrides> per_workload{};  // by program name
+  // core generic: what MACE's own programs are built for (workload.h); unset otherwise.
+  std::optional<GenericProgramTarget> generic{};
 
   // Wall-clock limit of EACH simulation (seconds convert implicitly). The caller caps it
   // with what is left of the run's budget (REQ-BUD-11); a limit <= 0 means the budget is

@@ -22,6 +22,9 @@ namespace fs = std::filesystem;
 // What Debian's gcc-riscv64-unknown-elf needs to produce code sims' rv32_as can include
 // in a pico diag (docs/openpiton-findings.md, "pico programs").
 const char* const kPicoCompiler = "riscv64-unknown-elf-gcc";
+const char* const kPicoObjcopy = "riscv64-unknown-elf-objcopy";
+const char* const kPicoNm = "riscv64-unknown-elf-nm";
+const char* const kPicoObjdump = "riscv64-unknown-elf-objdump";
 const std::vector<std::string> kPicoCFlags = {
     "-O2",           "-march=rv32ima", "-mabi=ilp32", "-mno-riscv-attribute",
     "-ffreestanding", "-fno-builtin",  "-fno-pic"};
@@ -166,6 +169,71 @@ std::string hex_lower(std::uint64_t value) {
   return text;
 }
 
+// core generic: the memory image and trap symbols of `elf` as sims' rv32_as writes them
+// (a "@<address>" line, then 32 bytes a line as two 16-byte hex groups; "good_trap" and
+// "bad_trap" at the program's pass and fail labels), the image loaded where the
+// descriptor's link script placed it.
+std::string write_generic_image(const fs::path& elf, const fs::path& image, const fs::path& symbols,
+                                const WorkloadContext& ctx) {
+  const fs::path binary = ctx.run_dir / (elf.stem().string() + ".bin");
+  std::string problem = run_tool({kPicoObjcopy, "-O", "binary", elf.string(), binary.string()}, ctx,
+                                 ctx.run_dir / "objcopy.log", "extracting the image of " + elf.string());
+  if (!problem.empty()) return problem;
+  // objcopy's binary starts at the lowest loaded section, which the link script placed.
+  const fs::path headers = ctx.run_dir / "objdump.log";
+  problem = run_tool({kPicoObjdump, "-h", elf.string()}, ctx, headers,
+                     "listing the sections of " + elf.string());
+  if (!problem.empty()) return problem;
+  std::optional<std::uint64_t> load_address;
+  {
+    std::ifstream in(headers);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+      std::istringstream fields(lines[i]);
+      std::string index, name, size, vma, lma;
+      if (!(fields >> index >> name >> size >> vma >> lma) || index.empty() ||
+          !std::isdigit(static_cast<unsigned char>(index[0])))
+        continue;
+      if (lines[i + 1].find("LOAD") == std::string::npos ||
+          lines[i + 1].find("CONTENTS") == std::string::npos || std::stoull(size, nullptr, 16) == 0)
+        continue;
+      const std::uint64_t address = std::stoull(lma, nullptr, 16);
+      if (!load_address || address < *load_address) load_address = address;
+    }
+  }
+  if (!load_address) return "linking " + elf.string() + ": no loadable section";
+  const fs::path nm_out = ctx.run_dir / "nm.log";
+  problem = run_tool({kPicoNm, elf.string()}, ctx, nm_out, "listing the symbols of " + elf.string());
+  if (!problem.empty()) return problem;
+  std::ifstream in(binary, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  bytes.append(128 - bytes.size() % 128, '\0');  // as rv32_as pads
+  std::string text = "\n@" + std::string(16 - hex_lower(*load_address).size(), '0') +
+                     hex_lower(*load_address) + "\t// Section '.RED_SEC', segment 'text'\n";
+  static const char* const kDigits = "0123456789abcdef";
+  for (std::size_t line = 0; line < bytes.size(); line += 32) {
+    for (std::size_t i = 0; i < 32; ++i) {
+      if (i == 16) text += ' ';
+      const auto b = static_cast<unsigned char>(bytes[line + i]);
+      text += kDigits[b >> 4];
+      text += kDigits[b & 15];
+    }
+    text += '\n';
+  }
+  if (!write_text(image, text, problem)) return problem;
+  std::ifstream nm(nm_out);
+  std::string traps;
+  for (std::string address, type, name; nm >> address >> type >> name;) {
+    if (name == "pass") traps = "good_trap " + address + " X " + address + "\n" + traps;
+    if (name == "fail") traps += "bad_trap " + address + " X " + address + "\n";
+  }
+  if (traps.find("good_trap") == std::string::npos)
+    return "linking " + elf.string() + ": no 'pass' label, so no good trap to stop at";
+  if (!write_text(symbols, traps, problem)) return problem;
+  return "";
+}
+
 // pico: compile workloads/<stem>.c, write the wrapper and, for a mesh, the wake-up events.
 PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
                                 const WorkloadContext& ctx, std::int64_t tiles) {
@@ -195,6 +263,7 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
 
   std::vector<std::string> compile = {kPicoCompiler, "-S"};
   compile.insert(compile.end(), kPicoCFlags.begin(), kPicoCFlags.end());
+  if (ctx.generic) compile.push_back("-march=" + ctx.generic->march);  // the last -march wins
   compile.insert(compile.end(), {tiles_define, "-I" + ctx.workloads_dir.string(), "-o",
                                  assembly.string(), source.string()});
   std::string problem = run_tool(compile, ctx, ctx.run_dir / (stem + ".compile.log"),
@@ -211,7 +280,8 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
 
   // sims does not check what rv32_as says (a broken program would run as an empty image
   // until it times out), so link the wrapper here the way rv32_as will.
-  std::vector<std::string> link = {kPicoCompiler, "-march=rv32ima", "-mabi=ilp32",
+  const std::string march = ctx.generic ? ctx.generic->march : "rv32ima";
+  std::vector<std::string> link = {kPicoCompiler, "-march=" + march, "-mabi=ilp32",
                                    "-nostdlib", "-nostartfiles",
                                    "-DTEST_FUNC_NAME=" + stem,
                                    "-DTEST_FUNC_TXT=\"" + stem + "\"",
@@ -220,10 +290,12 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
     const fs::path include = fs::path(dv->second) / "verif/diag/assembly/include/riscv/pico";
     if (regular_file(include / "link.ld")) {
       link.push_back("-I" + include.string());
-      link.push_back("-T" + (include / "link.ld").string());
+      if (!ctx.generic) link.push_back("-T" + (include / "link.ld").string());
     }
   }
-  link.insert(link.end(), {wrapper.string(), "-o", (ctx.run_dir / (stem + ".check.elf")).string()});
+  if (ctx.generic) link.push_back("-T" + ctx.generic->link_script.string());
+  const fs::path elf = ctx.run_dir / (stem + ".check.elf");
+  link.insert(link.end(), {wrapper.string(), "-o", elf.string()});
   problem = run_tool(link, ctx, ctx.run_dir / (stem + ".link.log"),
                      "assembling and linking " + wrapper.string() + " for pico");
   if (!problem.empty()) return failed(problem);
@@ -231,19 +303,34 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
   PreparedWorkload result;
   result.diag_name = stem + ".S";
   result.sims_args.push_back("-asm_diag_path=" + ctx.run_dir.string());
+  // sims' rv32_as links every RV32 diag with PicoRV32's link.ld at 0x40000000; a generic
+  // core's image is the one linked above with its descriptor's link script, loaded at its
+  // reset vector: sims' memory image and trap symbols are replaced by ours after it
+  // assembles (-pre_process_cmd runs then, in its run directory).
+  std::string after_assembly;
+  if (ctx.generic) {
+    const fs::path image = ctx.run_dir / (stem + ".mem.image");
+    const fs::path symbols = ctx.run_dir / (stem + ".symbol.tbl");
+    problem = write_generic_image(elf, image, symbols, ctx);
+    if (!problem.empty()) return failed(problem);
+    after_assembly = "cp " + image.string() + " mem.image && cp " + symbols.string() + " symbol.tbl";
+  }
+  const std::string reset_pc =
+      ctx.generic ? "64'h" + hex_lower(ctx.generic->reset_vector) : std::string(kPicoResetPc);
   if (tiles > 1) {
     // REQ-VER-7: tiles other than 0 sleep until they get a wake-up interrupt; the IOB
     // model sends one to thread 2N (tile N) when tile 0 retires its first instruction.
     std::string events;
     for (std::int64_t tile = 1; tile < tiles; ++tile) {
-      events += std::string("trig_pc_d(1,") + kPicoResetPc + ") -> intp(" +
+      events += std::string("trig_pc_d(1,") + reset_pc + ") -> intp(" +
                 hex_lower(static_cast<std::uint64_t>(2 * tile)) + ", 1, 1)\n";
     }
     const fs::path wake = ctx.run_dir / "wake.ev";
     if (!write_text(wake, events, problem)) return failed(problem);
     // sims deletes diag.ev before assembling and runs this afterwards, in its run directory.
-    result.sims_args.push_back("-pre_process_cmd=cp " + wake.string() + " diag.ev");
+    after_assembly += (after_assembly.empty() ? "" : " && ") + std::string("cp ") + wake.string() + " diag.ev";
   }
+  if (!after_assembly.empty()) result.sims_args.push_back("-pre_process_cmd=" + after_assembly);
   return result;
 }
 
@@ -368,13 +455,18 @@ std::optional<PreparedWorkload> own_program(const std::string& name, const Workl
     case Core::ariane:
       return own_ariane_program(parts, ctx, looked_for);
     case Core::generic:
-      // A generic tile's reset vector and link script come from its core descriptor, so
-      // pico's start-up code and wake-up events do not apply: only checkout diags.
-      if (!parts.has_extension) {
-        return failed("workload '" + name + "' for core generic: MACE's own programs are " +
-                      "not prepared for generic tiles; name a checkout diag with its extension");
+      // Built as for pico, for the descriptor's ISA, link script and reset vector.
+      if (!ctx.generic) {
+        if (!parts.has_extension)
+          return failed("workload '" + name + "' for core generic: no core descriptor to build " +
+                        "MACE's own programs for; name a checkout diag with its extension");
+        return std::nullopt;
       }
-      return std::nullopt;
+      if (ctx.generic->march.find('a', 5) == std::string::npos && !parts.has_extension)
+        return failed("workload '" + name + "' for core generic: MACE's start-up code "
+                      "(workloads/pico/start.S) takes a stack slot with amoadd.w, and the core's "
+                      "ISA " + ctx.generic->march + " has no A; name a checkout diag instead");
+      return own_pico_program(parts, ctx, looked_for);
   }
   return std::nullopt;
 }

@@ -11,6 +11,7 @@
 // Any other name (with its extension, e.g. "add.S", "princeton-test-test.s") is one of the
 // checkout's own diags, found by sims under piton/verif/diag.
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -29,6 +30,13 @@ struct PreparedWorkload {
   std::string error;                     // non-empty: could not prepare; nothing to run
 };
 
+// core generic: what MACE's own C programs are built for instead of PicoRV32 (REQ-EXEC-20).
+struct GenericProgramTarget {
+  std::string march;                  // the core's ISA, e.g. "rv32ima"
+  uint32_t reset_vector = 0;          // where every tile starts (the wake-up trigger)
+  std::filesystem::path link_script;  // the descriptor's, as written into the checkout
+};
+
 struct WorkloadContext {
   std::filesystem::path workloads_dir;   // the project's workloads/ folder (absolute)
   std::filesystem::path run_dir;         // fresh, absolute; files may be written here
@@ -40,6 +48,8 @@ struct WorkloadContext {
   std::map<std::string, std::string> environment;
   // Where the compiler runs: the checkout's runner (Checkout::runner). Null: here.
   const os::CommandRunner* runner = nullptr;
+  // core generic: set when the core's own programs are built for a descriptor's core.
+  std::optional<GenericProgramTarget> generic = {};
 };
 
 // Resolves `name` and prepares it in ctx.run_dir: for a pico C program, compiles it and

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "core/core_descriptor.h"
 #include "executor/adapter_bridge.h"
 #include "executor/local_executor.h"
 #include "loop/direct_planner.h"
@@ -71,6 +72,30 @@ loop::LoopInputs loop_inputs(const RunSpec& spec, const std::vector<openpiton::C
   return in;
 }
 
+// The descriptor of a generic run, as the adapter takes it; unset for other cores.
+std::optional<openpiton::GenericCore> generic_core_of(const RunSpec& spec) {
+  if (spec.core != Core::generic || !spec.core_descriptor_json) return std::nullopt;
+  CoreDescriptorParse parsed = parse_core_descriptor(*spec.core_descriptor_json);
+  if (!parsed.descriptor) throw std::runtime_error("the recorded core descriptor no longer parses");
+  return executor::generic_core(*parsed.descriptor);
+}
+
+// REQ-EXEC-20: what keeps the Generic Tile from hosting the core, or a checkout lacks.
+std::optional<std::string> unsupported_core_reason(const RunSpec& spec,
+                                                   const std::vector<openpiton::Checkout>& checkouts) {
+  CoreDescriptorParse parsed = parse_core_descriptor(*spec.core_descriptor_json);
+  std::vector<std::string> problems = generic_tile_support_problems(*parsed.descriptor);
+  const openpiton::GenericCore core = executor::generic_core(*parsed.descriptor);
+  for (const auto& checkout : checkouts)
+    for (const auto& file : openpiton::missing_core_files(core, checkout.root()))
+      problems.push_back("the checkout " + checkout.root().string() + " lacks " + file +
+                         ", which the core descriptor names");
+  if (problems.empty()) return std::nullopt;
+  std::string reason = "the Generic Tile cannot host the core: ";
+  for (std::size_t i = 0; i < problems.size(); ++i) reason += (i ? "; " : "") + problems[i];
+  return reason;
+}
+
 // The parts of one run, made in the order they need each other.
 class Run {
  public:
@@ -83,7 +108,8 @@ class Run {
         spec_(parse_recorded_spec(record_)),
         observer_(recorder, spec_),
         progress_(recorder, spec_),
-        replay_(recorder, record_, spec_, settings.replay_cache) {
+        replay_(recorder, record_, spec_, settings.replay_cache),
+        generic_(generic_core_of(spec_)) {
     place_checkouts(leased);
   }
 
@@ -95,6 +121,13 @@ class Run {
       planner_ = std::make_unique<SeededFaultPlanner>(std::move(planner_), eval_job_->fault_config);
     executor::LocalExecutor executor(spec_, executor_settings());
     loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
+    if (generic_) {
+      in.unsupported_core = [this] { return unsupported_core_reason(spec_, checkouts_); };
+      // REQ-EXEC-20: written into each checkout for every build, taken out after it (and
+      // after a crash, through the edit journal), as RTL edits are.
+      in.generic_files = executor::generic_tile_edits(*generic_, checkouts_.front().root());
+      in.generic_wrapper_path = std::string(openpiton::kGeneratedWrapper);
+    }
     in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
     if (eval_job_ && eval_job_->method != eval::Method::mace &&
         eval_job_->method != eval::Method::seeded_fault)
@@ -217,6 +250,7 @@ class Run {
       s.build_share = executor::BuildShare{.cpus = build.cpus, .memory_mb = build.memory_mb};
     }
     s.llm = task_llm_;
+    s.generic = generic_;
     s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
       recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));
     };
@@ -251,6 +285,7 @@ class Run {
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;
   executor::TaskLlm* task_llm_ = nullptr;
   std::optional<eval::JobInstructions> eval_job_;
+  std::optional<openpiton::GenericCore> generic_;
 };
 
 }  // namespace

@@ -14,6 +14,8 @@ namespace mace {
 namespace {
 
 using spec_test::errors_for;
+using spec_test::generic_json;
+using spec_test::kDescriptor;
 using spec_test::parsed;
 using spec_test::spec_json;
 using testing::ElementsAre;
@@ -99,7 +101,8 @@ TEST(ParseRunSpec, ReadsEveryField) {
     "max_cycle": 12345,
     "workload_args": {"mul": {"finish_mask": "0xFF", "options": ["-fast_boot", "-midas_args=-DLONG=1"],
                               "rtl_timeout": 70, "max_cycle": 80}},
-    "core_descriptor": { "isa" : "rv32i", "reset_vector" : [ 0, 1 ] },
+    "core_descriptor": { "name" : "c", "isa" : "RV32I", "top_module" : "c", "files" : [ "piton/design/c.v" ],
+                         "reset_vector" : "0x0", "memory_interface" : { "protocol" : "obi" } },
     "options": {"rtl_edits": true, "fast_path": false, "task_prompts": true},
     "backend": "claude",
     "model": "opus",
@@ -117,7 +120,7 @@ TEST(ParseRunSpec, ReadsEveryField) {
   ASSERT_EQ(spec.workload_args.size(), 1u);
   EXPECT_EQ(spec.workload_args.at("mul"),
             (WorkloadArgs{"FF", {"-fast_boot", "-midas_args=-DLONG=1"}, 70, 80}));
-  EXPECT_EQ(spec.core_descriptor_json, R"({"isa":"rv32i","reset_vector":[0,1]})");
+  EXPECT_EQ(spec.core_descriptor_json, kDescriptor);
   EXPECT_EQ(spec.options, (RunOptions{true, false, true}));
   EXPECT_EQ(spec.backend, "claude");
   EXPECT_EQ(spec.model, "opus");
@@ -129,7 +132,7 @@ TEST(ParseRunSpec, AcceptsEveryCore) {
   EXPECT_EQ(parsed(spec_json(R"("core":"ariane")")).core, Core::ariane);
   EXPECT_EQ(parsed(spec_json(R"("core":"sparc")")).core, Core::sparc);
   EXPECT_EQ(parsed(spec_json(R"("core":"pico")")).core, Core::pico);
-  EXPECT_EQ(parsed(spec_json(R"("core":"generic","core_descriptor":{})")).core, Core::generic);
+  EXPECT_EQ(parsed(spec_json(generic_json())).core, Core::generic);
 }
 
 TEST(ParseRunSpec, AcceptsMeshAxesFromOneTo256) {
@@ -881,8 +884,9 @@ TEST(ParseRunSpec, NestingWithinTheParserLimitIsReadAndClipped) {
   std::string nested = std::string(500, '[') + std::string(500, ']');
   EXPECT_THAT(errors_for(R"({"workloads":)" + nested + R"(,"objective":"x"})"),
               ElementsAre(FieldError{"workloads[0]", "must be a non-empty string, got " + std::string(60, '[') + "..."}));
-  RunSpec spec = parsed(spec_json(R"("core":"generic","core_descriptor":{"deep":)" + nested + "}"));
-  EXPECT_EQ(spec.core_descriptor_json, R"({"deep":)" + nested + "}");
+  // The descriptor's own reader meets the same nesting and names the field it does not know.
+  EXPECT_THAT(errors_for(spec_json(R"("core":"generic","options":{"rtl_edits":true},"core_descriptor":{"deep":)" + nested + "}")),
+              ::testing::Contains(FieldError{"core_descriptor.deep", "unknown field"}));
 }
 
 TEST(ParseRunSpec, LongValuesAreClippedInMessages) {

@@ -179,11 +179,28 @@ TEST(RunSpecLimits, CoreDescriptorIs64KiB) {
   // spec-hardening finding 2
   RunSpec spec = valid_spec();
   spec.core = Core::generic;
-  std::string at = R"({"a":")" + std::string(kMaxCoreDescriptorBytes - 8, 'x') + "\"}";
+  spec.options.rtl_edits = true;
+  // A valid descriptor of exactly the limit, minified as the JSON form keeps it: long file
+  // names fill it.
+  auto descriptor_of = [](std::size_t bytes) {
+    const std::string head = R"({"name":"c","isa":"RV32I","top_module":"c","files":[)";
+    const std::string tail = R"(],"reset_vector":"0x0","memory_interface":{"protocol":"obi"}})";
+    std::string files;
+    for (int i = 0;; ++i) {
+      const std::string name = "piton/design/" + std::to_string(i) + "_";
+      const std::size_t used = head.size() + files.size() + tail.size() + (files.empty() ? 0 : 1);
+      const std::size_t room = bytes - used - 2;  // the quotes
+      const std::size_t take = std::min<std::size_t>(room, 500);
+      files += (files.empty() ? "\"" : ",\"") + name + std::string(take - name.size() - 2, 'x') + ".v\"";
+      if (take == room) break;
+    }
+    return head + files + tail;
+  };
+  std::string at = descriptor_of(kMaxCoreDescriptorBytes);
   ASSERT_EQ(at.size(), kMaxCoreDescriptorBytes);
   spec.core_descriptor_json = at;
   EXPECT_THAT(validate_run_spec(spec), IsEmpty());
-  spec.core_descriptor_json = R"({"a":")" + std::string(kMaxCoreDescriptorBytes - 7, 'x') + "\"}";
+  spec.core_descriptor_json = descriptor_of(kMaxCoreDescriptorBytes + 1);
   expect_refused_in_both_forms(spec, {"core_descriptor", "must be at most 65536 bytes, got 65537"});
 }
 

@@ -16,6 +16,8 @@ namespace mace {
 namespace {
 
 using spec_test::errors_for;
+using spec_test::generic_json;
+using spec_test::kDescriptor;
 using spec_test::parsed;
 using spec_test::spec_json;
 using spec_test::valid_spec;
@@ -63,7 +65,7 @@ TEST(ValidateRunSpec, EveryFieldSetWithinRangeIsValid) {
   spec.max_cycle = 1;
   spec.workload_args["mul"] = {
       "0123456789abcdefABCDEF", {"-fast_boot", "-midas_args=-DB=c"}, kMaxCycles, 1};
-  spec.core_descriptor_json = R"({"isa":"rv32i"})";
+  spec.core_descriptor_json = std::string(kDescriptor);
   spec.options = {true, false, true};
   spec.backend = "direct";
   spec.model = "m";
@@ -318,7 +320,7 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.max_cycle = 88;
   spec.workload_args["mul"] = {"f0", {"-fast_boot"}, 5, 6};
   spec.workload_args["hello"] = {"", {}};
-  spec.core_descriptor_json = R"({"isa":"rv32i"})";
+  spec.core_descriptor_json = std::string(kDescriptor);
   spec.options = {true, false, true};
   spec.backend = "opencode";
   spec.model = "big";
@@ -333,16 +335,16 @@ TEST(RunSpecToJson, WritesSetFields) {
       R"("workload_args":{"hello":{"finish_mask":null,"rtl_timeout":null,"max_cycle":null,)"
       R"("options":[]},"mul":{"finish_mask":"f0","rtl_timeout":5,"max_cycle":6,)"
       R"("options":["-fast_boot"]}},)"
-      R"("core_descriptor":{"isa":"rv32i"},"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
+      R"("core_descriptor":)" + std::string(kDescriptor) + R"(,"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
       R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
       R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
 }
 
 TEST(RunSpecToJson, PrettyFormIsIndentedAndReadsBackTheSame) {
-  RunSpec spec = parsed(spec_json(R"("core":"generic","core_descriptor":{"a":[1,2]},"mesh":[2,2])"));
+  RunSpec spec = parsed(spec_json(generic_json() + R"(,"mesh":[2,2])"));
   std::string pretty = run_spec_to_json(spec, true);
   EXPECT_THAT(pretty, testing::StartsWith("{\n  \"core\": \"generic\",\n  \"mesh\": [\n    2,\n    2\n  ],"));
-  EXPECT_THAT(pretty, testing::HasSubstr("\n  \"core_descriptor\": {\"a\":[1,2]},\n"));
+  EXPECT_THAT(pretty, testing::HasSubstr("\n  \"core_descriptor\": " + std::string(kDescriptor) + ",\n"));
   EXPECT_EQ(parsed(pretty), spec);
 }
 
@@ -364,7 +366,9 @@ TEST(RunSpecRoundTrip, FullParsedSpecReadsBackEqual) {
                               "rtl_timeout": 2147483647, "max_cycle": null},
                       "hello": {"options": ["-sim_run_args=+y", "-midas_args=-DZ"], "max_cycle": 7},
                       "h\u00e9": {}},
-    "core_descriptor": {"nested": {"list": [1, 2.5, "s", null, true]}},
+    "core_descriptor": {"name": "c", "isa": "RV32IM", "top_module": "c", "files": ["piton/design/c.v"],
+                        "reset_vector": "0x40000000", "memory_interface": {"protocol": "obi", "ports": 2},
+                        "parameters": {"P": "32'h4000_0000", "Q": 1}, "link_script": "SECTIONS {\n}\n"},
     "options": {"rtl_edits": true, "fast_path": false, "task_prompts": true},
     "backend": "antigravity", "model": "m-1", "checkouts": 1024, "tools": ["grep_logs", "t2"]
   })");

@@ -19,6 +19,15 @@ inline void PrintTo(const FieldError& e, std::ostream* os) {
 
 namespace spec_test {
 
+// A core descriptor of the smallest valid form (core_descriptor.h), minified; a spec of
+// the core generic also needs RTL edits on (kGenericOn).
+inline constexpr std::string_view kDescriptor =
+    R"({"name":"c","isa":"RV32I","top_module":"c","files":["piton/design/c.v"],)"
+    R"("reset_vector":"0x0","memory_interface":{"protocol":"obi"}})";
+inline std::string generic_json() {
+  return R"("core":"generic","options":{"rtl_edits":true},"core_descriptor":)" + std::string(kDescriptor);
+}
+
 // A valid spec holding only the required fields, plus `extra` top-level members.
 inline std::string spec_json(std::string_view extra = "") {
   std::string json = R"({"workloads":["hello"],"objective":"boot linux")";

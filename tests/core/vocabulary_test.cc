@@ -35,7 +35,7 @@ TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 9);
   EXPECT_EQ(round_trips<Verdict>(verdict_from_string), 5);
   EXPECT_EQ(round_trips<BuildOutcome>(build_outcome_from_string), 4);
-  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 25);
+  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 26);
   EXPECT_EQ(round_trips<RunState>(run_state_from_string), 10);
 }
 

@@ -611,5 +611,82 @@ TEST_F(RunLoopTest, AUnitTestOfAMissingModuleIsSentBack) {
   EXPECT_THAT(planner.prompts[1], HasSubstr("piton/design/nope.v, which does not exist"));
 }
 
+// ---------------------------------------------------------------- the core generic
+
+class GenericRunLoopTest : public RunLoopTest {
+ protected:
+  GenericRunLoopTest() {
+    spec.core = Core::generic;
+    spec.options.rtl_edits = true;
+    generic_files.files = {{"piton/design/w.v", "skeleton"}, {"piton/design/Flist.g", "w.v"}};
+  }
+  LoopResult run_generic() {
+    LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+                  .now = [this] { return now; }, .cancelled = [this] { return cancel; }};
+    in.unsupported_core = [this] { return unsupported; };
+    in.generic_files = generic_files;
+    in.generic_wrapper_path = "piton/design/w.v";
+    return run_loop(in, planner, runner, observer);
+  }
+  std::optional<std::string> unsupported;
+  RtlEdits generic_files;
+};
+
+// REQ-EXEC-20: the support check ends the run before any LLM call and any build.
+TEST_F(GenericRunLoopTest, ACoreTheTileCannotHostEndsTheRunUnsupportedBeforeAnyCall) {
+  unsupported = "the Generic Tile cannot host the core: harts 2: one hart";
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | write the wrapper\n")};
+  auto result = run_generic();
+  EXPECT_EQ(result.state, RunState::unsupported_core);
+  EXPECT_THAT(result.reason, HasSubstr("harts 2"));
+  EXPECT_TRUE(planner.prompts.empty());
+  EXPECT_EQ(planner.triage_prompts.size(), 0u) << "no post-mortem call either";
+  EXPECT_TRUE(runner.batches.empty());
+}
+
+// REQ-EXEC-20: every build carries the descriptor's files, the task's own edits after them.
+TEST_F(GenericRunLoopTest, EveryBuildCarriesTheGeneratedFilesFirst) {
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | write the wrapper\n"
+                           "TASK: t | deps=r | kind=workload | run it\n")};
+  TaskOutcome r{"r", true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
+  r.applied_edits = generic_files;
+  r.applied_edits.append(edit_of("piton/design/w.v", "the wrapper"));
+  runner.outcomes["1/r"] = r;
+  EXPECT_EQ(run_generic().state, RunState::passed);
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_EQ(runner.jobs[0].edits, generic_files);
+  ASSERT_GE(runner.jobs[1].edits.files.size(), 3u);
+  EXPECT_EQ(runner.jobs[1].edits.files.front().content, "skeleton");
+  EXPECT_EQ(runner.jobs[1].edits.files.back().content, "the wrapper");
+}
+
+// REQ-PLAN-15: while the wrapper is a skeleton, a plan without an rtl task is sent back;
+// once an iteration carries a written wrapper, a config task alone is accepted.
+TEST_F(GenericRunLoopTest, APlanWithoutAnRtlTaskIsSentBackWhileTheWrapperIsASkeleton) {
+  planner.replies = {reply("TASK: c | deps= | kind=config | build\n"),
+                     reply("TASK: r | deps= | kind=rtl | write the wrapper\n"
+                           "TASK: c | deps=r | kind=config | build\n")};
+  TaskOutcome r{"r", true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
+  runner.outcomes["1/r"] = r;
+  EXPECT_EQ(run_generic().state, RunState::passed);
+  ASSERT_EQ(planner.prompts.size(), 2u);
+  EXPECT_THAT(planner.prompts[1], HasSubstr("no rtl task while the generic core's wrapper is still a skeleton"));
+  EXPECT_THAT(planner.prompts[1], HasSubstr("task c: does not depend on an rtl task"));
+}
+
+TEST_F(GenericRunLoopTest, OnceAWrittenWrapperIsCarriedAConfigTaskAloneIsAccepted) {
+  spec.budget.max_iterations = 2;
+  planner.replies = {reply("TASK: r | deps= | kind=rtl | write the wrapper\n"),
+                     reply("TASK: c | deps= | kind=config | build\nCACHES: c | l2=131072,4\n")};
+  TaskOutcome r = failed("r", "FAIL");
+  r.applied_edits = generic_files;
+  r.applied_edits.append(edit_of("piton/design/w.v", "the wrapper"));
+  runner.outcomes["1/r"] = r;
+  EXPECT_EQ(run_generic().state, RunState::passed);
+  ASSERT_EQ(planner.prompts.size(), 2u) << "the second plan was not sent back";
+  ASSERT_EQ(runner.jobs.size(), 2u);
+  EXPECT_EQ(runner.jobs[1].edits.files.back().content, "the wrapper");
+}
+
 }  // namespace
 }  // namespace mace::loop
