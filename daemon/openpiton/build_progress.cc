@@ -82,6 +82,23 @@ std::string_view to_string(BuildPhase phase) {
   return "verilating";
 }
 
+namespace {
+
+// Whether make will compile `object`: its .o is missing, or older than the .cpp Verilator
+// wrote beside it. A rebuild over an earlier model (another fingerprint, an RTL edit) finds
+// every .o in place, and only the regenerated sources' objects are compiled again. Header
+// changes (make's .d files) are not followed: the reader raises the total if make compiles
+// more than this says.
+bool out_of_date(const fs::path& obj_dir, const std::string& object) {
+  std::error_code error;
+  const auto built = fs::last_write_time(obj_dir / (object + ".o"), error);
+  if (error) return true;
+  const auto source = fs::last_write_time(obj_dir / (object + ".cpp"), error);
+  return !error && source > built;
+}
+
+}  // namespace
+
 int objects_to_build(const fs::path& obj_dir, std::string_view prefix) {
   const std::string name(prefix);
   const auto classes = os::try_read_file(obj_dir / (name + "_classes.mk"), kMaxMakefileBytes);
@@ -93,9 +110,8 @@ int objects_to_build(const fs::path& obj_dir, std::string_view prefix) {
     for (auto& user : make_list_words(*top, {"VM_USER_CLASSES"})) objects.push_back(std::move(user));
   }
   int count = 0;
-  std::error_code error;
   for (const auto& object : std::set<std::string>(objects.begin(), objects.end()))
-    if (!fs::exists(obj_dir / (object + ".o"), error)) ++count;
+    if (out_of_date(obj_dir, object)) ++count;
   return count;
 }
 

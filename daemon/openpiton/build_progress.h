@@ -27,7 +27,8 @@ struct BuildProgress {
 };
 
 // The objects make has to compile in `obj_dir` for the top `prefix` (e.g. "Vcmp_top"),
-// from its generated .mk lists; 0 when they cannot be read.
+// from its generated .mk lists: those without a .o, or with a .o older than their .cpp;
+// 0 when the lists cannot be read.
 int objects_to_build(const std::filesystem::path& obj_dir, std::string_view prefix);
 
 // Fed every line of a build's output, in order; says when the progress moved.

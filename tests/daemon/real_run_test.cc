@@ -121,7 +121,8 @@ TEST_F(RealRunTest, ADirectRunOfTwoPicoTilesPassesAndTheSecondReusesTheBuild) {
     EXPECT_THAT(first.events, HasSubstr(R"("kind":"build_progress")"));
     std::smatch linking;
     ASSERT_TRUE(std::regex_search(first.events, linking,
-                                  std::regex(R"("message":"linking ([0-9]+)/([0-9]+) objects")")));
+                                  std::regex(R"("message":"linking ([0-9]+)/([0-9]+) objects")")))
+        << first.events;
     EXPECT_EQ(linking[1], linking[2]) << "every object make had to build was counted";
     EXPECT_GT(std::stoi(linking[2]), 10);
     EXPECT_THAT(first.events, HasSubstr(R"("workload":"hello","verdict":"pass")"));

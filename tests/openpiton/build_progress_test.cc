@@ -6,8 +6,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "openpiton/builder.h"
 #include "openpiton/cache_defaults.h"
@@ -85,6 +88,24 @@ TEST_F(BuildProgressTest, CountsTheListedObjectsNotYetBuilt) {
   write(obj_ / "b_ary.o", "");  // sims compiles its C helpers before make
   EXPECT_EQ(objects_to_build(obj_, "Vcmp_top"), 7);
   EXPECT_EQ(objects_to_build(obj_ / "absent", "Vcmp_top"), 0);
+}
+
+// A rebuild over an earlier model finds every .o in place: what make compiles again is
+// what Verilator regenerated, so those objects count and the untouched ones do not.
+TEST_F(BuildProgressTest, CountsObjectsWhoseSourceIsNewerThanTheirObject) {
+  const std::vector<std::string> objects = {
+      "Vcmp_top",      "Vcmp_top___024root__DepSet_h664b01ae__0", "Vcmp_top__ConstPool_0",
+      "Vcmp_top__Dpi", "Vcmp_top__Syms", "verilated", "b_ary", "my_top"};
+  const auto earlier = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const auto& object : objects) {
+    write(obj_ / (object + ".cpp"), "// generated");
+    write(obj_ / (object + ".o"), "");
+    fs::last_write_time(obj_ / (object + ".cpp"), earlier);
+  }
+  EXPECT_EQ(objects_to_build(obj_, "Vcmp_top"), 0);
+  fs::last_write_time(obj_ / "Vcmp_top.cpp", earlier + std::chrono::hours(2));  // regenerated
+  fs::last_write_time(obj_ / "Vcmp_top__Syms.cpp", earlier + std::chrono::hours(2));
+  EXPECT_EQ(objects_to_build(obj_, "Vcmp_top"), 2);
 }
 
 TEST_F(BuildProgressTest, FollowsVerilatingCompilingAndLinking) {
