@@ -12,6 +12,7 @@
 #include "core/json_writer.h"
 #include "store/migrations.h"
 #include "store/sqlite.h"
+#include "store/stored_word.h"
 
 namespace mace::store {
 namespace {
@@ -49,17 +50,6 @@ std::string enter_wal(Database& db) {
     }
     std::this_thread::sleep_for(pause);
   }
-}
-
-// A vocabulary word read back from a column: a word this maced does not know (a newer
-// maced's database, a hand edit) is an error naming it, never a silent default.
-template <typename Enum>
-Enum parse_word(const Database& db, std::string_view column, const std::string& s) {
-  auto value = enum_from_string<Enum>(s);
-  if (!value)
-    throw std::runtime_error(db.path().string() + ": unknown " + std::string(column) + " \"" +
-                             s + "\"");
-  return *value;
 }
 
 RunState parse_state(const Database& db, const std::string& s) {
@@ -411,74 +401,6 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
   return event.seq;
 }
 
-int64_t Store::record_llm_call(const LlmCallRecord& call) {
-  auto insert = db_->prepare(R"sql(
-INSERT INTO llm_calls (run_id, iteration, phase, task_id, backend, model, input_tokens,
-                       output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-                       reply_text, created_at_ms, prompt_text, cache_read_tokens,
-                       cache_write_tokens, cost_source)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
-)sql");
-  insert.bind(1, call.run_id)
-      .bind(2, call.iteration)
-      .bind(3, call.phase)
-      .bind(4, call.task_id)
-      .bind(5, call.backend)
-      .bind(6, call.model)
-      .bind(7, call.input_tokens)
-      .bind(8, call.output_tokens)
-      .bind(9, call.thinking_tokens)
-      .bind(10, call.cost_usd)
-      .bind(11, call.wall_s)
-      .bind(12, int64_t{call.success ? 1 : 0})
-      .bind(13, call.error_class)
-      .bind(14, call.reply_text)
-      .bind(15, call.created_at_ms)
-      .bind(16, call.prompt_text)
-      .bind(17, call.cache_read_tokens)
-      .bind(18, call.cache_write_tokens)
-      .bind(19, call.cost_source);
-  insert.run();
-  return db_->last_insert_rowid();
-}
-
-std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id) const {
-  auto stmt = db_->prepare(R"sql(
-SELECT id, run_id, coalesce(iteration, 0), phase, coalesce(task_id, ''), backend, model,
-       input_tokens, output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
-       reply_text, created_at_ms, prompt_text, cache_read_tokens, cache_write_tokens,
-       cost_source
-FROM llm_calls WHERE run_id = ?1 ORDER BY id
-)sql");
-  stmt.bind(1, run_id);
-  std::vector<LlmCallRecord> out;
-  while (stmt.step()) {
-    LlmCallRecord c;
-    c.id = stmt.int64(0);
-    c.run_id = stmt.text(1);
-    c.iteration = stmt.int64(2);
-    c.phase = stmt.text(3);
-    c.task_id = stmt.text(4);
-    c.backend = stmt.text(5);
-    c.model = stmt.text(6);
-    c.input_tokens = stmt.int64(7);
-    c.output_tokens = stmt.int64(8);
-    c.thinking_tokens = stmt.int64(9);
-    c.cost_usd = stmt.real(10);
-    c.wall_s = stmt.real(11);
-    c.success = stmt.int64(12) != 0;
-    c.error_class = stmt.text(13);
-    c.reply_text = stmt.text(14);
-    c.created_at_ms = stmt.int64(15);
-    c.prompt_text = stmt.text(16);
-    c.cache_read_tokens = stmt.int64(17);
-    c.cache_write_tokens = stmt.int64(18);
-    c.cost_source = stmt.text(19);
-    out.push_back(std::move(c));
-  }
-  return out;
-}
-
 std::vector<EventRecord> Store::events_after(const std::string& run_id, int64_t after_seq,
                                              int64_t limit) const {
   auto stmt = db_->prepare(R"sql(
@@ -745,149 +667,6 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
     r.wall_s = stmt.real(r0 + 5);
     out.back().results.push_back(std::move(r));
   }
-  return out;
-}
-
-void Store::record_diagnosis(const std::string& run_id, int64_t iteration,
-                             const std::string& task_id, const std::string& label,
-                             const std::string& fix, const std::string& source,
-                             const std::string& evidence, int64_t created_at_ms) {
-  auto stmt = db_->prepare(R"sql(
-INSERT INTO diagnoses (run_id, iteration, task_id, label, fix, source, evidence, created_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-)sql");
-  stmt.bind(1, run_id)
-      .bind(2, iteration)
-      .bind(3, task_id)
-      .bind(4, label)
-      .bind(5, fix)
-      .bind(6, source)
-      .bind(7, evidence)
-      .bind(8, created_at_ms);
-  stmt.run();
-}
-
-int64_t Store::mark_failures_recovered(const std::string& run_id) {
-  auto stmt =
-      db_->prepare("UPDATE diagnoses SET recovered = 1 WHERE run_id = ?1 AND recovered = 0");
-  stmt.bind(1, run_id);
-  stmt.run();
-  return db_->changes();
-}
-
-std::vector<DiagnosisRecord> Store::diagnoses(const std::string& run_id) const {
-  auto stmt = db_->prepare(R"sql(
-SELECT iteration, task_id, label, fix, source, evidence, recovered, created_at_ms
-FROM diagnoses WHERE run_id = ?1 ORDER BY id
-)sql");
-  stmt.bind(1, run_id);
-  std::vector<DiagnosisRecord> out;
-  while (stmt.step()) {
-    out.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                   stmt.text(5), stmt.int64(6) != 0, stmt.int64(7)});
-  }
-  return out;
-}
-
-void Store::record_narrowing_build(const NarrowingBuildRecord& b) {
-  auto stmt = db_->prepare(R"sql(
-INSERT INTO narrowing_builds (run_id, iteration, task_id, undone, build_id, checkout, passed,
-                              failure_reason, created_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-)sql");
-  stmt.bind(1, b.run_id)
-      .bind(2, b.iteration)
-      .bind(3, b.task_id)
-      .bind(4, b.undone)
-      .bind(5, b.build_id)
-      .bind(6, b.checkout)
-      .bind(7, static_cast<int64_t>(b.passed))
-      .bind(8, to_string(b.failure_reason))
-      .bind(9, b.created_at_ms);
-  stmt.run();
-}
-
-std::vector<NarrowingBuildRecord> Store::narrowing_builds(const std::string& run_id) const {
-  auto stmt = db_->prepare(R"sql(
-SELECT iteration, task_id, undone, build_id, checkout, passed, failure_reason, created_at_ms
-FROM narrowing_builds WHERE run_id = ?1 ORDER BY id
-)sql");
-  stmt.bind(1, run_id);
-  std::vector<NarrowingBuildRecord> out;
-  while (stmt.step()) {
-    out.push_back({run_id, stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3),
-                   stmt.text(4), stmt.int64(5) != 0,
-                   parse_word<FailureReason>(*db_, "failure reason", stmt.text(6)),
-                   stmt.int64(7)});
-  }
-  return out;
-}
-
-void Store::record_post_mortem(const std::string& run_id, const PostMortemRecord& pm) {
-  auto stmt = db_->prepare(R"sql(
-INSERT INTO postmortems (run_id, assessment, explanation, next_steps, created_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5)
-)sql");
-  stmt.bind(1, run_id)
-      .bind(2, pm.assessment)
-      .bind(3, pm.explanation)
-      .bind(4, pm.next_steps)
-      .bind(5, pm.created_at_ms);
-  stmt.run();
-}
-
-std::optional<PostMortemRecord> Store::post_mortem(const std::string& run_id) const {
-  auto stmt = db_->prepare(
-      "SELECT assessment, explanation, next_steps, created_at_ms FROM postmortems WHERE run_id = ?1");
-  stmt.bind(1, run_id);
-  if (!stmt.step()) return std::nullopt;
-  return PostMortemRecord{stmt.text(0), stmt.text(1), stmt.text(2), stmt.int64(3)};
-}
-
-namespace {
-
-constexpr const char* kSelectCacheEntry = R"sql(
-SELECT tag, run_id, function, value_json, mace_version, checkout_fingerprint,
-       verilator_version, created_at_ms
-FROM call_cache
-)sql";
-
-CacheEntryRecord read_cache_entry(const Statement& s) {
-  return {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5), s.text(6),
-          s.int64(7)};
-}
-
-}  // namespace
-
-void Store::put_cache_entry(const CacheEntryRecord& e) {
-  auto stmt = db_->prepare(R"sql(
-INSERT OR REPLACE INTO call_cache (tag, run_id, function, value_json, mace_version,
-                                   checkout_fingerprint, verilator_version, created_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-)sql");
-  stmt.bind(1, e.tag)
-      .bind(2, e.run_id)
-      .bind(3, e.function)
-      .bind(4, e.value_json)
-      .bind(5, e.mace_version)
-      .bind(6, e.checkout_fingerprint)
-      .bind(7, e.verilator_version)
-      .bind(8, e.created_at_ms);
-  stmt.run();
-}
-
-std::optional<CacheEntryRecord> Store::find_cache_entry(const std::string& tag) const {
-  auto stmt = db_->prepare(std::string(kSelectCacheEntry) + "WHERE tag = ?1");
-  stmt.bind(1, tag);
-  if (!stmt.step()) return std::nullopt;
-  return read_cache_entry(stmt);
-}
-
-std::vector<CacheEntryRecord> Store::cache_entries(const std::string& run_id) const {
-  auto stmt = db_->prepare(std::string(kSelectCacheEntry) + "WHERE run_id = ?1 ORDER BY tag");
-  stmt.bind(1, run_id);
-  std::vector<CacheEntryRecord> out;
-  while (stmt.step()) out.push_back(read_cache_entry(stmt));
   return out;
 }
 
