@@ -25,5 +25,14 @@ case $what in
       nix-instantiate --parse "$f" >/dev/null
       echo "parses: ${f#"$src"/}"
     done
+    # REQ-TOOL-9, as this version reads it (no Python toolchain: MACE is C++ here): the
+    # development shell has Verilator, both RISC-V GCCs and what OpenPiton's scripts use.
+    # nixpkgs is not reachable here, so this reads the shell's package list, not a build.
+    packages=$(sed -n '/^  packages = \[/,/^  \]/p' "$src/nix/devshell.nix" | sed 's/#.*//')
+    for tool in verilator riscv64.gcc riscv32.gcc python3 dtc gawk gnumake bison flex tcsh \
+                perl libelf binutils git; do
+      grep -Fwq "$tool" <<<"$packages" || { echo "nix/devshell.nix: the shell's packages lack $tool"; exit 1; }
+    done
+    echo "nix develop lists the OpenPiton toolchain"
     ;;
 esac
