@@ -19,6 +19,7 @@
 #include "llm/fake_vertex_server.h"  // tests/llm/
 #include "support/checkout_files.h"
 #include "support/maced_instance.h"
+#include "support/real_checkout.h"
 
 namespace mace::testing {
 namespace {
@@ -53,12 +54,11 @@ constexpr const char* kSuite = R"({"suite": "real-pico",
 class EvalRealTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* root = std::getenv("MACE_TEST_PITON_ROOT");
-    if (root == nullptr || *root == '\0')
+    const auto root = real_checkout_root();
+    if (!root)
       GTEST_SKIP() << "MACE_TEST_PITON_ROOT is not set: this test needs a real OpenPiton "
                       "checkout patched with scripts/patch_openpiton.sh";
-    root_ = std::filesystem::absolute(root).lexically_normal().string();
-    if (!root_.empty() && root_.back() == '/') root_.pop_back();
+    root_ = *root;
     status_before_ = git_status(root_);
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + root_ + R"("}]})");
     dir_.write("suite.json", kSuite);

@@ -23,6 +23,7 @@
 
 #include "support/checkout_files.h"
 #include "support/maced_instance.h"
+#include "support/real_checkout.h"
 
 namespace mace::testing {
 namespace {
@@ -42,13 +43,12 @@ std::string first_string_field(const std::string& json, const std::string& key) 
 class RealRunTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* root = std::getenv("MACE_TEST_PITON_ROOT");
-    if (root == nullptr || *root == '\0')
+    const auto root = real_checkout_root();
+    if (!root)
       GTEST_SKIP() << "MACE_TEST_PITON_ROOT is not set: this test needs a real OpenPiton "
                       "checkout patched with scripts/patch_openpiton.sh (Verilator, the "
                       "RISC-V GCC and OpenPiton's tools installed)";
-    root_ = std::filesystem::absolute(root).lexically_normal().string();
-    if (!root_.empty() && root_.back() == '/') root_.pop_back();
+    root_ = *root;
     status_before_ = git_status(root_);
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + root_ + R"("}]})");
     MacedOptions options;

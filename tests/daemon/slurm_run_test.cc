@@ -9,7 +9,6 @@
 #include <sqlite3.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +21,7 @@
 
 #include "support/fixture_checkout.h"
 #include "support/maced_instance.h"
+#include "support/real_checkout.h"
 #include "support/slurm_cluster.h"
 
 namespace mace::testing {
@@ -334,12 +334,11 @@ TEST_F(SlurmRunTest, AJobSlurmEndsForItsTimeLimitIsATimeout) {
 // on the checkout's node passes, and the identical second run reuses the model. The wall
 // times (submit to the end of `watch`) are printed for the README's table.
 TEST_F(SlurmRunTest, ARealPicoRunThroughSlurmPassesAndTheSecondReusesItsBuild) {
-  const char* root = std::getenv("MACE_TEST_PITON_ROOT");
-  if (root == nullptr || *root == '\0')
+  const auto root = real_checkout_root();
+  if (!root)
     GTEST_SKIP() << "MACE_TEST_PITON_ROOT is not set: this test needs a real OpenPiton "
                     "checkout patched with scripts/patch_openpiton.sh";
-  std::string path = std::filesystem::absolute(root).lexically_normal().string();
-  if (path.size() > 1 && path.back() == '/') path.pop_back();
+  const std::string path = *root;
   // The test node has 2 CPUs and 4000 MB; Slurm does not enforce memory here (task/none).
   dir_.write("maced.json", R"({"checkouts": [{"path": ")" + path + R"(", "node": ")" +
                                cluster().node() + R"("}],
