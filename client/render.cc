@@ -122,6 +122,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.field("build_outcome", text(t.getBuildOutcome()));
   w.field("build_source", text(t.getBuildSource()));
   w.field("build_origin", text(t.getBuildOrigin()));
+  w.field("network", text(t.getNetwork()));
   w.field("failure_reason", text(t.getFailureReason()));
   w.field("checkout", text(t.getCheckout()));
   w.field("rtl_edits", text(t.getRtlEdits()));
@@ -338,6 +339,7 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
       if (t.getBuildSource() == "built") out << " built";
       if (t.getBuildSource() == "checkout") out << " reused in place";
       if (t.getBuildSource() == "store") out << " model from store";
+      if (t.getNetwork().size()) out << " network " << text(t.getNetwork());
       for (auto r : t.getResults())
         out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
       out << "\n";

@@ -151,6 +151,7 @@ struct TaskState {
   rtlEdits @11 :Text;            # unified diff of the RTL edits the build carried; "" if none
   buildSource @12 :Text;         # "", built, checkout (reused in place), store (model store)
   buildOrigin @13 :Text;         # for store: the entry, and where and when it was built
+  network @14 :Text;             # "" (OpenPiton's 2D mesh) or the network a co-design search chose
 }
 
 struct RunSummary {

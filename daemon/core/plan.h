@@ -5,6 +5,7 @@
 //   TASK: <id> | deps=<ids> | kind=<config|workload|unit_test|rtl> | <instruction>
 //   CACHES: <task id> | <name>=<size>,<associativity> ...      (l1i l1d l15 l2)
 //   CONFIG_RTL: <task id> | <FLAG> ...                         (UPPER_SNAKE_CASE)
+//   NETWORK: <task id> | <2dmesh_config|xbar_config>           (co-design searches only)
 //
 // What counts as "the start of a line" (REQ-PLAN-7), chosen because planners wrap plans
 // in markdown: leading whitespace, then at most one list marker ("-", "*", "+", "1.",
@@ -45,6 +46,10 @@ std::string describe(const CacheOverride& cache);
 
 inline constexpr std::string_view kCacheNames[] = {"l1i", "l1d", "l15", "l2"};
 
+// The on-chip networks OpenPiton's sims builds (sims,2.0: `-network_config` is one of
+// these or absent, which means the 2D mesh).
+inline constexpr std::string_view kNetworkNames[] = {"2dmesh_config", "xbar_config"};
+
 // What a reply may ask for. A planner is a model and its reply is untrusted; a real plan
 // is a few tasks with a few dependencies each, far inside these.
 inline constexpr std::size_t kMaxReplyBytes = 1 << 20;  // larger: the plan is refused
@@ -62,6 +67,9 @@ struct PlannedTask {
   std::string instruction;
   std::map<std::string, CacheOverride> caches;  // keys from kCacheNames
   std::vector<std::string> config_rtl;          // sorted, unique
+  // One of kNetworkNames; empty: OpenPiton's default (the 2D mesh). Only a co-design
+  // search sets it (REQ-EXEC-5).
+  std::string network;
   bool operator==(const PlannedTask&) const = default;
 };
 
@@ -77,14 +85,22 @@ struct Plan {
   bool usable() const { return errors.empty(); }
 };
 
-Plan parse_plan(std::string_view reply);
+// What a planner may say beyond the tasks, caches and defines every planner may.
+struct PlanGrammar {
+  // NETWORK: lines are a co-design search's; for any other planner they are skipped, with
+  // that reason, so an ordinary plan never builds a network the objective did not ask for.
+  bool network = false;
+};
+
+Plan parse_plan(std::string_view reply, PlanGrammar grammar = {});
 
 // The module path a unit_test task names: the first word of its instruction, without a
 // trailing ',', ':' or ';' ("piton/design/common/rtl/synchronizer.v: check the reset").
 std::string unit_test_module(const PlannedTask& task);
 
 // {"tasks":[{"id","deps","kind","instruction","caches":{"l1d":{"size","associativity"}},
-//  "config_rtl"}],"skipped":[...],"errors":[...]} on one line: what `mace plan parse` prints.
+//  "config_rtl"[,"network"]}],"skipped":[...],"errors":[...]} on one line: what `mace plan
+//  parse` prints ("network" only for a task that sets one).
 std::string plan_to_json(const Plan& plan);
 
 }  // namespace mace

@@ -25,7 +25,8 @@ CacheGeometry effective_caches(const PlannedTask& task, const CacheGeometry& def
   return out;
 }
 
-std::string build_flags_signature(const CacheGeometry& caches, const std::vector<std::string>& defines) {
+std::string build_flags_signature(const CacheGeometry& caches, const std::vector<std::string>& defines,
+                                  const std::string& network) {
   std::string out = "caches:";
   for (const auto& [name, c] : caches)
     out += name + "=" + std::to_string(c.size) + "," + std::to_string(c.associativity) + ";";
@@ -34,11 +35,13 @@ std::string build_flags_signature(const CacheGeometry& caches, const std::vector
   sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
   out += " defines:";
   for (const auto& d : sorted) out += d + ";";
+  // A co-design search's network makes another design of the same caches and defines.
+  if (!network.empty()) out += " network:" + network;
   return out;
 }
 
 std::string task_build_signature(const Plan& plan, const PlannedTask& task, const CacheGeometry& defaults) {
-  return build_flags_signature(effective_caches(task, defaults), inherited_defines(plan, task));
+  return build_flags_signature(effective_caches(task, defaults), inherited_defines(plan, task), task.network);
 }
 
 bool fast_path_applies(const Plan& plan) {
@@ -132,7 +135,7 @@ PlanCheckResult check_plan(const Plan& plan, const PlanContext& ctx) {
     // An edited design is a new design, so what failed before says nothing about it.
     if (on_edits || !is_config_or_workload(t)) continue;
     std::vector<std::string> defines = inherited_defines(adjusted, t);
-    if (ctx.failed_signatures.count(build_flags_signature(caches, defines)))
+    if (ctx.failed_signatures.count(build_flags_signature(caches, defines, t.network)))
       reject(t.id, "repeats the build flags of a configuration that already failed in this run");
     if (ctx.narrowing_breaks && ctx.narrowing_breaks(caches, defines))
       reject(t.id, "makes a set of changes that narrowing showed breaks the design");

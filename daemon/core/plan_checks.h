@@ -20,14 +20,15 @@ using CacheGeometry = std::map<std::string, CacheOverride>;
 // The task's overrides over `defaults`: the geometry its build actually gets.
 CacheGeometry effective_caches(const PlannedTask& task, const CacheGeometry& defaults);
 
-// One string per distinct build: the caches and RTL defines, in a canonical order.
+// One string per distinct build: the caches, RTL defines and network, in a canonical order.
 // A failed configuration is remembered by this signature (PlanContext::failed_signatures).
-std::string build_flags_signature(const CacheGeometry& caches, const std::vector<std::string>& defines);
+std::string build_flags_signature(const CacheGeometry& caches, const std::vector<std::string>& defines,
+                                  const std::string& network);
 
 // The signature the task's build has: effective caches and inherited defines.
 std::string task_build_signature(const Plan& plan, const PlannedTask& task, const CacheGeometry& defaults);
 
-// Whether every task is config or workload with the same caches and inherited defines.
+// Whether every task is config or workload with the same caches, inherited defines and network.
 bool fast_path_applies(const Plan& plan);
 
 // A plan of the last task alone, carrying the defines it inherited and no dependencies,

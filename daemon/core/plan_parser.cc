@@ -66,7 +66,7 @@ std::vector<std::string_view> split_any(std::string_view s, std::string_view sep
   return out;
 }
 
-enum class Tag { task, caches, config_rtl };
+enum class Tag { task, caches, config_rtl, network };
 
 struct Tagged {
   Tag tag;
@@ -76,7 +76,8 @@ struct Tagged {
 // The directive a line holds, or nullopt for prose (see plan.h for what is accepted).
 std::optional<Tagged> match_tag(std::string_view line) {
   static constexpr std::pair<std::string_view, Tag> kTags[] = {
-      {"CONFIG_RTL", Tag::config_rtl}, {"CACHES", Tag::caches}, {"TASK", Tag::task}};
+      {"CONFIG_RTL", Tag::config_rtl}, {"CACHES", Tag::caches}, {"TASK", Tag::task},
+      {"NETWORK", Tag::network}};
   for (const auto& [name, tag] : kTags)
     if (auto body = directive_body(line, name)) return Tagged{tag, *body};
   return std::nullopt;
@@ -182,17 +183,28 @@ std::string tighten(std::string_view s) {
   return out;
 }
 
-// A CACHES: or CONFIG_RTL: line, checked but not yet tied to its task.
+// A CACHES:, CONFIG_RTL: or NETWORK: line, checked but not yet tied to its task.
 struct Directive {
   size_t line = 0;
   Tag tag = Tag::caches;
   std::string task_id;
   std::vector<std::pair<std::string, CacheOverride>> caches;  // in line order
   std::vector<std::string> defines;
+  std::string network;
 };
 
+const char* directive_name(Tag tag) {
+  switch (tag) {
+    case Tag::caches: return "CACHES:";
+    case Tag::config_rtl: return "CONFIG_RTL:";
+    case Tag::network: return "NETWORK:";
+    case Tag::task: break;
+  }
+  return "TASK:";
+}
+
 std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::string& reason) {
-  const char* name = tag == Tag::caches ? "CACHES:" : "CONFIG_RTL:";
+  const char* name = directive_name(tag);
   size_t bar = body.find('|');
   if (bar == std::string_view::npos) {
     reason = std::string("a ") + name + " line needs <task id> | ...";
@@ -233,6 +245,14 @@ std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::st
       reason = "CACHES: line for " + d.task_id + " sets no cache";
       return std::nullopt;
     }
+  } else if (tag == Tag::network) {
+    std::string network = lower(os::trim(rest));
+    if (std::find(std::begin(kNetworkNames), std::end(kNetworkNames), network) == std::end(kNetworkNames)) {
+      reason = "network \"" + std::string(os::trim(rest)).substr(0, 64) +
+               "\" is not one sims builds (2dmesh_config, xbar_config)";
+      return std::nullopt;
+    }
+    d.network = std::move(network);
   } else {
     for (std::string_view flag : split_any(rest, " \t,|;")) {
       if (!is_upper_snake(flag)) {
@@ -296,7 +316,7 @@ void add_graph_errors(Plan& plan) {
 
 }  // namespace
 
-Plan parse_plan(std::string_view reply) {
+Plan parse_plan(std::string_view reply, PlanGrammar grammar) {
   Plan plan;
   if (reply.size() > kMaxReplyBytes) {
     plan.errors.push_back("the reply is " + std::to_string(reply.size()) + " bytes; a plan may be " +
@@ -320,7 +340,10 @@ Plan parse_plan(std::string_view reply) {
     auto tagged = match_tag(line);
     if (!tagged) continue;
     std::string reason;
-    if (tagged->tag == Tag::task) {
+    if (tagged->tag == Tag::network && !grammar.network) {
+      skips.push_back({index, std::string(line),
+                       "NETWORK: is a co-design search's; this planner cannot choose the network"});
+    } else if (tagged->tag == Tag::task) {
       LineResult r = parse_task(tagged->body);
       if (r.task) plan.tasks.push_back(std::move(*r.task));
       else skips.push_back({index, std::string(line), r.reason});
@@ -342,11 +365,11 @@ Plan parse_plan(std::string_view reply) {
       PlannedTask& t = plan.tasks[i];
       for (const auto& [name, value] : d.caches) t.caches[name] = value;
       t.config_rtl.insert(t.config_rtl.end(), d.defines.begin(), d.defines.end());
+      if (!d.network.empty()) t.network = d.network;
     }
     if (named == tasks_by_id.end()) {
       skips.push_back({d.line, lines[d.line],
-                       (d.tag == Tag::caches ? "CACHES: names unknown task " : "CONFIG_RTL: names unknown task ") +
-                           d.task_id});
+                       std::string(directive_name(d.tag)) + " names unknown task " + d.task_id});
     }
   }
   for (PlannedTask& t : plan.tasks) {
@@ -390,7 +413,9 @@ std::string plan_to_json(const Plan& plan) {
     }
     w.end_object().key("config_rtl").begin_array();
     for (const auto& f : t.config_rtl) w.value(f);
-    w.end_array().end_object();
+    w.end_array();
+    if (!t.network.empty()) w.field("network", t.network);
+    w.end_object();
   }
   w.end_array().key("skipped").begin_array();
   for (const auto& s : plan.skipped) w.value(s);

@@ -26,6 +26,7 @@ openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob
       config.caches[cache] = {it->second.size, it->second.associativity};
   }
   config.rtl_defines = openpiton::normalise_defines(job.defines);
+  config.network = job.task.network;
   config.extra_flags = extra_build_flags(spec);
   return config;
 }

@@ -161,7 +161,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
     PlannerReply reply = planner_.plan(planner_prompt(prompt));
     budget_.add_cost(reply.cost_usd);  // REQ-BUD-5
     if (!reply.ok) throw PlannerSilent{reply.error};
-    Plan parsed = parse_plan(reply.text);
+    Plan parsed = parse_plan(reply.text, {.network = planner_.chooses_network()});
     if (!parsed.usable()) {
       reasons = parsed.errors;
       continue;

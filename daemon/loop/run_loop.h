@@ -128,6 +128,9 @@ class Planner {
   // Whether diagnosis and post-mortem calls can be made at all; the direct planner has
   // no LLM, so its runs rely on narrowing alone and get no post-mortem.
   virtual bool can_triage() const = 0;
+  // Whether its plans may choose the on-chip network (NETWORK: lines): only a co-design
+  // search's (REQ-EXEC-5); any other planner's are skipped.
+  virtual bool chooses_network() const { return false; }
   // One diagnosis (REQ-FAIL-1) or post-mortem (REQ-FAIL-10) call. `failed` is the task
   // the call is about: its logs and run directories are what the diagnostic tools may
   // read (REQ-FAIL-5); null when there is none. The prompt is written once the tools are

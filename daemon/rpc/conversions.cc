@@ -143,6 +143,7 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
   out.setBuildOutcome(std::string(to_string(t.build_outcome)));
   out.setBuildSource(t.build_source);
   out.setBuildOrigin(t.build_origin);
+  out.setNetwork(t.network);
   out.setFailureReason(std::string(to_string(t.failure_reason)));
   auto results = out.initResults(t.results.size());
   for (size_t i = 0; i < t.results.size(); ++i) {

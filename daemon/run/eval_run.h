@@ -42,13 +42,16 @@ std::string environment_json(const store::RunRecord& run,
 // A source fault's edits as the executor applies them.
 openpiton::EditSet fault_edit_set(const eval::JobInstructions& job);
 
-// The planner of a fault check: its one plan is the expert configuration (with a config
-// fault laid over it); no LLM (REQ-EVAL-11).
+// The planner of a fault check or an enumerated co-design search: its one plan is the
+// expert configuration (with a config fault laid over it), or the search's designs; no LLM
+// (REQ-EVAL-8, 11). Only the search's designs may choose a network.
 class FixedPlanner final : public loop::Planner {
  public:
-  explicit FixedPlanner(std::string reply) : reply_(std::move(reply)) {}
+  FixedPlanner(std::string reply, bool chooses_network)
+      : reply_(std::move(reply)), chooses_network_(chooses_network) {}
   loop::PlannerReply plan(const std::string&) override { return {true, reply_, 0.0, ""}; }
   bool can_triage() const override { return false; }
+  bool chooses_network() const override { return chooses_network_; }
   loop::PlannerReply triage(loop::TriagePhase, const std::function<std::string(bool)>&,
                             const loop::TaskOutcome*) override {
     return {false, "", 0.0, "a fault check makes no LLM call"};
@@ -56,6 +59,7 @@ class FixedPlanner final : public loop::Planner {
 
  private:
   std::string reply_;
+  bool chooses_network_;
 };
 
 }  // namespace mace::run

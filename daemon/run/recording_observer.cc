@@ -64,6 +64,7 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   for (const auto& [name, geometry] : job.caches)
     t.set_cache(name, geometry.size, geometry.associativity);
   t.rtl_defines = job.defines;
+  t.network = job.task.network;
   t.rtl_edits = outcome.edits_diff;  // REQ-VER-13
   t.rtl_edits_hash = outcome.edits_hash;
   t.extra_flags = extra_build_flags(spec_);

@@ -184,7 +184,8 @@ class Run {
   void make_planner() {
     if (eval_job_ && !eval_job_->plan_reply.empty()) {
       // REQ-EVAL-8, 11: a fault check's expert design, a co-design search's candidates.
-      planner_ = std::make_unique<FixedPlanner>(eval_job_->plan_reply);
+      planner_ = std::make_unique<FixedPlanner>(eval_job_->plan_reply,
+                                                eval_job_->method == eval::Method::codesign);
     } else if (replay_.is_replay()) {
       planner_ = replay_.replay_planner(spec_, current_iteration());
       task_llm_ = &replay_.replay_task_llm();

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "eval/cache_area.h"
+#include "eval/codesign_designs.h"
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
 #include "service/service_error.h"
@@ -53,7 +53,7 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
   in.keep_models = request.keep_models;
   if (method == eval::Method::baseline_retry) in.baseline_retries = request.baseline_retries;
   if (method == eval::Method::codesign) {
-    auto designs = eval::codesign_designs(task.expert, task.area_budget.value_or(0));
+    auto designs = eval::codesign_designs(task.spec, task.expert, task.area_budget.value_or(0));
     if (designs.empty())
       throw std::runtime_error("no design of the search fits task " + task.id + "'s area budget");
     in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
@@ -108,7 +108,8 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
       request.methods.end())
     for (size_t t = 0; t < suite.tasks.size(); ++t)
       if (suite.tasks[t].area_budget &&
-          eval::codesign_designs(suite.tasks[t].expert, *suite.tasks[t].area_budget).empty())
+          eval::codesign_designs(suite.tasks[t].spec, suite.tasks[t].expert,
+                                 *suite.tasks[t].area_budget).empty())
         errors.push_back({"suite.tasks[" + std::to_string(t) + "].area_budget",
                           "no design of the co-design search fits it (the smallest caches "
                           "need more; see docs/evaluation.md)"});

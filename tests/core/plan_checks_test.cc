@@ -66,6 +66,12 @@ TEST(PlanFastPath, DifferentFlagsKeepThePlan) {
   Plan defines = parsed("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
                         "CONFIG_RTL: a | FOO\n");
   EXPECT_FALSE(fast_path_applies(defines));
+
+  // A co-design search's two networks of the same caches are two designs.
+  Plan networks = parse_plan("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                             "NETWORK: b | xbar_config\n",
+                             {.network = true});
+  EXPECT_FALSE(fast_path_applies(networks));
 }
 
 TEST(PlanFastPath, OtherKindsKeepThePlan) {
@@ -260,10 +266,12 @@ TEST(PlanChecks, CleanPlanPassesUntouched) {
 
 TEST(PlanChecks, SignatureIsCanonical) {
   // REQ-PLAN-15
-  EXPECT_EQ(build_flags_signature({{"l2", {1, 2}}, {"l1d", {3, 4}}}, {"B", "A", "B"}),
-            build_flags_signature({{"l1d", {3, 4}}, {"l2", {1, 2}}}, {"A", "B"}));
-  EXPECT_NE(build_flags_signature({{"l2", {1, 2}}}, {}), build_flags_signature({{"l2", {1, 4}}}, {}));
-  EXPECT_NE(build_flags_signature({}, {"A"}), build_flags_signature({}, {}));
+  EXPECT_EQ(build_flags_signature({{"l2", {1, 2}}, {"l1d", {3, 4}}}, {"B", "A", "B"}, ""),
+            build_flags_signature({{"l1d", {3, 4}}, {"l2", {1, 2}}}, {"A", "B"}, ""));
+  EXPECT_NE(build_flags_signature({{"l2", {1, 2}}}, {}, ""), build_flags_signature({{"l2", {1, 4}}}, {}, ""));
+  EXPECT_NE(build_flags_signature({}, {"A"}, ""), build_flags_signature({}, {}, ""));
+  // REQ-EXEC-5: the network a co-design search chose is part of the design.
+  EXPECT_NE(build_flags_signature({}, {}, "xbar_config"), build_flags_signature({}, {}, ""));
 }
 
 }  // namespace

@@ -268,6 +268,44 @@ TEST(PlanParser, DirectivesMayComeBeforeTheirTask) {
   EXPECT_THAT(plan.skipped, IsEmpty());
 }
 
+// ---------------------------------------------------------------- NETWORK:
+
+TEST(PlanParser, OnlyACodesignGrammarReadsNetworkLines) {
+  // REQ-EXEC-5: only a co-design search sets a task's network; any other planner's
+  // NETWORK: line is skipped with the reason and the task keeps OpenPiton's default.
+  const std::string reply = "TASK: d1 | deps= | kind=config | x\n"
+                            "NETWORK: d1 | xbar_config\n";
+  Plan ordinary = parse_plan(reply);
+  ASSERT_TRUE(ordinary.usable());
+  EXPECT_EQ(ordinary.tasks[0].network, "");
+  EXPECT_THAT(ordinary.skipped, ElementsAre("NETWORK: d1 | xbar_config"));
+  EXPECT_THAT(ordinary.skip_reasons, ElementsAre(HasSubstr("co-design")));
+
+  Plan codesign = parse_plan(reply, {.network = true});
+  EXPECT_EQ(codesign.tasks[0].network, "xbar_config");
+  EXPECT_THAT(codesign.skipped, IsEmpty());
+}
+
+TEST(PlanParser, NetworkNamesAreSimsOwnOnly) {
+  // REQ-EXEC-5, an allowlist: a name sims would refuse (or that could pose as another
+  // option) never reaches a build.
+  Plan plan = parse_plan("TASK: a | deps= | kind=config | x\n"
+                         "NETWORK: a | XBAR_CONFIG\n"
+                         "TASK: b | deps= | kind=config | x\n"
+                         "NETWORK: b | torus\n"
+                         "NETWORK: b | xbar_config -config_rtl=EVIL\n"
+                         "NETWORK: b |\n"
+                         "NETWORK: ghost | 2dmesh_config\n",
+                         {.network = true});
+  EXPECT_EQ(task(plan, "a").network, "xbar_config");  // case-insensitive, stored lower-case
+  EXPECT_EQ(task(plan, "b").network, "");
+  EXPECT_THAT(plan.skip_reasons,
+              ElementsAre(HasSubstr("\"torus\" is not one sims builds"),
+                          HasSubstr("is not one sims builds"), HasSubstr("is not one sims builds"),
+                          "NETWORK: names unknown task ghost"));
+  EXPECT_EQ(plan_to_json(plan).find("\"network\":\"xbar_config\"") != std::string::npos, true);
+}
+
 // ---------------------------------------------------------------- CONFIG_RTL:
 
 TEST(PlanParser, ConfigRtlAcceptsUpperSnakeCaseOnly) {

@@ -343,6 +343,33 @@ TEST_F(EvalTest, ACodesignSearchRecordsEveryDesignItEvaluates) {
   EXPECT_TRUE(query(db(), "SELECT 1 FROM llm_calls").empty());
 }
 
+// REQ-EVAL-8, REQ-EXEC-5: on a pico mesh the search builds each geometry on the 2D mesh and
+// on the crossbar; the crossbar's build gets sims's -network_config, its own model, and
+// its task row records the network.
+TEST_F(EvalTest, ACodesignSearchOnAPicoMeshAlsoBuildsTheCrossbar) {
+  start();
+  std::string batch = submit(R"({"suite": "mesh", "tasks": [
+    {"id": "mesh", "spec": {"core": "pico", "mesh": [2, 1], "workloads": ["hello"],
+       "objective": "Smallest caches", "backend": "direct"},
+     "expert": {}, "area_budget": 67}]})", {"--methods", "codesign"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  auto designs = query(db(), "SELECT task_id, COALESCE(network, ''), build_id, passed, l2_size FROM tasks "
+                             "ORDER BY task_id");
+  const std::string run = query(db(), "SELECT run_id FROM eval_runs")[0][0];
+  ASSERT_EQ(designs.size(), 2u) << maced_->mace({"logs", run}).out;
+  EXPECT_EQ(designs[0][1], "");
+  EXPECT_EQ(designs[1][1], "xbar_config");
+  EXPECT_NE(designs[0][2], designs[1][2]);  // a model of its own (REQ-VER-12)
+  EXPECT_EQ(designs[0][4], designs[1][4]);  // the same caches
+  for (const auto& d : designs) EXPECT_EQ(d[3], "1");
+  auto xbar_log = maced_->mace({"logs", run, "--build", "--task", "d2"});
+  EXPECT_EQ(xbar_log.exit_code, 0) << xbar_log.err;
+  EXPECT_THAT(xbar_log.out, Not(HasSubstr("network_config not specified")));
+  auto mesh_log = maced_->mace({"logs", run, "--build", "--task", "d1"});
+  EXPECT_THAT(mesh_log.out, HasSubstr("network_config not specified, assuming 2dmesh"));
+  EXPECT_THAT(maced_->mace({"eval", "results", batch, "--json"}).out, HasSubstr("\"feasible_designs\": 2"));
+}
+
 // REQ-EVAL-10: a seeded-fault run changes only its first plan's config and workload tasks
 // and records the fault; the loop notices the broken design and its next plan, the
 // planner's own, passes.

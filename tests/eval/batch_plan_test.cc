@@ -8,7 +8,6 @@
 
 #include "core/plan.h"
 #include "eval/batch_plan.h"
-#include "eval/cache_area.h"
 #include "eval/html_report.h"
 #include "eval/job_instructions.h"
 #include "eval/results.h"
@@ -181,50 +180,6 @@ TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
   EXPECT_THAT(html, HasSubstr("<table id=\"results\">"));
   EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
   EXPECT_THAT(render_results_json(sample_batch()), HasSubstr("\"success_rate\": 0.5"));
-}
-
-}  // namespace
-}  // namespace mace::eval
-
-namespace mace::eval {
-namespace {
-
-// REQ-EVAL-8: the documented model, and every design a search proposes fits the budget.
-TEST(CacheAreaTest, TheModelAndTheDesignsWithinABudget) {
-  EXPECT_DOUBLE_EQ(cache_area({8192, 4}), 8 * (1 + 0.10 + 0.08));
-  // OpenPiton's defaults: 16 KiB L1I, 8 KiB L1D and L1.5, 64 KiB L2, all 4 ways.
-  EXPECT_NEAR(tile_cache_area({}), 96 * 1.18, 1e-9);
-  SuiteConfig expert;
-  expert.defines = {"KEEP_ME"};
-  auto designs = codesign_designs(expert, 120);
-  ASSERT_FALSE(designs.empty());
-  EXPECT_LE(designs.size(), kMaxCodesignDesigns);
-  double previous = 1e9;
-  for (const auto& d : designs) {
-    const double area = tile_cache_area(d.caches);
-    EXPECT_LE(area, 120);
-    EXPECT_LE(area, previous);  // largest first
-    previous = area;
-    EXPECT_EQ(d.defines, expert.defines);
-  }
-  EXPECT_TRUE(codesign_designs(expert, 10).empty());
-  Plan plan = parse_plan(codesign_plan_reply(RunSpec{.core = Core::pico, .workloads = {"hello"}}, designs));
-  ASSERT_TRUE(plan.usable());
-  ASSERT_EQ(plan.tasks.size(), designs.size());
-  EXPECT_EQ(plan.tasks[0].caches, designs[0].caches);
-  EXPECT_EQ(plan.tasks[0].config_rtl, (std::vector<std::string>{"KEEP_ME"}));
-}
-
-TEST(CacheAreaTest, OnlyTasksWithAnAreaBudgetGetACodesignJob) {
-  auto parsed = parse_suite_json(R"({"suite": "s", "tasks": [
-    {"id": "a", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o"}, "expert": {}, "area_budget": 120},
-    {"id": "b", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o"}, "expert": {}}]})");
-  ASSERT_TRUE(parsed.suite);
-  BatchRequest request;
-  request.methods = {Method::codesign};
-  auto jobs = plan_jobs(*parsed.suite, request);
-  ASSERT_EQ(jobs.size(), 1u);
-  EXPECT_EQ(jobs[0].task_id, "a");
 }
 
 }  // namespace

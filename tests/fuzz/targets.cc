@@ -1,5 +1,6 @@
 #include "targets.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include <simdjson.h>
@@ -61,9 +62,16 @@ void check_spec(std::string_view input) {
 }
 
 // A planner's reply (REQ-PLAN-6..13): whatever it holds, `mace plan parse` writes JSON and a
-// usable plan keeps every limit.
+// usable plan keeps every limit; a co-design search's reading differs only in the networks.
 void check_plan(std::string_view input) {
   Plan plan = parse_plan(input);
+  Plan codesign = parse_plan(input, {.network = true});
+  require(codesign.tasks.size() == plan.tasks.size(), "the network grammar changed the tasks");
+  for (const auto& t : plan.tasks) require(t.network.empty(), "a network outside a co-design search");
+  for (const auto& t : codesign.tasks)
+    require(t.network.empty() || std::find(std::begin(kNetworkNames), std::end(kNetworkNames), t.network) !=
+                                     std::end(kNetworkNames),
+            "a network sims does not build");
   require_json(plan_to_json(plan), "plan_to_json");
   require(plan.skipped.size() == plan.skip_reasons.size(), "a skipped line without its reason");
   require(plan.errors.size() <= kMaxPlanErrors + 1, "more errors listed than the limit");
