@@ -153,10 +153,10 @@ TEST_F(EvalRealTest, ACodesignSearchBuildsThePicoMeshAndTheCrossbar) {
   EXPECT_THAT(results, ContainsRegex("mesh2x1,codesign,,1,1,1\\.0000,[^\\r]*,2\r\n"));
   auto json = maced_->mace({"eval", "results", batch, "--json"}).out;
   std::smatch run;
-  ASSERT_TRUE(std::regex_search(json, run, std::regex("\"run_id\":\"([^\"]+)\""))) << json;
+  ASSERT_TRUE(std::regex_search(json, run, std::regex("\"run_id\":\\s*\"([^\"]+)\""))) << json;
   auto status = maced_->mace({"status", run[1].str(), "--json"}).out;
-  EXPECT_THAT(status, ContainsRegex("\"task_id\":\"d1\"[^}]*\"network\":\"\""));
-  EXPECT_THAT(status, ContainsRegex("\"task_id\":\"d2\"[^}]*\"network\":\"xbar_config\""));
+  EXPECT_THAT(status, ContainsRegex("\"task_id\":\\s*\"d1\"[^}]*\"network\":\\s*\"\""));
+  EXPECT_THAT(status, ContainsRegex("\"task_id\":\\s*\"d2\"[^}]*\"network\":\\s*\"xbar_config\""));
   auto text = maced_->mace({"status", run[1].str()}).out;
   std::cout << text;
   EXPECT_THAT(text, ContainsRegex("d1 \\[config\\] passed[^\n]* hello=pass memstress=pass"));
