@@ -476,6 +476,7 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   w.field("rtl_edits", spec.options.rtl_edits);
   w.field("fast_path", spec.options.fast_path);
   w.field("task_prompts", spec.options.task_prompts);
+  w.field("build_only", spec.options.build_only);
   w.end_object();
   w.key("backend");
   spec.backend ? w.value(*spec.backend) : w.null();

@@ -46,6 +46,10 @@ struct RunOptions {
   bool rtl_edits = false;
   bool fast_path = true;
   bool task_prompts = false;
+  // A build-only check: a config, workload or rtl task passes when its build succeeds, and
+  // no gate workload is simulated. An evaluation job simulates the designs such a run
+  // accepted afterwards (REQ-EVAL-7).
+  bool build_only = false;
   bool operator==(const RunOptions&) const = default;
 };
 

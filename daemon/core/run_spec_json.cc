@@ -37,7 +37,7 @@ constexpr std::string_view kTopLevelFields[] = {
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
                                                     "options"};
-constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts"};
+constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts", "build_only"};
 constexpr std::string_view kReplayFields[] = {"cache", "bypass", "from"};
 
 constexpr std::string_view kBoolean = "must be true or false";
@@ -498,9 +498,10 @@ void SpecReader::read_options(element e) {
   }
   for_each_field(object_of(e), "options", kOptionsFields,
                  [&](std::string_view key, element value, const std::string& path) {
-                   bool& option = key == "rtl_edits"   ? spec_.options.rtl_edits
-                                  : key == "fast_path" ? spec_.options.fast_path
-                                                       : spec_.options.task_prompts;
+                   bool& option = key == "rtl_edits"      ? spec_.options.rtl_edits
+                                  : key == "fast_path"    ? spec_.options.fast_path
+                                  : key == "task_prompts" ? spec_.options.task_prompts
+                                                          : spec_.options.build_only;
                    if (auto b = read_bool(value, path)) option = *b;
                  });
 }

@@ -1,5 +1,6 @@
 #include "eval/results.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -16,12 +17,22 @@ std::string fixed(double v, int decimals) {
 
 bool job_finished(const JobOutcome& job) { return job.job_state != "pending"; }
 
+bool ResimulatedDesign::passed() const {
+  if (verdicts.empty()) return false;
+  for (const auto& [workload, verdict] : verdicts)
+    if (verdict != "pass") return false;
+  return true;
+}
+
 bool job_succeeded(const JobOutcome& job) {
   if (job.job_state != "done") return false;
+  const bool simulated_designs_pass = std::all_of(
+      job.resimulated.begin(), job.resimulated.end(), [](const auto& d) { return d.passed(); });
   if (job.method == "fault_check")
-    return job.run_state == "failed" || job.run_state == "budget_exceeded";
+    return job.run_state == "failed" || job.run_state == "budget_exceeded" ||
+           (job.run_state == "passed" && !simulated_designs_pass);
   if (job.method == "codesign" || job.method == "codesign_llm") return job.feasible_designs > 0;
-  return job.run_state == "passed";
+  return job.run_state == "passed" && simulated_designs_pass;
 }
 
 std::vector<ResultRow> result_rows(const BatchView& batch) {
@@ -157,6 +168,13 @@ std::string render_results_json(const BatchView& batch) {
     w.field("run_state", j.run_state).field("iterations", j.iterations);
     w.field("cost_usd", j.cost_usd).field("wall_s", j.wall_s).field("designs", j.designs);
     w.field("feasible_designs", j.feasible_designs);
+    w.key("resimulated").begin_array();
+    for (const auto& d : j.resimulated) {
+      w.begin_object().field("task", d.task_id).field("build_id", d.build_id).key("verdicts").begin_object();
+      for (const auto& [workload, verdict] : d.verdicts) w.field(workload, verdict);
+      w.end_object().end_object();
+    }
+    w.end_array();
     w.key("environment").raw(j.env_json.empty() ? "null" : j.env_json);
     w.end_object();
   }

@@ -6,11 +6,20 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mace::eval {
 
 // One job as the batch sees it now.
+// REQ-EVAL-7: one design a passed build-only run accepted, simulated after the run.
+struct ResimulatedDesign {
+  std::string task_id;
+  std::string build_id;
+  std::vector<std::pair<std::string, std::string>> verdicts;  // (workload, verdict), in order
+  bool passed() const;  // every gate workload passed
+};
+
 struct JobOutcome {
   int64_t position = 0;
   std::string method;
@@ -28,6 +37,7 @@ struct JobOutcome {
   int64_t designs = 0;  // distinct builds the run made (its task rows' build IDs)
   int64_t feasible_designs = 0;  // of those, the ones every gate workload passed on
   std::string env_json;  // REQ-EVAL-9, "" until the run started
+  std::vector<ResimulatedDesign> resimulated;  // REQ-EVAL-7; empty unless build-only
 };
 
 struct BatchView {
@@ -40,9 +50,11 @@ struct BatchView {
   std::vector<JobOutcome> jobs;
 };
 
-// A job's success: its run passed; for a fault check, the fault was caught (the run ended
-// failed or budget_exceeded: the check did not let the broken design through); for a
-// co-design search, at least one feasible design was found.
+// A job's success: its run passed, and every design a build-only run accepted passed its
+// gate workloads when simulated (REQ-EVAL-7); for a fault check, the fault was caught (the
+// run ended failed or budget_exceeded, or a build-only run's design failed its simulation:
+// the check did not let the broken design through); for a co-design search, at least one
+// feasible design was found.
 bool job_succeeded(const JobOutcome& job);
 bool job_finished(const JobOutcome& job);
 

@@ -94,6 +94,7 @@ class RunLoop {
                    .build_limit = budget_.cap(kBuildTimeLimit, in_.now()),
                    .run_limit = budget_.cap(kRunTimeLimit, in_.now()),
                    .prompt = task_prompts_on() && builds_without_agent(task.kind),
+                   .simulate = !in_.spec.options.build_only,
                    .edits = std::move(edits)};
   }
 

@@ -69,6 +69,9 @@ struct TaskJob {
   std::string narrowing = {};
   // Make the task's prompt call first (REQ-EXEC-10, 11, 18): only with task prompts on.
   bool prompt = false;
+  // Simulate the gate workloads once built; off for a build-only check, whose tasks pass
+  // on their build (RunOptions::build_only).
+  bool simulate = true;
   // The edits the task's build starts from: those carried from the last iteration and
   // those of the rtl tasks it depends on (REQ-EXEC-15, 19). An rtl task adds its own.
   RtlEdits edits = {};

@@ -18,11 +18,17 @@ std::vector<std::filesystem::path> RecordingObserver::passing_run_dirs() const {
   return passing_run_dirs_;
 }
 
+std::vector<RecordingObserver::AcceptedDesign> RecordingObserver::accepted_designs() const {
+  std::lock_guard lock(mutex_);
+  return accepted_;
+}
+
 void RecordingObserver::iteration_started(int iteration) {
   {
     std::lock_guard lock(mutex_);
     iteration_ = iteration;
     started_ms_ = system_now_ms();
+    accepted_.clear();
   }
   recorder_.event(EventKind::iteration_started, iteration, "", std::nullopt,
                   "iteration " + std::to_string(iteration));
@@ -91,6 +97,8 @@ void RecordingObserver::task_finished(int iteration, const loop::TaskJob& job,
     std::lock_guard lock(mutex_);
     for (const auto& v : outcome.verdicts)
       if (v.verdict == Verdict::pass && !v.run_dir.empty()) passing_run_dirs_.push_back(v.run_dir);
+    if (outcome.passed && outcome.built && job.task.kind != TaskKind::unit_test)
+      accepted_.push_back({job, outcome});
   }
   // The verdict events went out as each simulation ended (ProgressEvents).
   recorder_.with_store([&](store::Store& s) { s.upsert_task(t); });

@@ -22,6 +22,14 @@ class RecordingObserver final : public loop::LoopObserver {
   // Runs that passed in this run so far: references for comparing a failed transcript.
   std::vector<std::filesystem::path> passing_run_dirs() const;
 
+  // A design the latest iteration accepted: a task of it that built a design and passed.
+  struct AcceptedDesign {
+    loop::TaskJob job;
+    loop::TaskOutcome outcome;
+  };
+  // The designs of the latest iteration (of a passed run: the designs it accepted).
+  std::vector<AcceptedDesign> accepted_designs() const;
+
   void iteration_started(int iteration) override;
   void plan_made(int iteration, const Plan& plan, const std::string& reply) override;
   void level_started(int iteration, std::size_t level,
@@ -46,6 +54,7 @@ class RecordingObserver final : public loop::LoopObserver {
   int iteration_ = 0;
   int64_t started_ms_ = 0;
   std::vector<std::filesystem::path> passing_run_dirs_;
+  std::vector<AcceptedDesign> accepted_;
 };
 
 }  // namespace mace::run

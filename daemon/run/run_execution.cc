@@ -7,6 +7,7 @@
 #include "executor/local_executor.h"
 #include "loop/direct_planner.h"
 #include "loop/run_loop.h"
+#include "run/resimulation.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/define_search.h"
 #include "openpiton/unit_test_env.h"
@@ -133,6 +134,8 @@ class Run {
         eval_job_->method != eval::Method::seeded_fault)
       in.triage_failures = false;
     loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
+    if (eval_job_ && spec_.options.build_only && result.state == RunState::passed)
+      if (auto ending = resimulate_accepted_designs(executor, result.iterations)) return *ending;
     auto [state, reason] = replay_.conclude(result);
     return {state, reason};
   }
@@ -166,6 +169,22 @@ class Run {
 
   std::function<int()> current_iteration() {
     return [this] { return observer_.current_iteration(); };
+  }
+
+  // REQ-EVAL-7: the designs a passed build-only run accepted, each simulated and its
+  // verdicts recorded; the run still passed (its check was the build), unless cancelled.
+  std::optional<RunEnding> resimulate_accepted_designs(loop::TaskRunner& runner, int iteration) {
+    const auto designs = observer_.accepted_designs();
+    recorder_.message("the build-only check passed: simulating the " + std::to_string(designs.size()) +
+                      " design" + (designs.size() == 1 ? "" : "s") + " it accepted (REQ-EVAL-7)");
+    const auto records = resimulate_accepted(runner, iteration, designs, spec_.workloads);
+    recorder_.with_store(
+        [&](store::Store& store) { store.set_eval_resimulations(recorder_.run_id(), records); });
+    for (const auto& record : records)
+      recorder_.message(iteration, record.task_id,
+                        "simulated on model " + record.build_id + ": " + verdicts_text(record));
+    if (cancel_.cancelled()) return RunEnding{RunState::cancelled, "cancelled"};
+    return std::nullopt;
   }
 
   // REQ-EVAL-4, 9, 10..12: the checkouts made ready for the job, its environment and

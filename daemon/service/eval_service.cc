@@ -249,13 +249,23 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
         out.cost_usd = run->cost_usd;
         if (run->started_at_ms > 0 && run->finished_at_ms >= run->started_at_ms)
           out.wall_s = static_cast<double>(run->finished_at_ms - run->started_at_ms) / 1000.0;
+        // REQ-EVAL-7: a build-only run's accepted designs, simulated after it passed.
+        std::set<std::string> failed_simulation;
+        for (const auto& record : store_.eval_resimulations(job.run_id)) {
+          eval::ResimulatedDesign design{record.task_id, record.build_id, {}};
+          for (const auto& r : record.results)
+            design.verdicts.emplace_back(r.workload, std::string(to_string(r.verdict)));
+          if (!design.passed()) failed_simulation.insert(record.build_id);
+          out.resimulated.push_back(std::move(design));
+        }
         std::set<std::string> builds, feasible;
         for (const auto& t : store_.tasks(job.run_id)) {
           if (t.build_id.empty()) continue;
           builds.insert(t.build_id);
           // REQ-EVAL-8: every design of a search fits the area budget by construction, so
-          // it is feasible when every gate workload passed on it.
-          if (t.passed && *t.passed) feasible.insert(t.build_id);
+          // it is feasible when every gate workload passed on it (for a build-only check,
+          // when simulated after the run).
+          if (t.passed && *t.passed && !failed_simulation.count(t.build_id)) feasible.insert(t.build_id);
         }
         out.designs = static_cast<int64_t>(builds.size());
         out.feasible_designs = static_cast<int64_t>(feasible.size());

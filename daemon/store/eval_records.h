@@ -1,9 +1,13 @@
 #pragma once
-// The evaluation harness's records (migration 8): batches, their jobs in run order, and
-// the runs jobs made (REQ-EVAL-3, REQ-EVAL-9).
+// The evaluation harness's records (migrations 9 and 11): batches, their jobs in run
+// order, the runs jobs made (REQ-EVAL-3, REQ-EVAL-9) and the re-simulations of build-only
+// runs (REQ-EVAL-7).
 
 #include <cstdint>
 #include <string>
+#include <vector>
+
+#include "store/workload_result_record.h"
 
 namespace mace::store {
 
@@ -45,6 +49,15 @@ struct EvalRunRecord {
   int64_t seed = 0;
   std::string instructions_json;
   std::string env_json;  // "" until the run started
+};
+
+// REQ-EVAL-7 (migration 11): one design a passed build-only run accepted, simulated after
+// the run: its task, the model, and each gate workload's verdict (`none` for a workload
+// that could not be run on it).
+struct EvalResimulationRecord {
+  std::string task_id;
+  std::string build_id;
+  std::vector<WorkloadResultRecord> results;
 };
 
 }  // namespace mace::store

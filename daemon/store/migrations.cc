@@ -356,6 +356,23 @@ ALTER TABLE tasks ADD COLUMN build_source TEXT NOT NULL DEFAULT ''
   CHECK (build_source IN ('', 'built', 'checkout', 'store'));
 ALTER TABLE tasks ADD COLUMN build_origin TEXT NOT NULL DEFAULT '';
 )sql",
+
+    // 11: REQ-EVAL-7: each gate workload's verdict on each design a passed build-only run
+    // of an evaluation job accepted, simulated after the run.
+    R"sql(
+CREATE TABLE eval_resimulations (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  task_id TEXT NOT NULL,
+  build_id TEXT NOT NULL,
+  ordinal INTEGER NOT NULL,
+  workload TEXT NOT NULL,
+  verdict TEXT NOT NULL CHECK (verdict IN ('none', 'pass', 'fail', 'timeout', 'maxcycles')),
+  returncode INTEGER,
+  run_dir TEXT NOT NULL DEFAULT '',
+  wall_s REAL NOT NULL DEFAULT 0,
+  PRIMARY KEY (run_id, task_id, ordinal)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -23,6 +23,7 @@
 #include "core/task_stage.h"
 #include "core/verdict.h"
 #include "store/eval_records.h"
+#include "store/workload_result_record.h"
 
 namespace mace::store {
 
@@ -122,15 +123,6 @@ struct IterationRecord {
   std::string plan_text;  // the plan as the planner wrote it
 };
 
-// One simulated workload of a task, in the order the workloads ran.
-struct WorkloadResultRecord {
-  int64_t ordinal = 0;  // 0 for the first gate workload; unique within the task
-  std::string workload;
-  Verdict verdict = Verdict::none;
-  std::optional<int64_t> returncode;  // none when the simulator gave none (killed, say)
-  std::string run_dir;
-  double wall_s = 0;
-};
 
 // One task of an iteration with its whole build configuration (REQ-VER-13). As in
 // RunRecord, 0 and "" stand for NULL in the schema: a cache size or associativity of 0
@@ -426,6 +418,10 @@ class Store {
   std::optional<EvalRunRecord> find_eval_run(const std::string& run_id) const;
   std::vector<EvalRunRecord> eval_runs(const std::string& batch_id) const;
   void set_eval_run_env(const std::string& run_id, const std::string& env_json);
+  // REQ-EVAL-7: the verdicts of the designs a build-only run accepted, simulated after it
+  // passed; all of a run's in one transaction, which replaces any it had.
+  void set_eval_resimulations(const std::string& run_id, const std::vector<EvalResimulationRecord>& designs);
+  std::vector<EvalResimulationRecord> eval_resimulations(const std::string& run_id) const;
 
   // The connection, for the tables that have no method here (postmortems; see
   // migrations.cc) and for callers' own transactions.

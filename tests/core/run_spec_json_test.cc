@@ -70,7 +70,17 @@ TEST(ParseRunSpec, PartialBudgetKeepsDefaultsForTheRest) {
 
 TEST(ParseRunSpec, PartialOptionsKeepDefaultsForTheRest) {
   RunSpec spec = parsed(spec_json(R"("options":{"task_prompts":true})"));
-  EXPECT_EQ(spec.options, (RunOptions{false, true, true}));
+  EXPECT_EQ(spec.options, (RunOptions{false, true, true, false}));
+}
+
+TEST(ParseRunSpec, ABuildOnlyCheckIsAnOption) {
+  // REQ-EVAL-7's build-only check: off unless asked for, and written back.
+  RunSpec spec = parsed(spec_json(R"("options":{"build_only":true})"));
+  EXPECT_TRUE(spec.options.build_only);
+  EXPECT_TRUE(spec.options.fast_path);
+  EXPECT_THAT(run_spec_to_json(spec), HasSubstr("\"build_only\":true"));
+  EXPECT_THAT(errors_for(spec_json(R"("options":{"build_only":"yes"})")),
+              ElementsAre(FieldError{"options.build_only", "must be true or false, got \"yes\""}));
 }
 
 TEST(ParseRunSpec, NullLeavesOptionalFieldsUnset) {
@@ -653,7 +663,7 @@ TEST(ParseRunSpec, RejectsNonBooleanRunOptions) {
                           FieldError{"options.fast_path", R"(must be true or false, got "no")"},
                           FieldError{"options.task_prompts", "must be true or false, got null"}));
   EXPECT_THAT(errors_for(spec_json(R"("options":[])")),
-              ElementsAre(FieldError{"options", "must be an object with rtl_edits, fast_path, task_prompts, got []"}));
+              ElementsAre(FieldError{"options", "must be an object with rtl_edits, fast_path, task_prompts, build_only, got []"}));
 }
 
 TEST(ParseRunSpec, RejectsUnknownBackend) {
@@ -728,7 +738,7 @@ TEST(ParseRunSpec, RejectsUnknownNestedFields) {
                                      "unknown field; expected one of: max_iterations, max_usd, max_wall_s"}));
   EXPECT_THAT(errors_for(spec_json(R"("options":{"rtl_edit":true})")),
               ElementsAre(FieldError{"options.rtl_edit",
-                                     "unknown field; expected one of: rtl_edits, fast_path, task_prompts"}));
+                                     "unknown field; expected one of: rtl_edits, fast_path, task_prompts, build_only"}));
 }
 
 TEST(ParseRunSpec, RejectsRepeatedKeys) {

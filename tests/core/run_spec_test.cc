@@ -303,7 +303,7 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
             R"({"core":"ariane","mesh":[1,1],"workloads":["hello"],"objective":"boot linux",)"
             R"("budget":{"max_iterations":10,"max_usd":20.0,"max_wall_s":3600},"coverage":false,)"
             R"("rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
-            R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false},)"
+            R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false,"build_only":false},)"
             R"("backend":null,"model":null,"checkouts":null,"tools":[],)"
             R"("replay":{"cache":null,"bypass":[],"from":null}})");
 }
@@ -335,7 +335,7 @@ TEST(RunSpecToJson, WritesSetFields) {
       R"("workload_args":{"hello":{"finish_mask":null,"rtl_timeout":null,"max_cycle":null,)"
       R"("options":[]},"mul":{"finish_mask":"f0","rtl_timeout":5,"max_cycle":6,)"
       R"("options":["-fast_boot"]}},)"
-      R"("core_descriptor":)" + std::string(kDescriptor) + R"(,"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true},)"
+      R"("core_descriptor":)" + std::string(kDescriptor) + R"(,"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true,"build_only":false},)"
       R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
       R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
 }

@@ -370,6 +370,43 @@ TEST_F(EvalTest, ACodesignSearchOnAPicoMeshAlsoBuildsTheCrossbar) {
   EXPECT_THAT(maced_->mace({"eval", "results", batch, "--json"}).out, HasSubstr("\"feasible_designs\": 2"));
 }
 
+// REQ-EVAL-7: a run whose check is build-only passes on its build; afterwards the harness
+// simulates each design it accepted and records each gate workload's verdict, which decide
+// the job: the plain design passes, the fault the build let through is caught.
+TEST_F(EvalTest, ABuildOnlyRunsAcceptedDesignsAreSimulatedAfterItPasses) {
+  start();
+  std::string batch = submit(R"({"suite": "build-only",
+  "faults": [{"name": "break_run", "kind": "config", "cores": ["pico"], "meshes": [[1, 1]],
+              "config": {"defines": ["FAKE_BREAK_RUN"]}}],
+  "tasks": [{"id": "add", "spec": {"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+       "objective": "Build the tile", "backend": "direct", "options": {"build_only": true}},
+     "expert": {}, "faults": ["break_run"]}]})", {"--methods", "mace,fault_check"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  auto runs = query(db(), "SELECT e.method, r.id, r.state FROM eval_runs e JOIN runs r ON r.id = e.run_id "
+                          "ORDER BY e.method");
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& run : runs) {
+    EXPECT_EQ(run[2], "passed") << run[0];  // the check was the build
+    // Nothing was simulated inside the loop ...
+    EXPECT_TRUE(query(db(), "SELECT 1 FROM task_results r JOIN tasks t ON t.id = r.task_row "
+                            "WHERE t.run_id = '" + run[1] + "'").empty());
+    // ... and the accepted design was simulated afterwards, on the model the run built.
+    auto simulated = query(db(), "SELECT s.workload, s.verdict, s.build_id = t.build_id FROM eval_resimulations s "
+                                 "JOIN tasks t ON t.run_id = s.run_id AND t.task_id = s.task_id "
+                                 "WHERE s.run_id = '" + run[1] + "'");
+    ASSERT_EQ(simulated.size(), 1u) << run[0];
+    EXPECT_EQ(simulated[0][0], "add.S");
+    EXPECT_EQ(simulated[0][1], run[0] == "mace" ? "pass" : "fail") << run[0];
+    EXPECT_EQ(simulated[0][2], "1") << "the design was rebuilt instead of simulated on its model";
+    EXPECT_THAT(maced_->mace({"logs", run[1]}).out, HasSubstr("simulating the 1 design it accepted (REQ-EVAL-7)"));
+  }
+  auto csv = maced_->mace({"eval", "results", batch, "--csv"}).out;
+  EXPECT_THAT(csv, HasSubstr("add,fault_check,break_run,1,1,1.0000"));  // caught by the simulation
+  EXPECT_THAT(csv, HasSubstr("add,mace,,1,1,1.0000"));
+  auto json = maced_->mace({"eval", "results", batch, "--json"}).out;
+  EXPECT_THAT(json, ::testing::ContainsRegex("\"verdicts\": \\{\\s*\"add.S\": \"fail\""));
+}
+
 // REQ-EVAL-10: a seeded-fault run changes only its first plan's config and workload tasks
 // and records the fault; the loop notices the broken design and its next plan, the
 // planner's own, passes.

@@ -1099,3 +1099,37 @@ TEST(StoreQueue, QueuedRunsAndCountsReadOnlyWhatTheyNeed) {
 
 }  // namespace
 }  // namespace mace::store
+
+namespace mace::store {
+namespace {
+
+// REQ-EVAL-7: a run's re-simulated designs read back in order, a second recording replaces
+// the first, and they go with their run.
+TEST(EvalResimulationStoreTest, ReadBackReplacedAndDeletedWithTheRun) {
+  TempDir dir;
+  auto store = Store::open(dir.db());
+  RunRecord run;
+  run.id = "r1";
+  run.core = "pico";
+  run.workloads = {"hello", "memstress"};
+  store->insert_run(run);
+  EvalResimulationRecord design{"d1", "mace_1",
+                                {{0, "hello", Verdict::pass, 0, "/r/h", 1.5},
+                                 {1, "memstress", Verdict::none, std::nullopt, "", 0}}};
+  store->set_eval_resimulations("r1", {design, {"d0", "mace_0", {{0, "hello", Verdict::fail, 1, "/r/f", 2}}}});
+  auto read = store->eval_resimulations("r1");
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].task_id, "d0");
+  EXPECT_EQ(read[1].build_id, "mace_1");
+  ASSERT_EQ(read[1].results.size(), 2u);
+  EXPECT_EQ(read[1].results[0].verdict, Verdict::pass);
+  EXPECT_EQ(read[1].results[0].returncode, 0);
+  EXPECT_EQ(read[1].results[1].returncode, std::nullopt);
+  store->set_eval_resimulations("r1", {design});
+  EXPECT_EQ(store->eval_resimulations("r1").size(), 1u);
+  store->database().exec("DELETE FROM runs WHERE id = 'r1'");
+  EXPECT_TRUE(store->eval_resimulations("r1").empty());
+}
+
+}  // namespace
+}  // namespace mace::store

@@ -1,0 +1,59 @@
+#include "run/resimulation.h"
+
+namespace mace::run {
+
+loop::TaskJob resimulation_job(const RecordingObserver::AcceptedDesign& design) {
+  loop::TaskJob job = design.job;
+  job.simulate = true;
+  job.prompt = false;
+  job.narrowing.clear();
+  if (job.task.kind == TaskKind::rtl) {
+    job.task.kind = TaskKind::config;
+    job.edits = design.outcome.applied_edits;
+  }
+  return job;
+}
+
+std::vector<store::EvalResimulationRecord> resimulate_accepted(
+    loop::TaskRunner& runner, int iteration,
+    const std::vector<RecordingObserver::AcceptedDesign>& designs,
+    const std::vector<std::string>& workloads) {
+  std::vector<loop::TaskJob> jobs;
+  for (const auto& design : designs) jobs.push_back(resimulation_job(design));
+  std::vector<loop::TaskOutcome> outcomes = jobs.empty() ? std::vector<loop::TaskOutcome>{}
+                                                         : runner.run_batch(iteration, jobs);
+  std::vector<store::EvalResimulationRecord> out;
+  for (size_t i = 0; i < designs.size(); ++i) {
+    const loop::TaskOutcome* outcome = i < outcomes.size() ? &outcomes[i] : nullptr;
+    store::EvalResimulationRecord record{designs[i].job.task.id,
+                                         outcome && !outcome->build_id.empty()
+                                             ? outcome->build_id
+                                             : designs[i].outcome.build_id,
+                                         {}};
+    for (size_t w = 0; w < workloads.size(); ++w) {
+      store::WorkloadResultRecord r{static_cast<int64_t>(w), workloads[w], Verdict::none,
+                                    std::nullopt, "", 0};
+      if (outcome) {
+        for (const auto& v : outcome->verdicts) {
+          if (v.workload != workloads[w]) continue;
+          r.verdict = v.verdict;
+          r.returncode = v.returncode;
+          r.run_dir = v.run_dir;
+          r.wall_s = v.wall_s;
+        }
+      }
+      record.results.push_back(std::move(r));
+    }
+    out.push_back(std::move(record));
+  }
+  return out;
+}
+
+std::string verdicts_text(const store::EvalResimulationRecord& design) {
+  std::string text;
+  for (const auto& r : design.results)
+    text += (text.empty() ? "" : " ") + r.workload + "=" + std::string(to_string(r.verdict));
+  return text;
+}
+
+}  // namespace mace::run

@@ -1,0 +1,23 @@
+#pragma once
+// One simulated gate workload as the store keeps it: a task's (task_results) or a
+// re-simulated design's (eval_resimulations).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/verdict.h"
+
+namespace mace::store {
+
+// One simulated workload of a task, in the order the workloads ran.
+struct WorkloadResultRecord {
+  int64_t ordinal = 0;  // 0 for the first gate workload; unique within the task
+  std::string workload;
+  Verdict verdict = Verdict::none;
+  std::optional<int64_t> returncode;  // none when the simulator gave none (killed, say)
+  std::string run_dir;
+  double wall_s = 0;
+};
+
+}  // namespace mace::store
