@@ -27,6 +27,7 @@
 #include "maced/client_connections.h"
 #include "maced/cluster_jobs.h"
 #include "maced/config.h"
+#include "maced/host_platform.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
 #include "maced/peer_caller.h"
@@ -251,6 +252,12 @@ kj::Promise<void> watchdog_pings(kj::Timer& timer, std::chrono::microseconds int
 int main(int argc, char** argv) {
   Options options;
   if (int rc = parse_args(argc, argv, options); rc >= 0) return rc;
+
+  // REQ-PLAT-1: before anything is read or started.
+  if (auto problems = mace::this_host_platform_problems(); !problems.empty()) {
+    for (const auto& problem : problems) std::cerr << "maced: " << problem << "\n";
+    return 1;
+  }
 
   mace::MacedConfig config;
   if (!load_config(options, config)) return 2;

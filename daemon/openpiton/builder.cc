@@ -3,6 +3,7 @@
 #include "openpiton/rtl_edits.h"
 #include "os/environment.h"
 #include "os/file_io.h"
+#include "os/program_search.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,22 +66,11 @@ std::string write_marker(const fs::path& marker, const BuildConfig& config,
   return "";
 }
 
-std::optional<std::string> find_program(const std::string& path_list, const std::string& name) {
-  std::istringstream elements(path_list);
-  std::string directory;
-  while (std::getline(elements, directory, ':')) {
-    if (directory.empty()) continue;
-    const std::string candidate = directory + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return std::nullopt;
-}
-
 // See BuildOptions::max_parallelism. Returns the directory to put first on PATH, or an
 // error message.
 std::pair<std::string, std::string> make_wrapper(const fs::path& model_dir,
                                                  const std::string& path_list, int jobs) {
-  const auto real_make = find_program(path_list, "make");
+  const auto real_make = os::find_program("make", path_list);
   if (!real_make) return {"", "no make in the build environment's PATH"};
   const fs::path dir = model_dir / ".mace_tools";
   std::error_code error;
@@ -92,7 +82,7 @@ std::pair<std::string, std::string> make_wrapper(const fs::path& model_dir,
     std::ofstream out(temporary, std::ios::trunc);
     out << "#!/bin/sh\n"
         << "# Written by MACE: bounds sims' unbounded `make -j`; the last -j wins.\n"
-        << "exec '" << *real_make << "' \"$@\" -j" << jobs << "\n";
+        << "exec '" << real_make->string() << "' \"$@\" -j" << jobs << "\n";
     if (!out.flush()) return {"", "cannot write " + temporary.string()};
   }
   fs::permissions(temporary,
@@ -107,7 +97,7 @@ std::pair<std::string, std::string> make_wrapper(const fs::path& model_dir,
 // See BuildOptions::compiler_cache_dir. Returns why the cache is not used, or "".
 std::string use_compiler_cache(const BuildOptions& options, const Checkout& checkout,
                                std::map<std::string, std::string>& env) {
-  if (!find_program(env["PATH"], "ccache"))
+  if (!os::find_program("ccache", env["PATH"]))
     return "compiler cache: no ccache in the build environment's PATH; compiling without it";
   env["OBJCACHE"] = "ccache";
   env["CCACHE_DIR"] = options.compiler_cache_dir;

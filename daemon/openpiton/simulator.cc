@@ -14,6 +14,7 @@
 #include "openpiton/workload.h"
 #include "os/environment.h"
 #include "os/file_io.h"
+#include "os/program_search.h"
 
 namespace mace::openpiton {
 namespace {
@@ -57,22 +58,9 @@ std::string request_problem(const SimulationRequest& r) {
   return {};
 }
 
-bool is_executable_file(const fs::path& p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-}
-
 bool on_path(const std::map<std::string, std::string>& env, std::string_view program) {
   auto it = env.find("PATH");
-  if (it == env.end()) return false;
-  std::string_view path = it->second;
-  while (true) {
-    auto colon = path.find(':');
-    std::string_view dir = path.substr(0, colon);
-    if (!dir.empty() && is_executable_file(fs::path(dir) / program)) return true;
-    if (colon == std::string_view::npos) return false;
-    path.remove_prefix(colon + 1);
-  }
+  return it != env.end() && os::find_program(program, it->second).has_value();
 }
 
 // Run directories are named after the workload; keep the name a single harmless path

@@ -20,6 +20,7 @@
 
 #include "os/environment.h"
 #include "os/process_group.h"
+#include "os/program_search.h"
 #include "tools/diagnostics/methods.h"
 #include "tools/diagnostics/scope.h"
 #include "tools/diagnostics/text.h"
@@ -48,16 +49,8 @@ std::string find_program(const std::string& program, const std::string& path_var
     fs::path p = fs::absolute(program, ec);
     return !ec && usable(p) ? p.string() : std::string();
   }
-  std::size_t start = 0;
-  while (start <= path_var.size()) {
-    auto colon = path_var.find(':', start);
-    if (colon == std::string::npos) colon = path_var.size();
-    const std::string dir = path_var.substr(start, colon - start);
-    if (!dir.empty() && dir.front() == '/' && usable(fs::path(dir) / program))
-      return (fs::path(dir) / program).string();
-    start = colon + 1;
-  }
-  return {};
+  const auto found = os::find_program(program, path_var);
+  return found ? found->string() : std::string();
 }
 
 std::string unique_name(const State& state, const std::string& base) {
