@@ -7,7 +7,8 @@
 //
 // Models are kept between jobs (--keep-models) so a configuration is built once: four
 // pico 1x1 builds in all (defaults, the doubled L1D, each fault). A second test runs a
-// co-design search on a 2x1 pico mesh: two pico 2x1 builds, the 2D mesh and the crossbar.
+// co-design search on a 2x1 pico mesh: two pico 2x1 builds, the 2D mesh and the crossbar;
+// a third a build-only check on the default pico 1x1 (REQ-EVAL-7).
 
 #include <chrono>
 #include <cstdlib>
@@ -63,6 +64,16 @@ constexpr const char* kCodesignSuite = R"({"suite": "real-codesign",
        "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}},
      "expert": {}, "area_budget": 67}]})";
 
+// A build-only check (REQ-EVAL-7) on the default pico 1x1: the run passes on its build, and
+// the harness then simulates hello and memstress on the model it accepted.
+constexpr const char* kBuildOnlySuite = R"({"suite": "real-build-only",
+  "tasks": [
+    {"id": "build-only", "spec": {"core": "pico", "mesh": [1, 1], "workloads": ["hello", "memstress"],
+       "objective": "Check that the default 1x1 PicoRV32 tile builds",
+       "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600},
+       "options": {"build_only": true}},
+     "expert": {}}]})";
+
 class EvalRealTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -75,6 +86,7 @@ class EvalRealTest : public ::testing::Test {
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + root_ + R"("}]})");
     dir_.write("suite.json", kSuite);
     dir_.write("codesign.json", kCodesignSuite);
+    dir_.write("build-only.json", kBuildOnlySuite);
     MacedOptions options;
     options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
                           source_root() + "/workloads"};
@@ -161,6 +173,18 @@ TEST_F(EvalRealTest, ACodesignSearchBuildsThePicoMeshAndTheCrossbar) {
   std::cout << text;
   EXPECT_THAT(text, ContainsRegex("d1 \\[config\\] passed[^\n]* hello=pass memstress=pass"));
   EXPECT_THAT(text, ContainsRegex("d2 \\[config\\] passed[^\n]* network xbar_config hello=pass memstress=pass"));
+}
+
+// REQ-EVAL-7 on a real model: after the build-only run passed, each gate workload ran on
+// the design it accepted, and the verdicts were recorded with the job.
+TEST_F(EvalRealTest, ABuildOnlyRunsDesignIsSimulatedAfterItPasses) {
+  std::string batch = submit({"--methods", "mace", "--backend", "direct"}, "build-only.json");
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  auto json = maced_->mace({"eval", "results", batch, "--json"}).out;
+  std::cout << json;
+  EXPECT_THAT(json, ContainsRegex("\"run_state\":\\s*\"passed\""));
+  EXPECT_THAT(json, ContainsRegex("\"hello\":\\s*\"pass\",\\s*\"memstress\":\\s*\"pass\""));
+  EXPECT_THAT(maced_->mace({"eval", "results", batch, "--csv"}).out, HasSubstr("build-only,mace,,1,1,1.0000"));
 }
 
 }  // namespace
