@@ -7,8 +7,8 @@
 
 namespace mace::eval {
 
-std::vector<std::string_view> searchable_networks(Core core, int64_t tiles) {
-  if (core == Core::pico && tiles > 1) return {"xbar_config"};
+std::vector<std::string_view> searchable_networks(Core core, int64_t x, int64_t y) {
+  if (core == Core::pico && x > 1 && y == 1) return {"xbar_config"};
   return {};
 }
 
@@ -31,7 +31,7 @@ std::vector<CodesignDesign> codesign_designs(const RunSpec& spec, const SuiteCon
       }
   std::stable_sort(fitting.begin(), fitting.end(),
                    [](const Candidate& a, const Candidate& b) { return a.area > b.area; });
-  const auto networks = searchable_networks(spec.core, spec.mesh_x * spec.mesh_y);
+  const auto networks = searchable_networks(spec.core, spec.mesh_x, spec.mesh_y);
   std::vector<CodesignDesign> out;
   for (const auto& candidate : fitting) {
     // The network does not change the cache area: each geometry is tried on every network

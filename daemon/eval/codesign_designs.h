@@ -25,11 +25,13 @@ struct CodesignDesign {
   bool operator==(const CodesignDesign&) const = default;
 };
 
-// The networks other than the default a search may try on `core` with `tiles` tiles: the
-// crossbar (sims's xbar_config) on pico meshes of more than one tile, where it was built
-// and passed hello and memstress on a real checkout (docs/evaluation.md). None for a single
-// tile (a crossbar of one port is the mesh), and none on a core where it was not tried.
-std::vector<std::string_view> searchable_networks(Core core, int64_t tiles);
+// The networks other than the default a search may try on `core` with a mesh of `x` by `y`
+// tiles: the crossbar (sims's xbar_config) on a pico row of more than one tile, where it
+// was built and passed hello and memstress on a real checkout (docs/evaluation.md). None
+// for a single tile (a crossbar of one port is the mesh), none for more than one row
+// (OpenPiton's chip.v.pyv gives the crossbar one port per column, X_TILES + 1 in all, so
+// tiles of one column would share a port), and none on a core where it was not tried.
+std::vector<std::string_view> searchable_networks(Core core, int64_t x, int64_t y);
 
 // The designs a search evaluates for `task`: the L1D, L1.5 and L2 each taken from a few
 // power-of-two sizes around OpenPiton's defaults (4 ways each; the L1I and the expert's

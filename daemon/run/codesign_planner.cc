@@ -11,7 +11,7 @@
 namespace mace::run {
 
 std::string codesign_instruction(const RunSpec& spec, double area_budget) {
-  const auto networks = eval::searchable_networks(spec.core, spec.mesh_x * spec.mesh_y);
+  const auto networks = eval::searchable_networks(spec.core, spec.mesh_x, spec.mesh_y);
   std::string network_rule =
       networks.empty()
           ? "Every design uses OpenPiton's default network, the 2D mesh; do not give NETWORK: lines.\n"
@@ -30,7 +30,7 @@ std::string codesign_instruction(const RunSpec& spec, double area_budget) {
 
 std::string codesign_designs_reply(const RunSpec& spec, const std::string& reply, double area_budget) {
   Plan plan = parse_plan(reply, {.network = true});
-  const auto networks = eval::searchable_networks(spec.core, spec.mesh_x * spec.mesh_y);
+  const auto networks = eval::searchable_networks(spec.core, spec.mesh_x, spec.mesh_y);
   std::vector<eval::CodesignDesign> designs;
   for (const auto& task : plan.tasks) {
     if (task.kind != TaskKind::config || designs.size() >= eval::kMaxCodesignDesigns) continue;
