@@ -158,6 +158,8 @@ TEST(SuiteTest, TheShippedSuiteIsValid) {  // REQ-EVAL-1
   const auto& s = *parsed.suite;
   EXPECT_TRUE(fault_applies(*s.fault("pico_alu_sub_adds"), *s.task("pico1x1-l1d")));
   EXPECT_TRUE(fault_applies(*s.fault("pico_l15_3way"), *s.task("pico1x1-l1d")));
+  EXPECT_TRUE(fault_applies(*s.fault("pico_alu_sub_adds"), *s.task("pico2x1-l2")));
+  EXPECT_TRUE(fault_applies(*s.fault("pico_l15_3way"), *s.task("pico2x1-l2")));
   EXPECT_TRUE(fault_applies(*s.fault("sparc_alu_sub_adds"), *s.task("sparc1x1-l1d")));
   EXPECT_FALSE(fault_applies(*s.fault("sparc_alu_sub_adds"), *s.task("pico1x1-l1d")));
 }
