@@ -8,7 +8,7 @@
 namespace mace::eval {
 
 std::vector<std::string_view> searchable_networks(Core core, int64_t x, int64_t y) {
-  if (core == Core::pico && x > 1 && y == 1) return {"xbar_config"};
+  if ((core == Core::pico || core == Core::sparc) && x > 1 && y == 1) return {"xbar_config"};
   return {};
 }
 

@@ -26,8 +26,8 @@ struct CodesignDesign {
 };
 
 // The networks other than the default a search may try on `core` with a mesh of `x` by `y`
-// tiles: the crossbar (sims's xbar_config) on a pico row of more than one tile, where it
-// was built and passed hello and memstress on a real checkout (docs/evaluation.md). None
+// tiles: the crossbar (sims's xbar_config) on a pico or sparc row of more than one tile,
+// where it was built and every tile passed hello on a real checkout (docs/evaluation.md). None
 // for a single tile (a crossbar of one port is the mesh), none for more than one row
 // (OpenPiton's chip.v.pyv gives the crossbar one port per column, X_TILES + 1 in all, so
 // tiles of one column would share a port), and none on a core where it was not tried.
