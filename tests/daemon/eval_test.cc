@@ -18,6 +18,7 @@
 
 #include "llm/fake_vertex_server.h"  // tests/llm/
 #include "support/fixture_checkout.h"
+#include "support/headless_browser.h"
 #include "support/maced_instance.h"
 
 namespace mace::testing {
@@ -200,17 +201,9 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   // The HTML report in a real browser: it loads, shows the table and the plots, no errors.
   auto report = maced_->mace({"eval", "report", batch, "-o", dir_.file("report.html")});
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  if (::access("/usr/bin/chromium", X_OK) != 0) {
+  if (chromium_binary().empty())
     GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
-  }
-  ProcessOptions browser;
-  browser.timeout = std::chrono::seconds(60);
-  auto dom = run_process({"/usr/bin/chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                          "--disable-dev-shm-usage",
-                          "--user-data-dir=" + dir_.file("chromium-profile"),
-                          "--enable-logging=stderr", "--v=0", "--dump-dom",
-                          "file://" + dir_.file("report.html")},
-                         browser);
+  auto dom = browse(dir_.file("report.html"), {"--dump-dom"}, dir_.path());
   EXPECT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_THAT(dom.out, HasSubstr("<table id=\"results\">"));
   EXPECT_THAT(dom.out, HasSubstr("l15_syntax"));

@@ -12,6 +12,7 @@
 
 #include "llm/fake_vertex_server.h"  // tests/llm/
 #include "support/fixture_checkout.h"
+#include "support/headless_browser.h"
 #include "support/maced_instance.h"
 
 namespace mace::testing {
@@ -25,12 +26,6 @@ std::string read_all(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string chromium() {
-  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
-    if (::access(path, X_OK) == 0) return path;
-  return "";
-}
-
 class ReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -41,17 +36,8 @@ class ReportTest : public ::testing::Test {
     options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
-  // Headless chromium on the file, with a profile of its own; returns its standard output.
   ProcessResult browse(const std::string& page, const std::vector<std::string>& what) {
-    std::vector<std::string> argv = {chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                                     "--user-data-dir=" + dir_.file("chromium-profile"),
-                                     "--window-size=1280,1600"};
-    argv.insert(argv.end(), what.begin(), what.end());
-    argv.push_back("file://" + page);
-    ProcessOptions options;
-    options.timeout = std::chrono::seconds(60);
-    options.set_env = {{"HOME", dir_.path()}};
-    return run_process(argv, options);
+    return mace::testing::browse(page, what, dir_.path());
   }
 
   TempDir dir_;
@@ -61,7 +47,7 @@ class ReportTest : public ::testing::Test {
 };
 
 TEST_F(ReportTest, TheReportLoadsInABrowserAndDrawsTheDagAndTheTimeline) {
-  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  if (chromium_binary().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
   checkout_.set_control("compile_sleep", "0.05");
   dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
       "objective": "a report </script><b>with markup</b>", "workloads": ["add.S"]})");
@@ -104,7 +90,7 @@ TEST_F(ReportTest, TheReportLoadsInABrowserAndDrawsTheDagAndTheTimeline) {
 // Two iterations planned by an LLM (the fake Vertex server): a chain of dependencies in
 // the DAG, a failed build narrowed and diagnosed, the calls with their tokens.
 TEST_F(ReportTest, AReplannedRunShowsEachIterationsDagTheNarrowingAndTheCalls) {
-  if (chromium().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  if (chromium_binary().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
   using mace::llm::testing::FakeVertexServer;
   vertex_.push(FakeVertexServer::text(
       "TASK: broken | deps= | kind=config | try the define\n"
