@@ -28,6 +28,7 @@
 #include "maced/cluster_jobs.h"
 #include "maced/config.h"
 #include "maced/host_platform.h"
+#include "openpiton/checkout_pin.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
 #include "maced/peer_caller.h"
@@ -299,10 +300,16 @@ int main(int argc, char** argv) {
       service.set_state(run.id, mace::RunState::error, "maced restarted during the run");
     // REQ-PLAT-2: every checkout must be on this machine; say so at once, not at the
     // first run that leases it.
-    for (const auto& checkout : config.checkouts)
-      if (std::error_code ec; !std::filesystem::is_directory(checkout.path, ec))
+    // REQ-TOOL-8: and whether it is the OpenPiton MACE was verified on.
+    for (const auto& checkout : config.checkouts) {
+      if (std::error_code ec; !std::filesystem::is_directory(checkout.path, ec)) {
         std::cerr << "maced: checkout " << checkout.path
                   << " is not a directory on this machine; runs given it will fail\n";
+        continue;
+      }
+      for (const auto& note : mace::openpiton::checkout_pin_notes(checkout.path))
+        std::cerr << "maced: checkout " << checkout.path << " " << note << "\n";
+    }
     // Such a run may have left Slurm jobs running in its checkouts: they go first, before
     // anything touches those checkouts.
     if (on_slurm) mace::cancel_leftover_jobs(config.executor.slurm, *store, std::cerr);

@@ -272,4 +272,8 @@ SourceFingerprint source_fingerprint(const fs::path& root, std::string_view veri
   return fingerprint;
 }
 
+std::string head_commit_of(const fs::path& root, const os::CancelToken* cancel) {
+  return head_commit(root, cancel);
+}
+
 }  // namespace mace::openpiton

@@ -59,6 +59,11 @@ SourceFingerprint source_fingerprint(const std::filesystem::path& root,
                                      std::string_view verilator_version,
                                      const os::CancelToken* cancel = nullptr);
 
+// The full id of the commit checked out in the git work tree at `root` (`git rev-parse
+// HEAD`, run as the fingerprint runs git). Throws std::runtime_error, quoting git, when
+// there is none.
+std::string head_commit_of(const std::filesystem::path& root, const os::CancelToken* cancel = nullptr);
+
 inline SourceFingerprint source_fingerprint(const Checkout& checkout,
                                             std::string_view verilator_version,
                                             const os::CancelToken* cancel = nullptr) {

@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "openpiton/builder.h"
+#include "openpiton/checkout_pin.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/checkout.h"
 #include "openpiton/model_store.h"
@@ -149,6 +150,13 @@ TEST_F(RealCheckoutTest, ReadsTheCheckoutsCacheDefaults) {
     EXPECT_EQ(defaults.caches->l15, (CacheGeometry{8192, 4}));
     EXPECT_EQ(defaults.caches->l2, (CacheGeometry{65536, 4}));
   }
+}
+
+// REQ-TOOL-8 (this version's commit): a clone of the commit MACE was verified on is not
+// named for its commit; the Ariane submodule is, when it is not checked out.
+TEST_F(RealCheckoutTest, IsTheCommitMaceWasVerifiedOn) {
+  for (const auto& note : checkout_pin_notes(checkout().root()))
+    EXPECT_THAT(note, HasSubstr("Ariane submodule")) << note;
 }
 
 TEST_F(RealCheckoutTest, FindsVerilatorThroughTheCheckoutsEnvironment) {

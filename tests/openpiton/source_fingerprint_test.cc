@@ -2,6 +2,8 @@
 
 #include "openpiton/source_fingerprint.h"
 
+#include "openpiton/checkout_pin.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -213,6 +215,29 @@ TEST_F(SourceFingerprintTest, FollowsTheArianeSubmodule) {
               Contains(HasSubstr(std::string(kArianeSubmodulePath) + "/ariane.sv\tfile:")));
   write(std::string(kArianeSubmodulePath) + "/ariane.sv", "module ariane; wire y; endmodule\n");
   EXPECT_NE(fingerprint().digest, edited.digest) << "content inside the submodule counts";
+}
+
+// REQ-TOOL-8 (this version's commit): a checkout at another commit, and one without the
+// Ariane submodule, are named; the submodule once added is not.
+TEST_F(SourceFingerprintTest, CheckoutPinNotesNameTheCommitAndTheMissingAriane) {
+  const std::string head = git(root(), {"rev-parse", "HEAD"}).substr(0, 12);
+  auto notes = checkout_pin_notes(root());
+  ASSERT_THAT(notes, SizeIs(2));
+  EXPECT_THAT(notes[0], HasSubstr("is at commit " + head + ", not 41a14a05"));
+  EXPECT_THAT(notes[1], HasSubstr("has no Ariane submodule checked out"));
+
+  mace::testing::TempDir upstream;
+  git(upstream.path(), {"init", "-q", "-b", "main"});
+  upstream.write("ariane.sv", "module ariane; endmodule\n");
+  git(upstream.path(), {"add", "-A"});
+  git(upstream.path(), {"commit", "-q", "-m", "ariane"});
+  git(root(), {"submodule", "add", "-q", upstream.path(), std::string(kArianeSubmodulePath)});
+  EXPECT_THAT(checkout_pin_notes(root()), SizeIs(1));
+
+  mace::testing::TempDir not_git;
+  notes = checkout_pin_notes(not_git.path());
+  ASSERT_THAT(notes, SizeIs(2));
+  EXPECT_THAT(notes[0], HasSubstr("its commit cannot be read"));
 }
 
 }  // namespace
