@@ -193,15 +193,7 @@ bool EvalService::start_job(const store::EvalBatchRecord& batch, const store::Ev
     store_.set_eval_job_state(batch.id, job.position, "gave_up");
     return false;
   }
-  store::EvalRunRecord record;
-  record.batch_id = batch.id;
-  record.position = job.position;
-  record.method = job.method;
-  record.task_id = job.task_id;
-  record.fault = job.fault;
-  record.repeat = job.repeat;
-  record.seed = job.seed;
-  record.instructions_json = eval::to_json(instructions);
+  store::EvalRunRecord record{job, "", eval::to_json(instructions), ""};
   SubmitOutcome outcome = runs_.submit_tied(
       job_spec(*task, *method, *request), batch.submitted_by_uid, [&](const std::string& run_id) {
         record.run_id = run_id;

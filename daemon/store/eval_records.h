@@ -22,7 +22,9 @@ struct EvalBatchRecord {
   int64_t finished_at_ms = 0;
 };
 
-struct EvalJobRecord {
+// What a job is: its place in its batch and what it tries. A job and every run it made
+// carry it.
+struct EvalJobKey {
   std::string batch_id;
   int64_t position = 0;
   std::string method;
@@ -30,6 +32,9 @@ struct EvalJobRecord {
   std::string fault;
   int64_t repeat = 0;
   int64_t seed = 0;
+};
+
+struct EvalJobRecord : EvalJobKey {
   std::string state = "pending";  // pending | done | gave_up
   int64_t attempts = 0;
   // Read with the job: its latest run, "" when none was made yet.
@@ -38,15 +43,8 @@ struct EvalJobRecord {
 
 // One run a job made: what it was and what it was told (the method's instructions, read
 // back by the run), and the environment it ran in, recorded when it started.
-struct EvalRunRecord {
+struct EvalRunRecord : EvalJobKey {
   std::string run_id;
-  std::string batch_id;
-  int64_t position = 0;
-  std::string method;
-  std::string task_id;
-  std::string fault;
-  int64_t repeat = 0;
-  int64_t seed = 0;
   std::string instructions_json;
   std::string env_json;  // "" until the run started
 };

@@ -30,8 +30,8 @@ constexpr const char* kRunColumns =
     "run_id, batch_id, position, method, task_id, fault, repeat, seed, instructions_json, env_json";
 
 EvalRunRecord read_eval_run(const Statement& s) {
-  return {s.text(0), s.text(1), s.int64(2), s.text(3), s.text(4),
-          s.text(5), s.int64(6), s.int64(7), s.text(8), s.text(9)};
+  return {{s.text(1), s.int64(2), s.text(3), s.text(4), s.text(5), s.int64(6), s.int64(7)},
+          s.text(0), s.text(8), s.text(9)};
 }
 
 }  // namespace
@@ -95,8 +95,9 @@ FROM eval_jobs j WHERE j.batch_id = ?1 ORDER BY j.position
   stmt.bind(1, batch_id);
   std::vector<EvalJobRecord> out;
   while (stmt.step())
-    out.push_back({stmt.text(0), stmt.int64(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                   stmt.int64(5), stmt.int64(6), stmt.text(7), stmt.int64(8), stmt.text(9)});
+    out.push_back({{stmt.text(0), stmt.int64(1), stmt.text(2), stmt.text(3), stmt.text(4),
+                    stmt.int64(5), stmt.int64(6)},
+                   stmt.text(7), stmt.int64(8), stmt.text(9)});
   return out;
 }
 
