@@ -1,10 +1,9 @@
 // Evaluation batches, jobs, runs and re-simulations (migrations 9 and 11).
 #include <algorithm>
 
-#include "core/enum_text.h"
 #include "store/sqlite.h"
 #include "store/store.h"
-#include "store/stored_word.h"
+#include "store/workload_result_columns.h"
 
 namespace mace::store {
 namespace {
@@ -165,21 +164,14 @@ void Store::set_eval_resimulations(const std::string& run_id,
   auto clear = db_->prepare("DELETE FROM eval_resimulations WHERE run_id = ?1");
   clear.bind(1, run_id);
   clear.run();
+  auto insert = db_->prepare(
+      "INSERT INTO eval_resimulations (run_id, task_id, build_id, ordinal, workload, verdict, "
+      "returncode, run_dir, wall_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
   for (const auto& design : designs) {
     for (const auto& r : design.results) {
-      auto stmt = db_->prepare(
-          "INSERT INTO eval_resimulations (run_id, task_id, build_id, ordinal, workload, verdict, "
-          "returncode, run_dir, wall_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-      stmt.bind(1, run_id)
-          .bind(2, design.task_id)
-          .bind(3, design.build_id)
-          .bind(4, r.ordinal)
-          .bind(5, r.workload)
-          .bind(6, to_string(r.verdict))
-          .bind(7, r.returncode)
-          .bind(8, r.run_dir)
-          .bind(9, r.wall_s);
-      stmt.run();
+      bind_workload_result(insert.bind(1, run_id).bind(2, design.task_id).bind(3, design.build_id), 4, r);
+      insert.run();
+      insert.reset();
     }
   }
   txn.commit();
@@ -193,14 +185,7 @@ std::vector<EvalResimulationRecord> Store::eval_resimulations(const std::string&
   std::vector<EvalResimulationRecord> out;
   while (stmt.step()) {
     if (out.empty() || out.back().task_id != stmt.text(0)) out.push_back({stmt.text(0), stmt.text(1), {}});
-    WorkloadResultRecord r;
-    r.ordinal = stmt.int64(2);
-    r.workload = stmt.text(3);
-    r.verdict = parse_word<Verdict>(*db_, "verdict", stmt.text(4));
-    r.returncode = stmt.optional_int64(5);
-    r.run_dir = stmt.text(6);
-    r.wall_s = stmt.real(7);
-    out.back().results.push_back(std::move(r));
+    out.back().results.push_back(read_workload_result(*db_, stmt, 2));
   }
   return out;
 }

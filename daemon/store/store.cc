@@ -13,6 +13,7 @@
 #include "store/migrations.h"
 #include "store/sqlite.h"
 #include "store/stored_word.h"
+#include "store/workload_result_columns.h"
 
 namespace mace::store {
 namespace {
@@ -574,13 +575,7 @@ INSERT INTO task_results (task_row, ordinal, workload, verdict, returncode, run_
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
 )sql");
   for (auto& r : t.results) {
-    insert.bind(1, row)
-        .bind(2, r.ordinal)
-        .bind(3, r.workload)
-        .bind(4, to_string(r.verdict))
-        .bind(5, r.returncode)
-        .bind(6, r.run_dir)
-        .bind(7, r.wall_s);
+    bind_workload_result(insert.bind(1, row), 2, r);
     insert.run();
     insert.reset();
   }
@@ -658,14 +653,7 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       out.push_back(std::move(t));
     }
     if (stmt.is_null(r0)) continue;  // a task without results
-    WorkloadResultRecord r;
-    r.ordinal = stmt.int64(r0);
-    r.workload = stmt.text(r0 + 1);
-    r.verdict = parse_word<Verdict>(*db_, "verdict", stmt.text(r0 + 2));
-    r.returncode = stmt.optional_int64(r0 + 3);
-    r.run_dir = stmt.text(r0 + 4);
-    r.wall_s = stmt.real(r0 + 5);
-    out.back().results.push_back(std::move(r));
+    out.back().results.push_back(read_workload_result(*db_, stmt, r0));
   }
   return out;
 }
