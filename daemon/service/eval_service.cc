@@ -14,34 +14,20 @@ namespace {
 // The run a job makes: its task's spec, with what the method changes.
 RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::BatchRequest& request) {
   RunSpec spec = task.spec;
-  switch (method) {
-    case eval::Method::codesign:
-    case eval::Method::fault_check:
-      // REQ-EVAL-8, 11: designs MACE chose, each built and checked once, no LLM.
-      spec.backend = "direct";
-      spec.model.reset();
-      spec.budget.max_iterations = 1;
-      break;
-    case eval::Method::seeded_fault:
-      if (!request.backend.empty()) spec.backend = request.backend;
-      if (!request.model.empty()) spec.model = request.model;
-      break;
-    case eval::Method::codesign_llm:
-      spec.budget.max_iterations = 1;
-      if (!request.backend.empty()) spec.backend = request.backend;
-      if (!request.model.empty()) spec.model = request.model;
-      break;
-    case eval::Method::baseline:
-    case eval::Method::baseline_retry:
-      // One proposal checked once, or once plus a fixed number of retries, each seeing the
-      // last failure in the loop's next planning prompt.
-      spec.budget.max_iterations = method == eval::Method::baseline ? 1 : 1 + request.baseline_retries;
-      [[fallthrough]];
-    case eval::Method::mace:
-      if (!request.backend.empty()) spec.backend = request.backend;
-      if (!request.model.empty()) spec.model = request.model;
-      break;
+  if (method == eval::Method::codesign || method == eval::Method::fault_check) {
+    // REQ-EVAL-8, 11: designs MACE chose, each built and checked once, no LLM.
+    spec.backend = "direct";
+    spec.model.reset();
+    spec.budget.max_iterations = 1;
+    return spec;
   }
+  if (!request.backend.empty()) spec.backend = request.backend;
+  if (!request.model.empty()) spec.model = request.model;
+  // One proposal (or one set of co-design designs) checked once, or once plus a fixed
+  // number of retries, each seeing the last failure in the loop's next planning prompt.
+  if (method == eval::Method::baseline || method == eval::Method::codesign_llm)
+    spec.budget.max_iterations = 1;
+  if (method == eval::Method::baseline_retry) spec.budget.max_iterations = 1 + request.baseline_retries;
   return spec;
 }
 
@@ -59,20 +45,17 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
     in.plan_reply = eval::codesign_plan_reply(task.spec, designs);
   }
   if (method == eval::Method::codesign_llm) in.area_budget = task.area_budget.value_or(0);
-  if (method == eval::Method::seeded_fault) {
+  if (method == eval::Method::seeded_fault || method == eval::Method::fault_check) {
     const eval::Fault* fault = suite.fault(job.fault);
     if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
     in.fault = fault->name;
     in.fault_kind = fault->kind;
-    in.fault_config = fault->config;
-  }
-  if (method == eval::Method::fault_check) {
-    const eval::Fault* fault = suite.fault(job.fault);
-    if (!fault) throw std::runtime_error("the suite has no fault named " + job.fault);
-    in.fault = fault->name;
-    in.fault_kind = fault->kind;
-    in.fault_edits = fault->edits;
-    in.plan_reply = eval::config_plan_reply(task.spec, eval::with_fault(task.expert, *fault));
+    if (method == eval::Method::seeded_fault) {
+      in.fault_config = fault->config;
+    } else {
+      in.fault_edits = fault->edits;
+      in.plan_reply = eval::config_plan_reply(task.spec, eval::with_fault(task.expert, *fault));
+    }
   }
   return in;
 }
