@@ -102,7 +102,7 @@ std::string canonical_text(const BuildConfig& config) {
 }
 
 std::string build_id(const BuildConfig& config) {
-  return "mace_" + os::sha256_hex(canonical_text(config)).substr(0, 16);
+  return std::string(kBuildIdPrefix) + os::sha256_hex(canonical_text(config)).substr(0, 16);
 }
 
 std::optional<Cache> way_rule_violation(const BuildConfig& config) {

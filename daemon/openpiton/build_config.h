@@ -62,9 +62,11 @@ struct BuildConfig {
 // Sorted union of kDefaultRtlDefine and `defines`.
 std::vector<std::string> normalise_defines(const std::vector<std::string>& defines);
 
-// "mace_" followed by a hash of every field above in a fixed canonical text form: the same
-// on every machine and in every process, and different whenever any field differs. The
-// evaluation harness removes `mace_*` model directories (REQ-EVAL-4).
+// What every build ID starts with, so MACE's models can be told from others.
+inline constexpr std::string_view kBuildIdPrefix = "mace_";
+
+// kBuildIdPrefix followed by a hash of every field above in a fixed canonical text form: the
+// same on every machine and in every process, and different whenever any field differs.
 std::string build_id(const BuildConfig& config);
 
 // The canonical text the ID hashes, for people debugging a surprising rebuild.

@@ -2,8 +2,11 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <system_error>
+
+#include "openpiton/build_config.h"
 
 namespace mace::openpiton {
 namespace {
@@ -82,6 +85,30 @@ std::map<std::string, std::string> Checkout::environment(
   // start with an empty element, which the loader reads as the current directory.
   env["LD_LIBRARY_PATH"] = piton + "/tools/src/goldfinger/lib";
   return env;
+}
+
+std::vector<std::string> Checkout::remove_mace_models() const {
+  namespace fs = std::filesystem;
+  std::vector<std::string> removed;
+  std::error_code ec;
+  if (!fs::is_directory(model_root(), ec)) return removed;
+  // build/<system>/<build id>: sims puts each model under its system's folder.
+  std::vector<fs::path> systems;
+  for (const auto& entry : fs::directory_iterator(model_root(), ec))
+    if (entry.is_directory() && !entry.is_symlink() &&
+        !entry.path().filename().string().starts_with("."))
+      systems.push_back(entry.path());
+  for (const auto& system : systems) {
+    std::vector<fs::path> models;
+    for (const auto& entry : fs::directory_iterator(system, ec))
+      if (entry.path().filename().string().starts_with(kBuildIdPrefix)) models.push_back(entry.path());
+    std::sort(models.begin(), models.end());
+    for (const auto& model : models) {
+      fs::remove_all(model);
+      removed.push_back(fs::relative(model, root_).string());
+    }
+  }
+  return removed;
 }
 
 Checkout Checkout::labelled(const std::string& label) const {

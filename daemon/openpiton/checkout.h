@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "os/cancel_token.h"
 #include "os/command_runner.h"
@@ -32,6 +33,10 @@ class Checkout {
   std::filesystem::path model_dir(const std::string& build_id) const;
   // build/manycore/<build_id>/obj_dir/Vcmp_top
   std::filesystem::path model_binary(const std::string& build_id) const;
+  // Removes every model MACE built here (build/<system>/mace_*, whatever the system, so a
+  // unit-test environment's too) and returns them as paths relative to root(), in order.
+  // Throws std::filesystem::filesystem_error, naming the path, when one cannot be removed.
+  std::vector<std::string> remove_mace_models() const;
 
   // The environment for sims: PITON_ROOT, DV_ROOT, MODEL_DIR, PATH with piton/tools/bin
   // first, and the rest of piton_settings.bash, on top of a minimal base (HOME, USER,

@@ -24,31 +24,6 @@ std::optional<eval::JobInstructions> eval_job_of(RunRecorder& recorder) {
   return instructions;
 }
 
-std::vector<std::string> remove_mace_models(const std::filesystem::path& checkout_root) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> removed;
-  const fs::path build = checkout_root / "build";
-  std::error_code ec;
-  if (!fs::is_directory(build, ec)) return removed;
-  // build/<system>/<build id>: sims puts each model under its system's folder.
-  std::vector<fs::path> systems;
-  for (const auto& entry : fs::directory_iterator(build, ec))
-    if (entry.is_directory() && !entry.is_symlink() &&
-        !entry.path().filename().string().starts_with("."))
-      systems.push_back(entry.path());
-  for (const auto& system : systems) {
-    std::vector<fs::path> models;
-    for (const auto& entry : fs::directory_iterator(system, ec))
-      if (entry.path().filename().string().starts_with("mace_")) models.push_back(entry.path());
-    std::sort(models.begin(), models.end());
-    for (const auto& model : models) {
-      fs::remove_all(model);  // throws, naming the path, when it cannot
-      removed.push_back(fs::relative(model, checkout_root).string());
-    }
-  }
-  return removed;
-}
-
 void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& job,
                             const std::vector<openpiton::Checkout>& checkouts) {
   for (const auto& checkout : checkouts) {
@@ -76,7 +51,7 @@ void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& 
     }
     if (job.keep_models) continue;
     // REQ-EVAL-4: every job starts from no model MACE built, so none is reused.
-    std::vector<std::string> removed = remove_mace_models(checkout.root());
+    std::vector<std::string> removed = checkout.remove_mace_models();
     recorder.message(root + ": removed " + std::to_string(removed.size()) +
                      " mace_* model director" + (removed.size() == 1 ? "y" : "ies") +
                      " before the job");

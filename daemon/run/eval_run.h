@@ -25,10 +25,6 @@ namespace mace::run {
 // an ordinary run. Throws std::runtime_error when the recorded instructions do not parse.
 std::optional<eval::JobInstructions> eval_job_of(RunRecorder& recorder);
 
-// REQ-EVAL-4: removes build/<system>/mace_* model directories of `checkout_root`; returns
-// what it removed (relative paths), in order.
-std::vector<std::string> remove_mace_models(const std::filesystem::path& checkout_root);
-
 // REQ-EVAL-4 and 12, for each checkout: models removed (unless kept) and leftovers of an
 // interrupted job restored; each step said in the run's log.
 void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& job,

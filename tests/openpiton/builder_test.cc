@@ -434,3 +434,24 @@ TEST(BuilderErrorLines, PicksErrorsAndNotWarnings) {
 
 }  // namespace
 }  // namespace mace::openpiton
+
+namespace mace::openpiton {
+namespace {
+
+// REQ-EVAL-4: a checkout's MACE models go, under every system; sims' own and other files stay.
+TEST(RemoveMaceModelsTest, RemovesOnlyMacesModels) {
+  mace::testing::FixtureCheckout fixture;
+  const std::filesystem::path root = fixture.root();
+  for (const char* dir : {"build/manycore/mace_0123", "build/manycore/pico1x1", "build/unit_env/mace_4567",
+                          "build/.mace_staging/mace_x"})
+    std::filesystem::create_directories(root / dir / "obj_dir");
+  const Checkout checkout(root);
+  EXPECT_EQ(checkout.remove_mace_models(),
+            (std::vector<std::string>{"build/manycore/mace_0123", "build/unit_env/mace_4567"}));
+  EXPECT_TRUE(std::filesystem::exists(root / "build/manycore/pico1x1"));
+  EXPECT_TRUE(std::filesystem::exists(root / "build/.mace_staging/mace_x"));
+  EXPECT_TRUE(checkout.remove_mace_models().empty());
+}
+
+}  // namespace
+}  // namespace mace::openpiton
