@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15, measured side by side in one run on two real checkouts with the same sources
+# Building each model once (docs/model-store.md), measured side by side in one run on two real checkouts with the same sources
 # (A with or without models, B a copy; B's mace_* model directories are removed as it goes):
 #
 #   1. the pico 1x1 model on checkout B: a cold build against a store hit (A published it);
@@ -89,7 +89,7 @@ if wanted 2; then
 echo
 echo "2. narrowing a task with two changes (L1D $half_l1d, L1.5 $half_l15)"
 # Narrowing rebuilds the task with each change undone, then with all undone (the default
-# model), on the run's checkouts (README "When an iteration fails").
+# model), on the run's checkouts (docs/failures.md).
 run "A: the task's own build (warms ccache)" "$a" --fresh --l1d=$half_l1d --l15=$half_l15 --ccache="$cache"
 run "B without: L1D undone" "$b" --fresh --l15=$half_l15
 run "B without: L1.5 undone" "$b" --fresh --l1d=$half_l1d

@@ -1,5 +1,5 @@
 #pragma once
-// mace's exit codes, for scripts (README "Exit codes").
+// mace's exit codes, for scripts (docs/client.md).
 
 namespace mace::client {
 

@@ -24,7 +24,7 @@ struct Outcome {
 
 // What the watch prints: on a terminal, each event as a line for people with the live
 // view (live_view.h) redrawn below them; otherwise, or with --json, each event as one JSON
-// object on a line of its own (JSON Lines, README "Watching a run"). Shared by the
+// object on a line of its own (JSON Lines, docs/client.md). Shared by the
 // listener, which maced may drop at any time, and the clock that redraws the view.
 class Screen {
  public:

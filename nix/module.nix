@@ -34,7 +34,7 @@ let
     llm = { backend = cfg.llm.backend; }
       // optionalAttrs (cfg.llm.model != null) { model = cfg.llm.model; }
       // optionalAttrs (cfg.llm.prices != { }) { prices = cfg.llm.prices; };
-    # README "Running on a Slurm cluster": the Slurm commands default to the package's.
+    # docs/slurm.md: the Slurm commands default to the package's.
     executor = if cfg.executor.kind == "slurm"
       then { kind = "slurm"; slurm = { bin_dir = "${cfg.executor.slurmPackage}/bin"; } // cfg.executor.slurm; }
       else { kind = "local"; };
@@ -142,8 +142,7 @@ in
           }
         '';
         description = ''
-          The `executor.slurm` object of maced's configuration (README, "Running on a Slurm
-          cluster"): partition, account, qos, gres, build, simulate, cores, srun_options,
+          The `executor.slurm` object of maced's configuration (docs/slurm.md): partition, account, qos, gres, build, simulate, cores, srun_options,
           pending_limit_s, cleanup_limit_s, bin_dir, environment. maced checks every field at
           start and refuses to start naming the wrong one.
         '';

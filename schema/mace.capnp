@@ -34,7 +34,7 @@ struct WorkloadArgs {
   # Per-program simulation settings (run spec field `workload_args`).
   program @0 :Text;          # must be one of the spec's workloads
   finishMask @1 :Text;       # hex digits (an optional 0x prefix is accepted); empty: one bit per tile
-  options @2 :List(Text);    # sims options from the allowlist (README "Run specs")
+  options @2 :List(Text);    # sims options from the allowlist (docs/run-specs.md)
   rtlTimeout @3 :UInt64;     # this program's own rtl_timeout (cycles); 0: the spec's
   maxCycle @4 :UInt64;       # this program's own max_cycle (cycles); 0: the spec's
 }
@@ -52,7 +52,7 @@ struct RunOptions {
 }
 
 struct ReplaySettings {
-  # Deterministic replay (run spec field `replay`; README "Replay"). Functions: prompt,
+  # Deterministic replay (run spec field `replay`; docs/replay.md). Functions: prompt,
   # build, run.
   cache @0 :List(Text);    # functions whose tagged calls are stored; null: maced's default
   bypass @1 :List(Text);   # functions whose tagged calls are served from the cache
@@ -61,7 +61,7 @@ struct ReplaySettings {
 
 struct RunSpec {
   # The structured form of a run specification. The JSON form accepted by
-  # `mace submit FILE` has the same fields in snake_case; see README "Run specs".
+  # `mace submit FILE` has the same fields in snake_case; see docs/run-specs.md.
   # Zero in an optional numeric field means "not set".
   core @0 :Text = "ariane";      # ariane | sparc | pico | generic
   meshX @1 :UInt32 = 1;          # tiles on each axis, 1..256
@@ -420,7 +420,7 @@ interface Maced {
 
   readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
   # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
-  # who may read the run (README "Who sees what"): at most 1 MiB per answer, so a client
+  # who may read the run (docs/operating-maced.md): at most 1 MiB per answer, so a client
   # streams a file of any size by asking again from chunk.offset + chunk.data.size().
 
   evalSubmit @14 (suiteJson :Text, request :EvalRequest)

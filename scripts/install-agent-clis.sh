@@ -8,7 +8,7 @@
 #   scripts/install-agent-clis.sh DEST STAMP
 set -uo pipefail
 
-# The versions the tests were written against (README, "LLM backends"). Change them here.
+# The versions the tests were written against (docs/llm-backends.md). Change them here.
 claude_version=2.1.332
 opencode_version=1.18.33
 

@@ -92,7 +92,7 @@ patch_file "$root/$tb" '
     print LOG @log;                     # only once every edit has applied
 '
 
-# 2. The Generic Tile (README "The generic core"). In the PICORV32_TILE branch of
+# 2. The Generic Tile (docs/generic-core.md). In the PICORV32_TILE branch of
 #    tile.v.pyv: (a) when MACE_GENERIC_CORE is defined (MACE passes
 #    -config_rtl=MACE_GENERIC_CORE for the core generic) the tile instantiates
 #    mace_generic_wrapper, a per-core wrapper MACE's run writes into the checkout,

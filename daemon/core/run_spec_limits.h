@@ -3,7 +3,7 @@
 // group and keeps them in its database, prompts and logs, so nothing in one is unbounded:
 // a spec that would cost maced memory, disk or terminal lines out of proportion to what a
 // run can use is refused, naming the field and its limit. Each value is far beyond what a
-// real run needs (the README's run-spec table lists them), so only a mistake or an abuse
+// real run needs (docs/run-specs.md lists them), so only a mistake or an abuse
 // ever meets one.
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// How many compile jobs one build may run (issue 15). sims runs `make -j` without a limit,
+// How many compile jobs one build may run. sims runs `make -j` without a limit,
 // which on a small machine means as many g++ processes as the model has C++ files (a sparc
 // 1x1 build peaked near 10 GiB on 2 cores). The builder bounds it (BuildOptions::
 // max_parallelism); this decides the bound from what the executor gave the build: a Slurm

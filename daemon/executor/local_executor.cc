@@ -147,7 +147,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   }
   openpiton::BuildResult build;
   {
-    // Issue 15: sims' unbounded `make -j` within what this build was given. Here, the
+    // sims' unbounded `make -j` within what this build was given. Here, the
     // machine is divided between this batch's builds and those of other runs under way.
     const LocalBuildSlot slot;
     options.max_parallelism = compile_jobs(settings_.build_share.value_or(

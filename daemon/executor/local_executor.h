@@ -58,7 +58,7 @@ struct ExecutorSettings {
   // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
   // own, applied and restored with them. Empty for every run but a fault check's.
   openpiton::EditSet fault_edits;
-  // Where builds take finished models from and publish them to (issue 15); null: none.
+  // Where builds take finished models from and publish them to; null: none.
   const openpiton::ModelStore* model_store = nullptr;
   // What each build is given when its checkout's commands run elsewhere (a Slurm job's
   // allocation); unset: this machine, divided between the builds of a batch.

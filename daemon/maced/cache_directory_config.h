@@ -1,6 +1,6 @@
 #pragma once
 // The two directories of maced's configuration that keep build products for reuse
-// (issue 15), read the same way:
+// (docs/model-store.md), read the same way:
 //
 //   "model_store":    {"path": "/srv/shared/mace-models", "max_mb": 51200}
 //   "compiler_cache": {"path": "/srv/shared/mace-ccache", "max_mb": 10240}

@@ -1,5 +1,5 @@
 #pragma once
-// The client connections maced serves (README "Limits"). Each gets its own RPC system
+// The client connections maced serves (docs/operating-maced.md). Each gets its own RPC system
 // whose bootstrap capability knows who the peer is (SO_PEERCRED; maced/peer_caller.h), and:
 // - at most `max_connections` are served at once. One more is told "maced: too many
 //   connections (limit N); try again" and closed (rpc/connection_refusal.h), so a flood

@@ -1,5 +1,5 @@
 #pragma once
-// maced's configuration file (JSON; see README "Configuring maced"):
+// maced's configuration file (JSON; see docs/operating-maced.md):
 //
 //   {
 //     "checkouts": [ {"path": "/srv/piton/a"}, {"path": "/srv/piton/b", "node": "local"} ],

@@ -1,5 +1,5 @@
 #pragma once
-// The limits on maced's client connections (README "Limits"). Each one bounds what
+// The limits on maced's client connections (docs/operating-maced.md). Each one bounds what
 // clients, or one misbehaving client, can take of maced's descriptors and memory, which
 // its runs' builds and store need too.
 

@@ -184,7 +184,7 @@ void read_slurm(element value, slurm::SlurmSettings& settings, FieldErrors& erro
   const std::string path = "executor.slurm";
   object obj;
   if (value.get(obj)) {
-    errors.push_back({path, "must be an object (see README \"Running on a Slurm cluster\")"});
+    errors.push_back({path, "must be an object (see docs/slurm.md)"});
     return;
   }
   check_keys(obj, path,

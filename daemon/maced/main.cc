@@ -50,7 +50,7 @@ constexpr const char* kUsage =
     "                    (default $RUNTIME_DIRECTORY/maced.sock, else /run/maced/maced.sock)\n"
     "  --state-dir DIR   where mace.db and run directories live\n"
     "                    (default $STATE_DIRECTORY, else /var/lib/maced)\n"
-    "  --config FILE     configuration file (JSON; see README \"Configuring maced\")\n"
+    "  --config FILE     configuration file (JSON; see docs/operating-maced.md)\n"
     "  --workloads DIR   the gate workloads (default $MACE_WORKLOADS_DIR, else the installed\n"
     "                    " MACE_DEFAULT_WORKLOADS_DIR ")\n"
     "  --version         print the version and exit\n";

@@ -90,7 +90,7 @@ struct BuildOptions {
   std::optional<VerilatorVersion> verilator;
   // May be null. Before building, a model of the same build ID and source fingerprint is
   // taken from it instead; after a successful build the model is published to it
-  // (issue 15). Its failures never fail the build: they are in BuildResult::store_notes.
+  // (docs/model-store.md). Its failures never fail the build: they are in BuildResult::store_notes.
   const ModelStore* model_store = nullptr;
   // Non-empty: the model's C++ is compiled through ccache with this cache directory
   // (Verilator's makefile puts $(OBJCACHE) before every compile). CCACHE_BASEDIR is the

@@ -1,6 +1,6 @@
 #pragma once
 // A store of finished Verilator models shared by checkouts, runs and machines, so that a
-// model is built once (issue 15). A model is determined by its build ID (the whole build
+// model is built once. A model is determined by its build ID (the whole build
 // configuration) and the source fingerprint of the checkout it was built in: the inputs the
 // `.mace_build_ok` marker already records. Two checkouts with equal fingerprints hold the
 // same sources, so either's model serves the other.
@@ -27,7 +27,7 @@
 // path in the four file names Verilator compiled in for $display/$finish messages (e.g.
 // the "- <root>/piton/verif/env/manycore/pc_cmp.tmp.v:1775: Verilog $finish" line); sims
 // passes the checkout's own paths (+dv_root, the diag) at run time, so nothing the run
-// reads comes from the old checkout (README "The model store").
+// reads comes from the old checkout (docs/model-store.md).
 //
 // Self-contained: it depends on the base layer os/ only, like the rest of the adapter.
 

@@ -138,7 +138,7 @@ openpiton::BuildResult parse_build_value(std::string_view json) {
   b.verilator.text = r.text(v, "text");
   b.fingerprint.digest = r.text(o, "fingerprint");
   b.fingerprint.verilator_version = b.verilator.text;
-  // Values cached before the model store (issue 15) have neither; their reuse was in place.
+  // Values cached before the model store existed have neither; their reuse was in place.
   if (b.reused) b.reused_from = r.optional_text(o, "reused_from").value_or("checkout");
   b.origin = r.optional_text(o, "origin").value_or("");
   return b;

@@ -1,6 +1,6 @@
 #pragma once
 // What one client connection has under way, so maced can close a connection that does
-// nothing (the idle timeout, README "Limits") and never one whose client is waiting on
+// nothing (the idle timeout, docs/operating-maced.md) and never one whose client is waiting on
 // maced: a call in flight, a watch whose subscription it holds, or, for the `mace mcp`
 // forwarder of a command-line agent, the tool session of the LLM call that started the
 // agent, which may think for long between two tool calls.

@@ -48,7 +48,7 @@ struct RunSettings {
   // Told of every Slurm job of every run and of nodes found down: maced's keeper, its
   // view of the checkouts, its scheduler. May be null.
   std::shared_ptr<slurm::JobObserver> cluster_observer;
-  // Where builds take finished models from and publish them to (issue 15); null: none.
+  // Where builds take finished models from and publish them to; null: none.
   std::shared_ptr<const openpiton::ModelStore> model_store;
   // The ccache directory builds compile through, and its size limit; empty: none.
   std::string compiler_cache_dir;

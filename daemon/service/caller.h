@@ -1,6 +1,6 @@
 #pragma once
-// Who is asking, and what maced lets people see of each other's runs (README, "Who sees
-// what"). A shared build server holds several people's designs: the queue (which runs,
+// Who is asking, and what maced lets people see of each other's runs (docs/operating-maced.md,
+// "Who sees what"). A shared build server holds several people's designs: the queue (which runs,
 // whose, in what state) is everyone's to see, as with `squeue`; a run's contents (its
 // objective and spec, events, tasks, logs, LLM prompts and replies) are its submitter's
 // and the administrators', unless maced's configuration opens them to everyone.

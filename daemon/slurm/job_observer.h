@@ -1,7 +1,7 @@
 #pragma once
 // Who is told about the Slurm jobs a runner submits: maced records each job ID in the store
 // and hands it to its keeper before it waits on the job, so a job is never left running
-// unknown to everyone (README "Running on a Slurm cluster").
+// unknown to everyone (docs/slurm.md).
 
 #include <string>
 

@@ -248,8 +248,7 @@ ALTER TABLE llm_calls ADD COLUMN cost_source TEXT NOT NULL DEFAULT ''
 )sql",
 
     // 7: every Slurm job maced submitted, recorded before it was waited on, so that a
-    // maced that died is followed by one that cancels what it left (README "Running on a
-    // Slurm cluster"). A job is identified by its ID and the unique comment maced gave it
+    // maced that died is followed by one that cancels what it left (docs/slurm.md). A job is identified by its ID and the unique comment maced gave it
     // (IDs restart when a cluster's state is reset).
     R"sql(
 CREATE TABLE slurm_jobs (
@@ -270,7 +269,7 @@ CREATE INDEX slurm_jobs_run ON slurm_jobs(run_id);
 CREATE INDEX slurm_jobs_unended ON slurm_jobs(ended_at_ms) WHERE ended_at_ms IS NULL;
 )sql",
 
-    // 8: live progress (README "Watching a run"). build_progress events carry a build's
+    // 8: live progress (docs/client.md). build_progress events carry a build's
     // objects compiled and its time estimate; build_times keeps how long each model that
     // was really built took, by core and mesh, which is where that estimate comes from.
     R"sql(
@@ -348,7 +347,7 @@ CREATE TABLE eval_runs (
 CREATE INDEX eval_runs_job ON eval_runs(batch_id, position);
 )sql",
 
-    // 10: where each task's model came from (issue 15): built by sims, reused in its own
+    // 10: where each task's model came from: built by sims, reused in its own
     // checkout, or taken from the model store (with the entry and where it was built).
     // Tasks recorded before say '' for both.
     R"sql(

@@ -158,7 +158,7 @@ struct TaskRecord {
   std::string build_id;
   BuildOutcome build_outcome = BuildOutcome::none;
   bool build_reused = false;
-  // How the task got its model (issue 15): "built" (sims ran), "checkout" (an earlier
+  // How the task got its model: "built" (sims ran), "checkout" (an earlier
   // build in the same checkout), "store" (the model store); "" when there was no model.
   std::string build_source;
   // For "store": the entry and where and when the model was built.

@@ -1,4 +1,4 @@
-// Who sees what of others' runs (README, "Who sees what"), with real users: maced runs as
+// Who sees what of others' runs (docs/operating-maced.md), with real users: maced runs as
 // root here, and `mace` runs as uids 65533 and 65534, which are nobody's administrators
 // unless maced's configuration makes them so. Needs root to act as other users.
 

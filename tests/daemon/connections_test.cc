@@ -1,4 +1,4 @@
-// maced's client connections under pressure (README "Limits"): running out of
+// maced's client connections under pressure (docs/operating-maced.md): running out of
 // descriptors, more connections than it serves, connections left idle, and a frame header
 // announcing a message far larger than maced accepts.
 

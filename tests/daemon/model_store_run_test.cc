@@ -1,4 +1,4 @@
-// Issue 15 end to end: two maced processes, each with a checkout of its own, share one model
+// The model store end to end: two maced processes, each with a checkout of its own, share one model
 // store. A run on the first builds the model; the same configuration on the second takes
 // it from the store, builds nothing, passes, and `mace status` says where the model came
 // from.

@@ -68,7 +68,7 @@ class RealAgentRunTest : public ::testing::Test {
     const char* root = std::getenv("MACE_TEST_PITON_ROOT");
     if (!root || !*root)
       GTEST_SKIP() << "MACE_TEST_PITON_ROOT is unset: these tests need a patched OpenPiton "
-                      "checkout (see README, \"OpenPiton checkouts\")";
+                      "checkout (see docs/openpiton.md)";
     root_ = root;
     status_before_ = git_status(root_);
     dir_.write("maced.json", R"({"checkouts": [{"path": ")" + root_ + R"("}]})");

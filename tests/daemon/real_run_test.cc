@@ -1,10 +1,10 @@
-// A whole run on a real, patched OpenPiton checkout (issue 5), named by
+// A whole run on a real, patched OpenPiton checkout, named by
 // MACE_TEST_PITON_ROOT; skipped without it. A real maced owns the checkout, the real `mace`
 // submits a direct-planner run of a 2x1 PicoRV32 mesh with the `hello` gate workload, the
 // run builds the model with Verilator (about 85 s on 2 cores when nothing is built yet),
 // simulates hello on both tiles and ends passed; an identical second run finds the model
 // built and reuses it. Both wall times (submit to the end of `watch`) are printed, as the
-// README's "A run on a real checkout" table reports them.
+// table "A run on a real checkout" of docs/openpiton.md reports them.
 //
 // The checkout is left as it was found: `git status --porcelain` is compared before and
 // after (the model lands under build/, which git ignores).
@@ -117,7 +117,7 @@ TEST_F(RealRunTest, ADirectRunOfTwoPicoTilesPassesAndTheSecondReusesTheBuild) {
   EXPECT_TRUE(first_outcome == "succeeded" || first_outcome == "reused") << first_outcome;
   EXPECT_TRUE(std::filesystem::exists(root_ + "/build/manycore/" + first_build + "/obj_dir/Vcmp_top"));
   if (first_outcome == "succeeded") {
-    // Issue 16: Verilator's make reported object by object, up to all of them, then the link.
+    // Build progress: Verilator's make reported object by object, up to all of them, then the link.
     EXPECT_THAT(first.events, HasSubstr(R"("kind":"build_progress")"));
     std::smatch linking;
     ASSERT_TRUE(std::regex_search(first.events, linking,

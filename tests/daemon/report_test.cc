@@ -1,6 +1,6 @@
 // `mace report RUN -o FILE.html` of a fixture run, opened in a real headless browser
 // (Debian's chromium): the page loads without a script error, draws the task DAG and the
-// timeline, and a screenshot of it is taken (issue 16).
+// timeline, and a screenshot of it is taken.
 
 #include <unistd.h>
 

@@ -236,7 +236,7 @@ TEST_F(SlurmRunTest, KillNineMidBuildLeavesNoJobOnceTheKeeperActed) {  // REQ-BU
   const auto killed = std::chrono::steady_clock::now();
   EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
       << live_jobs_of(id);
-  // For the README: how long after kill -9 Slurm no longer lists the job.
+  // For docs/slurm.md: how long after kill -9 Slurm no longer lists the job.
   const auto no_job_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                              std::chrono::steady_clock::now() - killed).count();
   std::cout << "[ keeper ] no job left " << no_job_ms << " ms after kill -9 of maced\n";
@@ -332,7 +332,7 @@ TEST_F(SlurmRunTest, AJobSlurmEndsForItsTimeLimitIsATimeout) {
 
 // With MACE_TEST_PITON_ROOT: a real pico 1x1 run whose build and simulation are Slurm jobs
 // on the checkout's node passes, and the identical second run reuses the model. The wall
-// times (submit to the end of `watch`) are printed for the README's table.
+// times (submit to the end of `watch`) are printed for docs/slurm.md's table.
 TEST_F(SlurmRunTest, ARealPicoRunThroughSlurmPassesAndTheSecondReusesItsBuild) {
   const auto root = real_checkout_root();
   if (!root)

@@ -1,4 +1,4 @@
-// What a person and a script see of a run (issue 16), end to end with a real maced on the
+// What a person and a script see of a run, end to end with a real maced on the
 // fixture checkout: `mace watch` on a pipe (JSON Lines of the documented schema) and on a
 // pseudo-terminal (the live view drawn in place), `mace logs --build | --sim` (a log
 // served through maced in bounded pieces, --follow until the run ends).
@@ -54,7 +54,7 @@ class WatchAndLogsTest : public ::testing::Test {
   std::unique_ptr<MacedInstance> maced_;
 };
 
-// The schema README "Watching a run" documents, checked field by field: every key known,
+// The schema docs/client.md documents, checked field by field: every key known,
 // every required key present with its type.
 void expect_documented_event(simdjson::dom::object event, int64_t expected_seq) {
   static const std::set<std::string> kinds = {

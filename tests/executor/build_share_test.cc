@@ -1,4 +1,4 @@
-// Issue 15: a build's compile jobs fit what its executor gave it.
+// A build's compile jobs fit what its executor gave it.
 
 #include "executor/build_share.h"
 

@@ -1,4 +1,4 @@
-// `model_store` and `compiler_cache` in maced's configuration (issue 15): on by default
+// `model_store` and `compiler_cache` in maced's configuration: on by default
 // under the state directory; a path, a size limit or off; every problem named by its path.
 #include "maced/config.h"
 

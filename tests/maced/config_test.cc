@@ -231,7 +231,7 @@ TEST(MacedConfig, ReplayCacheDefaultsToBuildsAndRunsAndNamesEveryMistake) {
               ElementsAre("replay.cache: must be a list of prompt, build, run"));
 }
 
-// README "Limits": how many clients maced serves at once and how long one may sit idle.
+// docs/operating-maced.md: how many clients maced serves at once and how long one may sit idle.
 TEST(MacedConfig, ConnectionLimitsDefaultAndAreCheckedByPath) {
   auto defaults = parse_maced_config("{}");
   ASSERT_TRUE(defaults.config);

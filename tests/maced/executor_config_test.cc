@@ -1,5 +1,5 @@
 // `executor` in maced's configuration: local by default; Slurm with its settings, every
-// problem named by its path (README "Running on a Slurm cluster").
+// problem named by its path (docs/slurm.md).
 #include "maced/config.h"
 
 #include <gmock/gmock.h>

@@ -1,5 +1,5 @@
 // A build's progress read from its output: objects compiled of the objects make has to
-// build, as a Verilator build prints them (issue 16: build progress events).
+// build, as a Verilator build prints them (build progress events).
 
 #include "openpiton/build_progress.h"
 

@@ -1,4 +1,4 @@
-// The model store (issue 15; REQ-VER-12 is the rule for what a model may serve): publish,
+// The model store (REQ-VER-12 is the rule for what a model may serve): publish,
 // hit, a miss on each key input, LRU eviction, racing publishers in separate processes, a
 // partial or damaged entry ignored and replaced, and a store on a read-only or full file
 // system. Then the builder with a store on two fixture checkouts.

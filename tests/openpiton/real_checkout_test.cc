@@ -288,7 +288,7 @@ TEST_F(RealCheckoutTest, RunsHelloAndMemstressOnEveryTileOfPico2x1) {
   }
 }
 
-// Issue 15, REQ-VER-12: a second checkout (MACE_TEST_PITON_ROOT_2, with the same sources
+// The model store, REQ-VER-12: a second checkout (MACE_TEST_PITON_ROOT_2, with the same sources
 // and no model) takes the pico 1x1 model from the store instead of building, and it
 // simulates exactly as the model built in place: the same verdicts at the same cycles.
 TEST_F(RealCheckoutTest, ASecondCheckoutTakesThePicoModelFromTheStoreAndSimulatesAlike) {

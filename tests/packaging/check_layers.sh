@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layers of daemon/ and what each may include (README, "Layout"). Every #include "x/..."
+# The layers of daemon/ and what each may include (docs/architecture.md). Every #include "x/..."
 # in a folder must name a folder its rule allows; <...> headers are the system's. Two rules
 # are requirements: os/ uses nothing of ours, and the OpenPiton adapter uses only os/
 # (REQ-PLAT-9), also in its meson.build, so it can be lifted out with the base layer.

@@ -64,7 +64,7 @@ TEST(CachedValues, ABuildComesBackAsTheExecutorUsesIt) {
   EXPECT_EQ(back.fingerprint.digest, b.fingerprint.digest);
 }
 
-// Issue 15: where a reused model came from is kept; values cached before the store say
+// The model store: where a reused model came from is kept; values cached before the store say
 // nothing, and their reuse was in place.
 TEST(CachedValues, AReusedBuildKeepsWhereItsModelCameFrom) {
   openpiton::BuildResult b;

@@ -1,4 +1,4 @@
-// Progress as it happens, on the fixture checkout with a real store (issue 16): each
+// Progress as it happens, on the fixture checkout with a real store: each
 // workload's verdict recorded before the next simulation starts, a build's objects
 // compiled reported while it runs, its estimate taken from the store's earlier builds.
 

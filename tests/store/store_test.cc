@@ -799,7 +799,7 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.build_id, "b-7");
   EXPECT_EQ(r.build_outcome, BuildOutcome::reused);
   EXPECT_TRUE(r.build_reused);
-  EXPECT_EQ(r.build_source, "store");  // issue 15
+  EXPECT_EQ(r.build_source, "store");
   EXPECT_EQ(r.build_origin, t.build_origin);
   EXPECT_EQ(r.failure_reason, FailureReason::way_rule);
   EXPECT_EQ(r.stage, TaskStage::running);
