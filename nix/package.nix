@@ -1,4 +1,4 @@
-{ lib, stdenv, meson, ninja, pkg-config, capnproto, libuv, sqlite, simdjson, curl
+{ lib, stdenv, meson, ninja, pkg-config, capnproto, libuv, sqlite, simdjson, curl, zlib
 , openssl, systemd, gtest, git, bash, python3, jq }:
 
 stdenv.mkDerivation {
@@ -7,7 +7,7 @@ stdenv.mkDerivation {
   src = lib.cleanSource ./..;
 
   nativeBuildInputs = [ meson ninja pkg-config capnproto ];
-  buildInputs = [ capnproto libuv sqlite simdjson curl openssl systemd gtest ];
+  buildInputs = [ capnproto libuv sqlite simdjson curl zlib openssl systemd gtest ];
   nativeCheckInputs = [ git bash python3 jq ];
 
   # maced is a daemon (meson's sbindir), but Nix profiles and the NixOS module look in bin.

@@ -7,6 +7,7 @@ packages=(
   g++ meson ninja-build pkg-config
   capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
   libcurl4-openssl-dev libssl-dev libsystemd-dev libgtest-dev libgmock-dev
+  zlib1g-dev  # large logs a run keeps are compressed
   python3 git jq
   systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
   man-db  # man renders the manual pages and systemd-analyze verify looks them up

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "os/errno_text.h"
+#include "os/text.h"
 #include "os/unique_fd.h"
 
 namespace mace::os {
@@ -127,20 +128,7 @@ std::string read_file_tail(const fs::path& path, std::size_t max_lines, std::siz
   if (io_error && filled == 0) return {};
   std::string_view text(data);
   text.remove_prefix(want - filled);
-  const bool from_file_start = !io_error && filled == size;
-
-  std::size_t end = text.size();
-  if (end > 0 && text[end - 1] == '\n') --end;
-  std::size_t seen = 0;
-  for (std::size_t i = end; i-- > 0;) {
-    if (text[i] == '\n' && ++seen == max_lines) return std::string(text.substr(i + 1));
-  }
-  if (from_file_start) return std::string(text);
-  // Fewer lines than asked for in max_bytes: the first one is cut, so drop it, unless it is
-  // all there is (one huge line).
-  auto nl = text.find('\n');
-  if (nl == std::string_view::npos || nl + 1 >= text.size()) return std::string(text);
-  return std::string(text.substr(nl + 1));
+  return std::string(last_lines(text, max_lines, !io_error && filled == size));
 }
 
 FileRange read_file_range(const fs::path& path, std::uint64_t offset, std::size_t max_bytes) {

@@ -87,4 +87,20 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+std::string_view last_lines(std::string_view text, std::size_t max_lines, bool starts_at_line_start) {
+  if (max_lines == 0) return {};
+  std::size_t end = text.size();
+  if (end > 0 && text[end - 1] == '\n') --end;  // it ends the last line, it starts none
+  std::size_t seen = 0;
+  for (std::size_t i = end; i-- > 0;) {
+    if (text[i] == '\n' && ++seen == max_lines) return text.substr(i + 1);
+  }
+  if (starts_at_line_start) return text;
+  // Fewer lines than asked for: the first one is cut, so drop it, unless it is all there is
+  // (one huge line).
+  auto nl = text.find('\n');
+  if (nl == std::string_view::npos || nl + 1 >= text.size()) return text;
+  return text.substr(nl + 1);
+}
+
 }  // namespace mace::os

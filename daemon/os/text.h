@@ -21,6 +21,11 @@ std::vector<std::string_view> split_lines_dropping_newlines(std::string_view tex
 // What a reader of replies sees, where an empty last piece is harmless.
 std::vector<std::string_view> split_at_newlines(std::string_view text);
 
+// The last `max_lines` lines of `text`, a piece from the end of something longer (a file's
+// last bytes): each line keeps its '\n'. When fewer lines are there and the piece does not
+// start at a line's start, its first, cut line is dropped, unless it is the only one.
+std::string_view last_lines(std::string_view text, std::size_t max_lines, bool starts_at_line_start);
+
 // The last `n` bytes of `text` (all of it when shorter).
 std::string_view last_bytes(std::string_view text, std::size_t n);
 
