@@ -14,6 +14,7 @@
 
 #include <simdjson.h>
 
+#include "core/json_syntax.h"
 #include "core/json_writer.h"
 #include "core/printable_text.h"
 #include "core/run_spec.h"
@@ -571,7 +572,7 @@ SpecParseResult parse_run_spec_json(std::string_view json) {
   simdjson::padded_string padded(json.empty() ? std::string_view("") : json);
   auto parsed = parser.parse(padded);
   if (parsed.error())
-    return {std::nullopt, {{"", std::string("invalid JSON: ") + simdjson::error_message(parsed.error())}}};
+    return {std::nullopt, {{"", invalid_json_message(json, simdjson::error_message(parsed.error()))}}};
   return SpecReader().read(parsed.value_unsafe());
 }
 

@@ -14,6 +14,7 @@
 
 #include "core/direct_planner.h"
 #include "core/joined.h"
+#include "core/json_syntax.h"
 #include "core/printable_text.h"
 
 namespace mace::eval {
@@ -423,7 +424,7 @@ SuiteParseResult parse_suite_json(std::string_view json) {
   simdjson::padded_string padded(json);
   element root;
   if (auto error = parser.parse(padded).get(root)) {
-    result.errors.push_back({"", std::string("not valid JSON: ") + simdjson::error_message(error)});
+    result.errors.push_back({"", invalid_json_message(json, simdjson::error_message(error))});
     return result;
   }
   Reader r;
