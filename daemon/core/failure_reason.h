@@ -27,6 +27,11 @@ enum class FailureReason {
   invalid_request,
   no_workloads,
   workload_failed,   // a gate workload did not pass (REQ-VER-1)
+  // A gate workload could not be run at all, whatever the design: no re-plan can change
+  // it, so the run ends at once with its cause (no_replan_can_change).
+  workload_not_found,    // no program, or no single checkout diag, of that name
+  workload_not_built,    // the program does not compile or assemble
+  sims_option_rejected,  // sims refused an option the spec gave the workload
   // unit_test tasks (openpiton/unit_test_env.h).
   unit_test_bad_module_path,
   unit_test_scaffold_failed,
@@ -52,7 +57,13 @@ std::string_view to_string(FailureReason reason);
 std::optional<FailureReason> failure_reason_from_string(std::string_view text);
 
 // Reasons that say nothing about the design: the budget, a cancel, MACE itself, a replay
-// cache miss. Narrowing a configuration for them would only repeat them.
+// cache miss, a workload that cannot be run. Narrowing a configuration for them would
+// only repeat them.
 bool says_nothing_about_the_design(FailureReason reason);
+
+// Failures no plan can change: the spec names a workload that cannot be run (missing, not
+// compiling or assembling, given an option sims refuses). Every later iteration would fail
+// the same way, so the run ends with the cause as its reason.
+bool no_replan_can_change(FailureReason reason);
 
 }  // namespace mace

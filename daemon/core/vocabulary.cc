@@ -104,6 +104,9 @@ std::string_view to_string(FailureReason reason) {
     case FailureReason::invalid_request: return "invalid_request";
     case FailureReason::no_workloads: return "no_workloads";
     case FailureReason::workload_failed: return "workload_failed";
+    case FailureReason::workload_not_found: return "workload_not_found";
+    case FailureReason::workload_not_built: return "workload_not_built";
+    case FailureReason::sims_option_rejected: return "sims_option_rejected";
     case FailureReason::unit_test_bad_module_path: return "unit_test_bad_module_path";
     case FailureReason::unit_test_scaffold_failed: return "unit_test_scaffold_failed";
     case FailureReason::unit_test_build_failed: return "unit_test_build_failed";
@@ -134,6 +137,17 @@ bool says_nothing_about_the_design(FailureReason reason) {
     case FailureReason::node_failure:
     case FailureReason::never_started:
     case FailureReason::killed_by_scheduler:
+      return true;
+    default:
+      return no_replan_can_change(reason);
+  }
+}
+
+bool no_replan_can_change(FailureReason reason) {
+  switch (reason) {
+    case FailureReason::workload_not_found:
+    case FailureReason::workload_not_built:
+    case FailureReason::sims_option_rejected:
       return true;
     default:
       return false;

@@ -372,6 +372,59 @@ CREATE TABLE eval_resimulations (
   PRIMARY KEY (run_id, task_id, ordinal)
 ) WITHOUT ROWID;
 )sql",
+
+    // 12: each run owns its evidence. A build's transcript or a sim.log is recorded where
+    // it is written (source_path; path too, while it is written) and, once its build or
+    // simulation has ended, copied into the run's own directory under the state directory:
+    // path then names the copy and kept_at_ms is set, with what the copy holds (cut_*_bytes
+    // when the per-log limit kept only the head and tail) and whether it is compressed. A
+    // file that could not be copied says why in keep_error; the retention rule's removals
+    // are stamped in removed_at_ms with why. Rows recorded before this version were never
+    // copied, and say so. kind is the evidence kind (daemon/evidence/evidence_kind.h).
+    // runs.planner says who planned a run (core/run_outcome.h), set when its planning
+    // starts; runs.outcome is a fault check's conclusion, caught or missed (for earlier
+    // checks, read from how they ended as the results table read them then).
+    R"sql(
+ALTER TABLE log_files ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE log_files ADD COLUMN source_path TEXT NOT NULL DEFAULT '';
+ALTER TABLE log_files ADD COLUMN kept_at_ms INTEGER;
+ALTER TABLE log_files ADD COLUMN original_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE log_files ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE log_files ADD COLUMN cut_head_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE log_files ADD COLUMN cut_tail_bytes INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE log_files ADD COLUMN compressed INTEGER NOT NULL DEFAULT 0 CHECK (compressed IN (0, 1));
+ALTER TABLE log_files ADD COLUMN keep_error TEXT NOT NULL DEFAULT '';
+ALTER TABLE log_files ADD COLUMN removed_at_ms INTEGER;
+ALTER TABLE log_files ADD COLUMN removed_reason TEXT NOT NULL DEFAULT '';
+UPDATE log_files SET kind = CASE workload WHEN '' THEN 'build_log' ELSE 'sim_log' END,
+  source_path = path,
+  keep_error = 'recorded before maced kept a copy of each log with its run';
+-- The retention rule sums what each run's kept files take.
+CREATE INDEX log_files_kept ON log_files(run_id)
+  WHERE kept_at_ms IS NOT NULL AND removed_at_ms IS NULL;
+ALTER TABLE runs ADD COLUMN planner TEXT NOT NULL DEFAULT ''
+  CHECK (planner IN ('', 'llm', 'direct', 'replay', 'fault_check', 'codesign'));
+ALTER TABLE runs ADD COLUMN outcome TEXT NOT NULL DEFAULT ''
+  CHECK (outcome IN ('', 'caught', 'missed'));
+UPDATE runs SET planner = CASE
+    WHEN replay_of IS NOT NULL OR backend = 'replay' THEN 'replay'
+    WHEN EXISTS (SELECT 1 FROM eval_runs e WHERE e.run_id = runs.id AND e.method = 'fault_check')
+      THEN 'fault_check'
+    WHEN EXISTS (SELECT 1 FROM eval_runs e WHERE e.run_id = runs.id AND e.method = 'codesign')
+      THEN 'codesign'
+    WHEN backend = 'direct' THEN 'direct'
+    ELSE 'llm' END
+  WHERE started_at_ms IS NOT NULL;
+-- Fault checks that ended before outcomes were kept: caught when the run ended failed or
+-- out of iterations, or a design it passed failed its simulation afterwards; else missed.
+UPDATE runs SET outcome = CASE
+    WHEN state IN ('failed', 'budget_exceeded') THEN 'caught'
+    WHEN EXISTS (SELECT 1 FROM eval_resimulations s WHERE s.run_id = runs.id AND s.verdict <> 'pass')
+      THEN 'caught'
+    ELSE 'missed' END
+  WHERE state IN ('failed', 'budget_exceeded', 'passed')
+    AND EXISTS (SELECT 1 FROM eval_runs e WHERE e.run_id = runs.id AND e.method = 'fault_check');
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

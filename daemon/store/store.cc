@@ -26,7 +26,7 @@ constexpr const char* kSelectRun = R"sql(
 SELECT id, state, reason, spec_json, core, mesh_x, mesh_y, objective, workloads_json,
        backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
        submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
-       checkouts_wanted,
+       checkouts_wanted, planner, outcome,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
 FROM runs
@@ -150,8 +150,10 @@ RunRecord read_run(const Database& db, const Statement& s) {
   r.replay_of = s.text(18);
   r.replay_until = s.int64(19);
   r.checkouts_wanted = s.int64(20);
-  r.iterations = s.int64(21);
-  r.cost_usd = s.real(22);
+  r.planner = parse_optional_word<PlannerKind>(db, "planner", s.text(21));
+  r.outcome = parse_word<RunOutcome>(db, "run outcome", s.text(22));
+  r.iterations = s.int64(23);
+  r.cost_usd = s.real(24);
   return r;
 }
 
@@ -364,6 +366,18 @@ WHERE id = ?1
                                                                                   is_final(state));
   stmt.run();
   return db_->changes() > 0;
+}
+
+void Store::set_run_planner(const std::string& id, PlannerKind planner) {
+  auto stmt = db_->prepare("UPDATE runs SET planner = ?2 WHERE id = ?1");
+  stmt.bind(1, id).bind(2, to_string(planner));
+  stmt.run();
+}
+
+void Store::set_run_outcome(const std::string& id, RunOutcome outcome) {
+  auto stmt = db_->prepare("UPDATE runs SET outcome = ?2 WHERE id = ?1");
+  stmt.bind(1, id).bind(2, to_string(outcome));
+  stmt.run();
 }
 
 int64_t Store::append_event(EventRecord event) {

@@ -18,6 +18,7 @@
 #include "core/build_outcome.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
+#include "core/run_outcome.h"
 #include "core/run_state.h"
 #include "core/task_kind.h"
 #include "core/task_stage.h"
@@ -51,6 +52,9 @@ struct RunRecord {
   std::string replay_of;       // the original run when this run is a replay
   int64_t replay_until = 0;    // a replay's last iteration (`--until`); 0: the whole run
   int64_t checkouts_wanted = 0;  // the spec's `checkouts`; 0: all maced grants
+  // Who planned it; unset until its planning starts (core/run_outcome.h).
+  std::optional<PlannerKind> planner;
+  RunOutcome outcome = RunOutcome::none;  // a fault check's caught or missed
   // Derived from other tables when read:
   int64_t iterations = 0;
   double cost_usd = 0;
@@ -218,15 +222,49 @@ struct BuildTimeRecord {
   int64_t finished_at_ms = 0;
 };
 
-// Where a build's transcript (workload "") or a simulation's sim.log is written.
+// A build's transcript (workload "") or a simulation's sim.log: where it is written, and
+// its copy in the run's evidence once its build or simulation has ended (migration 12).
 struct LogFileRecord {
+  int64_t id = 0;  // assigned by record_log_file
   std::string run_id;
   int64_t iteration = 0;
   std::string task_id;
   std::string narrowing;
   std::string workload;
+  // The kept copy once kept; until then where it is written (source_path).
   std::string path;
   int64_t created_at_ms = 0;
+  std::string kind;         // the evidence kind: build_log, sim_log
+  std::string source_path;  // where it was written
+  int64_t kept_at_ms = 0;   // 0: not (yet) kept
+  int64_t original_bytes = 0;
+  int64_t stored_bytes = 0;  // the copy on disk
+  // When the per-log limit cut it: the bytes kept of its start and of its end.
+  int64_t cut_head_bytes = 0;
+  int64_t cut_tail_bytes = 0;
+  bool compressed = false;
+  std::string keep_error;     // why it was not kept
+  int64_t removed_at_ms = 0;  // 0: not removed
+  std::string removed_reason;
+};
+
+// What the kept copy of a log file is (evidence/kept_file.h's KeptFile, as stored).
+struct KeptLogRecord {
+  std::string path;
+  int64_t kept_at_ms = 0;
+  int64_t original_bytes = 0;
+  int64_t stored_bytes = 0;
+  int64_t cut_head_bytes = 0;
+  int64_t cut_tail_bytes = 0;
+  bool compressed = false;
+};
+
+// What a run's kept files take, for the retention rule.
+struct RunEvidenceRecord {
+  std::string run_id;
+  RunState state = RunState::queued;
+  int64_t finished_at_ms = 0;
+  int64_t stored_bytes = 0;
 };
 
 // A rebuild narrowing made (REQ-FAIL-12).
@@ -314,6 +352,10 @@ class Store {
   bool set_run_state(const std::string& id, RunState state, const std::string& reason,
                      int64_t now_ms);
 
+  // Who planned the run, and a fault check's conclusion (core/run_outcome.h).
+  void set_run_planner(const std::string& id, PlannerKind planner);
+  void set_run_outcome(const std::string& id, RunOutcome outcome);
+
   // Appends an event with the run's next seq, which it returns.
   int64_t append_event(EventRecord event);
   // Events with seq > after_seq, oldest first; limit 0: all.
@@ -393,13 +435,25 @@ class Store {
   // nullopt when none is recorded.
   std::optional<double> typical_build_seconds(const std::string& core, int64_t mesh_x,
                                               int64_t mesh_y, int last = 5) const;
-  // Log files (store/progress_records.cc).
-  void record_log_file(const LogFileRecord& file);
+  // Log files (store/evidence_records.cc). record_log_file records where one is being
+  // written and returns its id; once its copy is in the run's evidence, keep_log_file
+  // points the row at it, or log_file_not_kept says why it is not.
+  int64_t record_log_file(const LogFileRecord& file);
+  void keep_log_file(int64_t id, const KeptLogRecord& kept);
+  void log_file_not_kept(int64_t id, const std::string& why);
   // The newest log of the run's task's own (not a narrowing rebuild's) for `workload`
-  // ("" the build log); iteration 0: any iteration; task_id "": any task.
+  // ("" the build log); iteration 0: any iteration; task_id "": any task. Removed ones
+  // too: they say when and why.
   std::optional<LogFileRecord> find_log_file(const std::string& run_id, int64_t iteration,
                                              const std::string& task_id,
                                              const std::string& workload) const;
+  std::optional<LogFileRecord> find_log_file(int64_t id) const;
+  // Every log file of the run, oldest first.
+  std::vector<LogFileRecord> log_files(const std::string& run_id) const;
+  // What each run's kept, not removed, files take on disk.
+  std::vector<RunEvidenceRecord> evidence_by_run() const;
+  // Marks every kept file of the run removed, at `at_ms`, for `reason`; returns how many.
+  int64_t mark_evidence_removed(const std::string& run_id, int64_t at_ms, const std::string& reason);
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 

@@ -7,6 +7,7 @@
 #include "core/build_outcome.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
+#include "core/run_outcome.h"
 #include "core/run_state.h"
 #include "core/task_kind.h"
 #include "core/task_stage.h"
@@ -35,8 +36,10 @@ TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 9);
   EXPECT_EQ(round_trips<Verdict>(verdict_from_string), 5);
   EXPECT_EQ(round_trips<BuildOutcome>(build_outcome_from_string), 4);
-  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 26);
+  EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 29);
   EXPECT_EQ(round_trips<RunState>(run_state_from_string), 10);
+  EXPECT_EQ(round_trips<PlannerKind>(planner_kind_from_string), 5);
+  EXPECT_EQ(round_trips<RunOutcome>(run_outcome_from_string), 3);
 }
 
 TEST(VocabularyTest, UnknownTextIsRefused) {
