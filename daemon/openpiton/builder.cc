@@ -300,8 +300,14 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
       result.reused = true;
       result.reused_from = std::string(reuse_source::checkout);
       result.exit_code = 0;
+      // The transcript says where this task's model came from; the build's own stays with
+      // the run that built it.
+      note_in_log(result, "model " + result.build_id + " reused in place: built earlier in this checkout "
+                          "from the same sources (source fingerprint " + result.fingerprint.digest.substr(0, 12) + ")",
+                  std::ios::trunc);
       // A model built before the store existed, or evicted since, serves others too.
       if (options.model_store != nullptr) publish_if_absent(*options.model_store, checkout, result);
+      if (options.on_started) options.on_started(result.log_path);
       result.wall_seconds = seconds_since(start);
       return result;
     }
@@ -338,6 +344,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
                                  "cancelled while another task built the same model");
     }
     if (take_from_store(*options.model_store, checkout, config, result)) {
+      if (options.on_started) options.on_started(result.log_path);
       result.wall_seconds = seconds_since(start);
       return result;
     }

@@ -74,7 +74,8 @@ struct BuildOptions {
   // starts compiling (the objects to build then known), after each object, at the link
   // (see build_progress.h). Not called for a reused model.
   std::function<void(const BuildProgress& progress)> on_progress;
-  // Called with the transcript's path just before sims starts writing it (`mace logs`).
+  // Called with the transcript's path just before sims starts writing it, or once a
+  // reused model's transcript (where it came from) is written (`mace logs`).
   std::function<void(const std::string& log_path)> on_started;
   // sims compiles the model with an unbounded `make -j` (sims,2.0 line 1576; MAKEFLAGS
   // cannot bound it), which peaks at ~10 GiB for a sparc 1x1 on 2 cores. N > 0 bounds it:

@@ -136,6 +136,20 @@ milliseconds limit_for_next_run(const SimulationRequest& r) {
   return limit;
 }
 
+// What sims' DIE lines say of a workload that cannot run on any model (sims,2.0's own
+// messages); "" for anything else (a missing model, a simulator crash).
+std::string cannot_run_from_die_lines(std::string_view die_lines) {
+  if (die_lines.find("no diag with name") != std::string_view::npos ||
+      die_lines.find("multiple diags with name") != std::string_view::npos)
+    return "workload_not_found";
+  if (die_lines.find("Unprocessed argument") != std::string_view::npos) return "sims_option_rejected";
+  if (die_lines.find("rv32_as compilation error") != std::string_view::npos ||
+      die_lines.find("rv64_cc compilation error") != std::string_view::npos ||
+      die_lines.find("midas compilation error") != std::string_view::npos)
+    return "workload_not_built";
+  return "";
+}
+
 // Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
 // REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
 // usable verdict.
@@ -206,12 +220,15 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
                       std::to_string(run.returncode) + ", no sim.log)";
     if (!why.empty()) msg += ": " + why;
     append_error(run.error, msg);
+    run.cannot_run = cannot_run_from_die_lines(die_lines);
     return;
   }
   if (!die_lines.empty()) {
     append_error(run.error, "sims died: " + die_lines);
+    run.cannot_run = cannot_run_from_die_lines(die_lines);
   } else if ((core == Core::pico || core == Core::generic) &&
              !fs::exists(run.run_dir / "diag.exe", ec)) {
+    run.cannot_run = "workload_not_built";
     // rv32_as's failures are not caught by sims, which then simulates an empty image
     // until it times out; say what the assembler said instead of leaving a bare timeout.
     std::string as_log = last_nonempty_line(
@@ -383,6 +400,7 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
   const PreparedWorkload prepared = prepare_in_run_dir(request, setting, run);
   if (!prepared.error.empty()) {
     run.error = prepared.error;
+    run.cannot_run = cannot_run_word(prepared.problem);
   } else {
     run_sims(run, request, setting, prepared);
   }
@@ -419,7 +437,8 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     if (request.on_workload_finished) request.on_workload_finished(done);
     if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);
     if (!done.host_stop.empty()) return fail(done.host_stop, describe_failure(done));
-    if (!done.passed) return fail("workload_failed", describe_failure(done));  // REQ-VER-1
+    if (!done.passed)  // REQ-VER-1
+      return fail(done.cannot_run.empty() ? "workload_failed" : done.cannot_run, describe_failure(done));
   }
   result.passed = true;  // REQ-VER-5: every workload ran and passed
   return result;

@@ -87,6 +87,11 @@ struct WorkloadRunResult {
   // wall-clock limit, an unreadable transcript, the assembler's complaint for pico.
   // Empty for a run with a verdict and nothing odd about it.
   std::string error;
+  // Set when the workload could not be run at all, whatever the design: "workload_not_found"
+  // (no such program, or sims found no single diag of that name), "workload_not_built" (it
+  // does not compile or assemble), "sims_option_rejected" (sims refused an option). Such a
+  // run fails the same way on every model.
+  std::string cannot_run;
 
   double wall_seconds = 0;              // of the sims process group; 0 when not invoked
   std::chrono::milliseconds time_limit{0};  // the limit this run was given
@@ -166,6 +171,8 @@ struct SimulationResult {
   bool passed = false;
   // Empty when passed. Otherwise one of:
   //   "workload_failed"   the last run did not pass (its verdict, returncode and error say why)
+  //   "workload_not_found", "workload_not_built", "sims_option_rejected"
+  //                       the last run could not run its workload at all (its cannot_run)
   //   "budget_exhausted"  a simulation was due but no time was left (REQ-BUD-11)
   //   "cancelled"         the CancelToken was cancelled
   //   "no_workloads"      the request named no workload

@@ -10,6 +10,7 @@
 #include <system_error>
 #include <utility>
 
+#include "openpiton/diag_search.h"
 #include "os/environment.h"
 #include "os/process_group.h"
 #include "os/sha256.h"
@@ -99,9 +100,10 @@ bool write_text(const fs::path& path, const std::string& text, std::string& erro
   return true;
 }
 
-PreparedWorkload failed(std::string message) {
+PreparedWorkload failed(std::string message, WorkloadProblem problem = WorkloadProblem::none) {
   PreparedWorkload result;
   result.error = std::move(message);
+  result.problem = problem;
   return result;
 }
 
@@ -116,8 +118,11 @@ bool is_compiler_error_line(std::string_view line) {
 }
 
 // Runs one toolchain command; empty string on success, else the message for `error`.
+// `program_at_fault` (when given) is set when the tool ran and refused the program (an
+// exit status), not when the machine stopped it.
 std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext& ctx,
-                     const fs::path& log_path, const std::string& what) {
+                     const fs::path& log_path, const std::string& what,
+                     bool* program_at_fault = nullptr) {
   os::ProcessSpec spec;
   spec.argv = argv;
   spec.env = ctx.environment.empty() ? os::inherited_environment() : ctx.environment;
@@ -148,6 +153,7 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
     message += "killed by signal " + std::to_string(result.term_signal);
   } else {
     message += "exit status " + std::to_string(result.exit_code);
+    if (program_at_fault) *program_at_fault = true;
   }
   if (!result.error_lines.empty()) {
     message += "\n" + join_lines(result.error_lines);
@@ -174,10 +180,11 @@ std::string hex_lower(std::uint64_t value) {
 // "bad_trap" at the program's pass and fail labels), the image loaded where the
 // descriptor's link script placed it.
 std::string write_generic_image(const fs::path& elf, const fs::path& image, const fs::path& symbols,
-                                const WorkloadContext& ctx) {
+                                const WorkloadContext& ctx, bool& program_at_fault) {
   const fs::path binary = ctx.run_dir / (elf.stem().string() + ".bin");
   std::string problem = run_tool({kPicoObjcopy, "-O", "binary", elf.string(), binary.string()}, ctx,
-                                 ctx.run_dir / "objcopy.log", "extracting the image of " + elf.string());
+                                 ctx.run_dir / "objcopy.log", "extracting the image of " + elf.string(),
+                                 &program_at_fault);
   if (!problem.empty()) return problem;
   // objcopy's binary starts at the lowest loaded section, which the link script placed.
   const fs::path headers = ctx.run_dir / "objdump.log";
@@ -202,7 +209,10 @@ std::string write_generic_image(const fs::path& elf, const fs::path& image, cons
       if (!load_address || address < *load_address) load_address = address;
     }
   }
-  if (!load_address) return "linking " + elf.string() + ": no loadable section";
+  if (!load_address) {
+    program_at_fault = true;
+    return "linking " + elf.string() + ": no loadable section";
+  }
   const fs::path nm_out = ctx.run_dir / "nm.log";
   problem = run_tool({kPicoNm, elf.string()}, ctx, nm_out, "listing the symbols of " + elf.string());
   if (!problem.empty()) return problem;
@@ -228,8 +238,10 @@ std::string write_generic_image(const fs::path& elf, const fs::path& image, cons
     if (name == "pass") traps = "good_trap " + address + " X " + address + "\n" + traps;
     if (name == "fail") traps += "bad_trap " + address + " X " + address + "\n";
   }
-  if (traps.find("good_trap") == std::string::npos)
+  if (traps.find("good_trap") == std::string::npos) {
+    program_at_fault = true;
     return "linking " + elf.string() + ": no 'pass' label, so no good trap to stop at";
+  }
   if (!write_text(symbols, traps, problem)) return problem;
   return "";
 }
@@ -239,12 +251,14 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
                                 const WorkloadContext& ctx, std::int64_t tiles) {
   if (!is_identifier(stem) || stem == "diag") {
     return failed("workload '" + stem + "': a pico C program's name must be a C identifier " +
-                  "other than 'diag' (sims' rv32_as makes a symbol of it and writes diag.S)");
+                      "other than 'diag' (sims' rv32_as makes a symbol of it and writes diag.S)",
+                  WorkloadProblem::not_found);
   }
   if (tiles > kPicoMaxTiles) {
     return failed("workload '" + stem + "' for core pico: " + std::to_string(tiles) +
-                  " tiles, but workloads/pico/start.S has stacks for " +
-                  std::to_string(kPicoMaxTiles));
+                      " tiles, but workloads/pico/start.S has stacks for " +
+                      std::to_string(kPicoMaxTiles),
+                  WorkloadProblem::not_built);
   }
   const fs::path start = ctx.workloads_dir / "pico" / "start.S";
   if (!regular_file(start)) {
@@ -266,9 +280,14 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
   if (ctx.generic) compile.push_back("-march=" + ctx.generic->march);  // the last -march wins
   compile.insert(compile.end(), {tiles_define, "-I" + ctx.workloads_dir.string(), "-o",
                                  assembly.string(), source.string()});
+  bool program_at_fault = false;
+  auto failed_build = [&](std::string problem) {
+    return failed(std::move(problem),
+                  program_at_fault ? WorkloadProblem::not_built : WorkloadProblem::none);
+  };
   std::string problem = run_tool(compile, ctx, ctx.run_dir / (stem + ".compile.log"),
-                                 "compiling " + source.string() + " for pico");
-  if (!problem.empty()) return failed(problem);
+                                 "compiling " + source.string() + " for pico", &program_at_fault);
+  if (!problem.empty()) return failed_build(problem);
 
   std::ostringstream text;
   text << "/* Written by MACE for workload " << stem << " (pico, " << tiles
@@ -297,8 +316,8 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
   const fs::path elf = ctx.run_dir / (stem + ".check.elf");
   link.insert(link.end(), {wrapper.string(), "-o", elf.string()});
   problem = run_tool(link, ctx, ctx.run_dir / (stem + ".link.log"),
-                     "assembling and linking " + wrapper.string() + " for pico");
-  if (!problem.empty()) return failed(problem);
+                     "assembling and linking " + wrapper.string() + " for pico", &program_at_fault);
+  if (!problem.empty()) return failed_build(problem);
 
   PreparedWorkload result;
   result.diag_name = stem + ".S";
@@ -311,8 +330,8 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
   if (ctx.generic) {
     const fs::path image = ctx.run_dir / (stem + ".mem.image");
     const fs::path symbols = ctx.run_dir / (stem + ".symbol.tbl");
-    problem = write_generic_image(elf, image, symbols, ctx);
-    if (!problem.empty()) return failed(problem);
+    problem = write_generic_image(elf, image, symbols, ctx, program_at_fault);
+    if (!problem.empty()) return failed_build(problem);
     after_assembly = "cp " + image.string() + " mem.image && cp " + symbols.string() + " symbol.tbl";
   }
   const std::string reset_pc =
@@ -459,13 +478,15 @@ std::optional<PreparedWorkload> own_program(const std::string& name, const Workl
       if (!ctx.generic) {
         if (!parts.has_extension)
           return failed("workload '" + name + "' for core generic: no core descriptor to build " +
-                        "MACE's own programs for; name a checkout diag with its extension");
+                            "MACE's own programs for; name a checkout diag with its extension",
+                        WorkloadProblem::not_found);
         return std::nullopt;
       }
       if (ctx.generic->march.find('a', 5) == std::string::npos && !parts.has_extension)
         return failed("workload '" + name + "' for core generic: MACE's start-up code "
                       "(workloads/pico/start.S) takes a stack slot with amoadd.w, and the core's "
-                      "ISA " + ctx.generic->march + " has no A; name a checkout diag instead");
+                      "ISA " + ctx.generic->march + " has no A; name a checkout diag instead",
+                      WorkloadProblem::not_built);
       return own_pico_program(parts, ctx, looked_for);
   }
   return std::nullopt;
@@ -479,7 +500,8 @@ PreparedWorkload checkout_diag(const std::string& name, const std::string& base,
   const fs::path& workloads = ctx.workloads_dir;
   if (ours_anywhere(workloads, base)) {
     return failed("workload '" + name + "' for core " + core + ": " + workloads.string() +
-                  " has a file of that name, but it is not a program for " + core);
+                      " has a file of that name, but it is not a program for " + core,
+                  WorkloadProblem::not_found);
   }
   // sims searches piton/verif/diag first, then workloads/.
   return sims_finds(base, "-asm_diag_root=" + workloads.string());
@@ -509,14 +531,92 @@ std::string no_such_program(const std::string& name, const WorkloadContext& ctx,
 }  // namespace
 
 PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx) {
-  if (std::string problem = request_problem(name, ctx); !problem.empty()) return failed(problem);
+  if (std::string problem = request_problem(name, ctx); !problem.empty())
+    return failed(problem, is_valid_name(name) ? WorkloadProblem::none : WorkloadProblem::not_found);
   const WorkloadName parts = split_name(name, ctx);
-  if (!parts.error.empty()) return failed(parts.error);
+  if (!parts.error.empty()) return failed(parts.error, WorkloadProblem::not_found);
 
   std::vector<fs::path> looked_for;
   if (auto own = own_program(name, parts, ctx, looked_for)) return std::move(*own);
   if (parts.has_extension && !parts.sparc_prefixed) return checkout_diag(name, parts.base, ctx);
-  return failed(no_such_program(name, ctx, looked_for));
+  return failed(no_such_program(name, ctx, looked_for), WorkloadProblem::not_found);
+}
+
+namespace {
+
+std::string more_than_one(const std::string& name, const fs::path& root, const DiagMatches& matches) {
+  return "workload '" + name + "': sims would find more than one diag of that name under " +
+         root.string() + " (" + matches.found[0].string() + ", " + matches.found[1].string() +
+         ") and stop";
+}
+
+// Why sims, on the checkout whose diag root is `checkout_root`, would find no single diag
+// named `base`; "" when it would, or when that cannot be told here.
+std::string diag_problem(const std::string& name, const std::string& base, const fs::path& checkout_root,
+                         const fs::path& workloads) {
+  const DiagMatches in_checkout = find_diags(checkout_root, base);
+  if (!in_checkout.readable || !in_checkout.complete) return "";
+  if (in_checkout.found.size() > 1) return more_than_one(name, checkout_root, in_checkout);
+  if (in_checkout.found.size() == 1) return "";
+  const DiagMatches in_workloads = find_diags(workloads, base);
+  if (!in_workloads.complete) return "";
+  if (in_workloads.found.size() > 1) return more_than_one(name, workloads, in_workloads);
+  if (in_workloads.found.size() == 1) return "";
+  return "workload '" + name + "': no diag of that name under " + checkout_root.string() + " or " +
+         workloads.string() + ", where sims looks for it";
+}
+
+}  // namespace
+
+WorkloadLookup find_workload(const std::string& name, Core core, const fs::path& workloads_dir,
+                             const std::vector<fs::path>& checkout_diag_roots) {
+  WorkloadContext ctx;
+  ctx.workloads_dir = workloads_dir;
+  ctx.core = core;
+  WorkloadLookup out;
+  if (!is_valid_name(name)) {
+    out.problem = request_problem(name, ctx);
+    return out;
+  }
+  const WorkloadName parts = split_name(name, ctx);
+  if (!parts.error.empty()) {
+    out.problem = parts.error;
+    return out;
+  }
+  std::vector<fs::path> looked_for;
+  const bool own = core == Core::sparc
+                       ? own_file(parts, ".s", workloads_dir / "sparc" / (parts.stem + ".s"), looked_for).has_value()
+                       : own_file(parts, ".c", workloads_dir / (parts.stem + ".c"), looked_for).has_value();
+  if (own) {
+    out.found = true;
+    return out;
+  }
+  if (!parts.has_extension || parts.sparc_prefixed) {
+    out.problem = no_such_program(name, ctx, looked_for);
+    return out;
+  }
+  if (ours_anywhere(workloads_dir, parts.base)) {
+    out.problem = checkout_diag(name, parts.base, ctx).error;
+    return out;
+  }
+  for (const auto& root : checkout_diag_roots) {
+    std::string problem = diag_problem(name, parts.base, root, workloads_dir);
+    if (!problem.empty()) {
+      out.problem = std::move(problem);
+      return out;
+    }
+  }
+  out.found = true;  // on every checkout whose diags could be read here
+  return out;
+}
+
+std::string cannot_run_word(WorkloadProblem problem) {
+  switch (problem) {
+    case WorkloadProblem::none: return "";
+    case WorkloadProblem::not_found: return "workload_not_found";
+    case WorkloadProblem::not_built: return "workload_not_built";
+  }
+  return "";
 }
 
 std::string default_finish_mask(int x_tiles, int y_tiles) {

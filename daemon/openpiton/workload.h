@@ -23,11 +23,22 @@
 
 namespace mace::openpiton {
 
+// Why a workload could not be prepared, when no model would change it.
+enum class WorkloadProblem {
+  none,       // nothing, or something of the machine (a timeout, a file that cannot be written)
+  not_found,  // no program of that name for the core, or a name it cannot have
+  not_built,  // the program does not compile, assemble or link
+};
+
+// "workload_not_found", "workload_not_built"; "" for none (simulator.h's cannot_run words).
+std::string cannot_run_word(WorkloadProblem problem);
+
 // What to add to one sims -vlt_run to run a workload, prepared inside its run directory.
 struct PreparedWorkload {
   std::string diag_name;                 // the positional argument to sims
   std::vector<std::string> sims_args;    // e.g. -asm_diag_path=..., -pre_process_cmd=...
   std::string error;                     // non-empty: could not prepare; nothing to run
+  WorkloadProblem problem = WorkloadProblem::none;  // with error: what kind
 };
 
 // core generic: what MACE's own C programs are built for instead of PicoRV32 (REQ-EXEC-20).
@@ -58,6 +69,23 @@ struct WorkloadContext {
 // their wake-up interrupt). Compiler errors are reported in `error` with the compiler's
 // own lines, not left for sims to run an empty image.
 PreparedWorkload prepare_workload(const std::string& name, const WorkloadContext& ctx);
+
+// Whether sims could run a gate workload, checked before a run is queued (no file is
+// written, nothing is compiled): MACE's own program for `core` in `workloads_dir`, or, for
+// a name with an extension, the one diag of that name sims would find on each checkout
+// (`checkout_diag_roots`: each checkout's piton/verif/diag), searched as sims searches (that
+// root first, then `workloads_dir`; the first holding any match decides, and two matches
+// there are an error too). A checkout whose diag root cannot be read here (a Slurm node's)
+// is not judged.
+struct WorkloadLookup {
+  bool found = false;
+  // When not found: names the workload and every place looked. Empty when nobody can
+  // tell here (a diag name, and no checkout's diag root could be read).
+  std::string problem;
+};
+WorkloadLookup find_workload(const std::string& name, Core core,
+                             const std::filesystem::path& workloads_dir,
+                             const std::vector<std::filesystem::path>& checkout_diag_roots);
 
 // One finish-mask bit per tile: thread 0 of tile N is bit 4N (REQ-VER-7). Hex digits, no 0x.
 std::string default_finish_mask(int x_tiles, int y_tiles);

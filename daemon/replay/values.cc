@@ -164,6 +164,7 @@ std::string run_value(const executor::WorkloadCall& call) {
     w.field("launch_failed", run.launch_failed);
     w.field("sims_invoked", run.sims_invoked);
     w.field("error", run.error);
+    w.field("cannot_run", run.cannot_run);
     w.field("wall_seconds", run.wall_seconds);
     w.field("marker_line", run.marker_line);
     w.field("sim_log_tail", run.sim_log_tail);
@@ -200,6 +201,8 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
     run.launch_failed = r.flag(ro, "launch_failed");
     run.sims_invoked = r.flag(ro, "sims_invoked");
     run.error = r.text(ro, "error");
+    // Values cached before workloads that cannot run were told apart have none.
+    run.cannot_run = r.optional_text(ro, "cannot_run").value_or("");
     run.wall_seconds = r.number(ro, "wall_seconds");
     run.marker_line = r.text(ro, "marker_line");
     run.sim_log_tail = r.text(ro, "sim_log_tail");

@@ -602,6 +602,28 @@ TEST_F(SimulatorFixtureTest, MissingModelFailsWithSimsDieLine) {
   EXPECT_EQ(fx.invocations("run"), 1);
 }
 
+TEST_F(SimulatorFixtureTest, AMissingModelIsNotAWorkloadThatCannotRun) {
+  auto result = simulate_workloads(request("mace_never_built", 1, 1, {"add.S"}));
+  EXPECT_EQ(result.failure_reason, "workload_failed");
+  ASSERT_EQ(result.runs.size(), 1u);
+  EXPECT_EQ(result.runs[0].cannot_run, "");
+}
+
+// What fails on every model alike is told apart, so the run can end with it at once.
+TEST_F(SimulatorFixtureTest, AWorkloadThatCannotRunOnAnyModelSaysWhy) {
+  build_model("mace_fx1x1", 1, 1);
+  auto missing = simulate_workloads(request("mace_fx1x1", 1, 1, {"nosuch.S"}));
+  EXPECT_EQ(missing.failure_reason, "workload_not_found");
+  EXPECT_THAT(missing.failure_detail, HasSubstr("no diag with name nosuch.S found"));
+  auto own = simulate_workloads(request("mace_fx1x1", 1, 1, {"no_such_program"}));
+  EXPECT_EQ(own.failure_reason, "workload_not_found");
+  auto options = request("mace_fx1x1", 1, 1, {"add.S"});
+  options.per_workload["add.S"] = WorkloadOverrides{.options = {"-sas"}};
+  auto refused = simulate_workloads(options);
+  EXPECT_EQ(refused.failure_reason, "sims_option_rejected");
+  EXPECT_THAT(refused.failure_detail, HasSubstr("Unprocessed argument: -sas"));
+}
+
 TEST_F(SimulatorFixtureTest, PrepareErrorRunsNoSims) {
   build_model("mace_fx1x1", 1, 1);
   auto result = simulate_workloads(request("mace_fx1x1", 1, 1, {"no_such_program", "add.S"}));

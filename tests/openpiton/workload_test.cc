@@ -191,6 +191,7 @@ TEST(WorkloadPico, CompilerErrorIsReportedWithTheCompilersLine) {
   EXPECT_THAT(p.sims_args, IsEmpty());
   EXPECT_THAT(p.error, HasSubstr("compiling " + (w.root() / "broken.c").string()));
   EXPECT_THAT(p.error, HasSubstr("broken.c:3:1: error:"));
+  EXPECT_EQ(p.problem, WorkloadProblem::not_built) << "no model would change it";
 }
 
 TEST(WorkloadPico, UndefinedSymbolIsCaughtBeforeSims) {
@@ -209,6 +210,7 @@ TEST(WorkloadPico, MissingCompilerIsAnError) {
   const PreparedWorkload p = prepare_workload("sum", ctx);
   EXPECT_THAT(p.error, HasSubstr("riscv64-unknown-elf-gcc"));
   EXPECT_EQ(p.diag_name, "");
+  EXPECT_EQ(p.problem, WorkloadProblem::none) << "the machine's, not the program's";
 }
 
 TEST(WorkloadPico, UnsafeRunDirectoryIsRefused) {
@@ -244,6 +246,44 @@ TEST(WorkloadPico, UnknownNameNamesCoreAndFilesLookedFor) {
   const PreparedWorkload p = prepare_workload("nosuch", w.context(Core::pico, 1, 1));
   EXPECT_THAT(p.error, AllOf(HasSubstr("'nosuch'"), HasSubstr("core pico"),
                              HasSubstr((w.root() / "nosuch.c").string())));
+  EXPECT_EQ(p.problem, WorkloadProblem::not_found);
+  EXPECT_EQ(cannot_run_word(p.problem), "workload_not_found");
+}
+
+// ---- checked before a run: found where sims will look ---------------------------------
+
+TEST(WorkloadLookup, MacesOwnProgramsAreFoundForTheirCoreAndAMisspeltOneNamesWhereItLooked) {
+  FakeWorkloads w;
+  EXPECT_TRUE(find_workload("sum", Core::pico, w.root(), {}).found);
+  EXPECT_TRUE(find_workload("sum.c", Core::pico, w.root(), {}).found);
+  EXPECT_TRUE(find_workload("hi", Core::sparc, w.root(), {}).found);
+  EXPECT_TRUE(find_workload("sparc/hi.s", Core::sparc, w.root(), {}).found);
+  const WorkloadLookup helo = find_workload("helo", Core::pico, w.root(), {});
+  EXPECT_FALSE(helo.found);
+  EXPECT_THAT(helo.problem, AllOf(HasSubstr("'helo'"), HasSubstr("no such program"),
+                                  HasSubstr((w.root() / "helo.c").string())));
+  EXPECT_FALSE(find_workload("sum", Core::sparc, w.root(), {}).found) << "a pico program is not sparc's";
+  EXPECT_FALSE(find_workload("bad name", Core::pico, w.root(), {}).found);
+}
+
+TEST(WorkloadLookup, ACheckoutDiagIsLookedForAsSimsDoesUnderEachCheckout) {
+  FakeWorkloads w;
+  const fs::path diags = fs::path(w.dir.path()) / "checkout" / "piton" / "verif" / "diag";
+  write_text(diags / "assembly" / "riscv" / "pico" / "add.S", "add\n");
+  write_text(diags / "assembly" / "a" / "twice.s", "1\n");
+  write_text(diags / "assembly" / "b" / "twice.s", "2\n");
+  write_text(w.root() / "extra" / "mine.S", "mine\n");  // sims also looks in the workloads folder
+  EXPECT_TRUE(find_workload("add.S", Core::pico, w.root(), {diags}).found);
+  EXPECT_TRUE(find_workload("mine.S", Core::pico, w.root(), {diags}).found);
+  const WorkloadLookup missing = find_workload("addd.S", Core::pico, w.root(), {diags});
+  EXPECT_FALSE(missing.found);
+  EXPECT_THAT(missing.problem, AllOf(HasSubstr("'addd.S'"), HasSubstr(diags.string()),
+                                     HasSubstr(w.root().string())));
+  const WorkloadLookup twice = find_workload("twice.s", Core::pico, w.root(), {diags});
+  EXPECT_FALSE(twice.found);
+  EXPECT_THAT(twice.problem, HasSubstr("more than one diag of that name"));
+  // A checkout maced cannot read here (a Slurm node's) is not judged.
+  EXPECT_TRUE(find_workload("addd.S", Core::pico, w.root(), {"/nonexistent/piton/verif/diag"}).found);
 }
 
 // ---- sparc and stock diags ---------------------------------------------------------------
