@@ -46,6 +46,27 @@ bool design_passed_every_workload(const TaskOutcome& outcome) {
   return true;
 }
 
+// The first evidence line of a failed task: what a run's reason shows of it.
+std::string failure_summary(const TaskOutcome& outcome) {
+  std::string text = "task " + outcome.task_id + " failed (" +
+                     std::string(to_string(outcome.failure_reason)) + ")";
+  for (const auto& line : outcome.evidence) {
+    if (line.empty()) continue;
+    const std::string first = line.substr(0, line.find('\n'));
+    return text + ": " + first.substr(0, kEvidenceBytes);
+  }
+  return text;
+}
+
+// The cause of the first task that failed for a reason no plan can change, as the run's
+// reason; nullopt when there is none.
+std::optional<std::string> unreplannable_cause(const std::vector<TaskOutcome>& outcomes) {
+  for (const auto& outcome : outcomes)
+    if (!outcome.passed && no_replan_can_change(outcome.failure_reason))
+      return failure_summary(outcome) + "; no plan can change this, so the run ends here";
+  return std::nullopt;
+}
+
 // One run of the loop. The state a run accumulates (its diagnoses, the configurations
 // that failed, the changes narrowing showed break the design) lives here, so every
 // iteration's prompt is built from the whole history (REQ-PLAN-14, REQ-PLAN-15).
@@ -60,8 +81,10 @@ class RunLoop {
     result.iterations = budget_.iterations();
     if (result.state == RunState::passed && !diagnoses_.empty())
       observer_.failures_recovered();  // REQ-FAIL-9
+    // A run that ended on a cause it names has nothing left to assess (REQ-FAIL-10 asks
+    // for a post-mortem only of runs that may).
     if (post_mortem_due(result.state, result.iterations) && planner_.can_triage() &&
-        !in_.cancelled())
+        !cause_known_ && !in_.cancelled())
       post_mortem(result);
     result.cost_usd = budget_.cost();
     return result;
@@ -146,6 +169,7 @@ class RunLoop {
   RtlEdits carried_edits_;                       // REQ-EXEC-19
   std::string carried_diff_;
   std::map<std::string, RtlEdits> edits_by_task_;  // this iteration's tasks' applied edits
+  bool cause_known_ = false;  // ended on a failure no plan can change
 };
 
 std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std::string>& reasons) {
@@ -280,7 +304,15 @@ LoopResult RunLoop::iterate() {
                     "iteration " + std::to_string(iteration) + " produced no task results");
     if (passed) return finish(RunState::passed, "");  // REQ-VER-10
 
+    // A workload that cannot run at all fails every later iteration alike: the run ends
+    // now, with the cause in front, not after a budget's worth of repeats.
+    if (auto cause = unreplannable_cause(outcomes)) {
+      cause_known_ = true;
+      return finish(RunState::failed, *cause);
+    }
+
     // REQ-EXEC-19: the next iteration starts from the edits of the last task that built.
+    const RtlEdits edits_before = carried_edits_;
     if (last_built_edits) {
       carried_edits_ = *last_built_edits;
       carried_diff_ = last_built_diff;
@@ -293,6 +325,11 @@ LoopResult RunLoop::iterate() {
     last_failure_ = failure;
     if (in_.triage_failures) triage(iteration, jobs_run[*first_failure], failure);
     if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
+    // A planner that plans alike whatever it is told would run this very iteration again.
+    if (!planner_.replans() && carried_edits_ == edits_before)
+      return finish(RunState::failed, "iteration " + std::to_string(iteration) + " failed and " +
+                                          planner_.who() + " would plan it again unchanged: " +
+                                          failure_summary(failure));
   }
 }
 

@@ -134,6 +134,12 @@ class Planner {
   // Whether its plans may choose the on-chip network (NETWORK: lines): only a co-design
   // search's (REQ-EXEC-5); any other planner's are skipped.
   virtual bool chooses_network() const { return false; }
+  // Whether a later plan may differ from one that failed: an LLM learns from the failure
+  // in its next prompt. A planner that answers every prompt alike (the direct planner, an
+  // evaluation's fixed plan) would only repeat a failed iteration, so the run ends after
+  // it instead, saying why (`who` names it there).
+  virtual bool replans() const { return true; }
+  virtual std::string who() const { return "the planner"; }
   // One diagnosis (REQ-FAIL-1) or post-mortem (REQ-FAIL-10) call. `failed` is the task
   // the call is about: its logs and run directories are what the diagnostic tools may
   // read (REQ-FAIL-5); null when there is none. The prompt is written once the tools are

@@ -55,6 +55,9 @@ class ReplayPlanner final : public loop::Planner {
 
   loop::PlannerReply plan(const std::string& prompt) override;
   bool can_triage() const override;
+  // As the original's planner: the direct planner's replay ends where it ended.
+  bool replans() const override { return direct_ == nullptr; }
+  std::string who() const override { return direct_ ? direct_->who() : "the replayed planner"; }
   loop::PlannerReply triage(loop::TriagePhase phase,
                             const std::function<std::string(bool)>& prompt,
                             const loop::TaskOutcome* failed) override;

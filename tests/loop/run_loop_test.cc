@@ -350,6 +350,57 @@ TEST_F(RunLoopTest, TheDirectPlannerBuildsTheSpecsMeshWithDefaults) {
   EXPECT_EQ(runner.jobs[0].caches, defaults);
 }
 
+TEST_F(RunLoopTest, TheDirectPlannerNeverRunsAFailedIterationAgain) {
+  DirectPlanner direct(spec);
+  spec.budget.max_iterations = 10;
+  runner.outcomes["1/build"] = failed("build", "hello: verdict fail (4498250 : Simulation -> FAIL(HIT BAD TRAP))");
+  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  auto result = run_loop(in, direct, runner, observer);
+  EXPECT_EQ(result.state, RunState::failed);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_EQ(runner.jobs.size(), 1u);
+  EXPECT_THAT(result.reason, HasSubstr("iteration 1 failed and the direct planner would plan it again unchanged"));
+  EXPECT_THAT(result.reason, HasSubstr("task build failed (workload_failed): hello: verdict fail"));
+}
+
+TEST_F(RunLoopTest, AnLlmPlannerIsAskedAgainAfterAFailure) {  // REQ-PLAN-16: it may learn
+  spec.budget.max_iterations = 3;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n")};
+  runner.outcomes["1/t1"] = failed("t1", "FAIL");
+  runner.outcomes["2/t1"] = failed("t1", "FAIL");
+  runner.outcomes["3/t1"] = failed("t1", "FAIL");
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::budget_exceeded);
+  EXPECT_EQ(result.iterations, 3);
+}
+
+TEST_F(RunLoopTest, AWorkloadNoPlanCanRunEndsTheRunAtOnceWithItsCause) {
+  spec.budget.max_iterations = 10;
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | build it\n"
+                           "TASK: t2 | deps=t1 | kind=config | then this\nCACHES: t2 | l1d=16384,4\n")};
+  TaskOutcome missing{"t1", false, true, FailureReason::workload_not_found, {{"helo", Verdict::none}},
+                      {"workload 'helo' for core pico: no such program (looked for /w/helo.c)"}};
+  runner.outcomes["1/t1"] = missing;
+  auto result = run();
+  EXPECT_EQ(result.state, RunState::failed);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_THAT(result.reason, HasSubstr("no such program (looked for /w/helo.c)"));
+  EXPECT_THAT(result.reason, HasSubstr("no plan can change this"));
+  EXPECT_EQ(runner.jobs.size(), 1u) << "the next level was not run";
+  EXPECT_TRUE(runner.narrowing_jobs.empty()) << "nothing to narrow";
+  EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
+  EXPECT_EQ(planner.triage_calls(TriagePhase::post_mortem), 0u) << "the cause is known";
+}
+
+TEST_F(RunLoopTest, EachWorkloadThatCannotRunIsACauseNoPlanChanges) {
+  for (FailureReason reason : {FailureReason::workload_not_built, FailureReason::sims_option_rejected}) {
+    EXPECT_TRUE(no_replan_can_change(reason)) << reason;
+    EXPECT_TRUE(says_nothing_about_the_design(reason)) << reason;
+  }
+  for (FailureReason reason : {FailureReason::workload_failed, FailureReason::build_failed, FailureReason::timeout})
+    EXPECT_FALSE(no_replan_can_change(reason)) << reason;
+}
+
 TEST(DefineCandidates, UpperSnakeWordsOfTheObjective) {  // REQ-PLAN-15
   EXPECT_THAT(define_candidates("Enable PITON_EXTRA_MEMS (and PITON_EXTRA_MEMS) on 2x2; "
                                 "keep L1D, use Mixed_Case not_this 9_NO"),
