@@ -24,13 +24,19 @@ bool ResimulatedDesign::passed() const {
   return true;
 }
 
+bool attempts_objective(const JobOutcome& job) {
+  return !(job.method == "mace" && job.planner == "direct");
+}
+
+std::string method_label(const JobOutcome& job) {
+  return attempts_objective(job) ? job.method : job.method + " (direct)";
+}
+
 bool job_succeeded(const JobOutcome& job) {
   if (job.job_state != "done") return false;
   const bool simulated_designs_pass = std::all_of(
       job.resimulated.begin(), job.resimulated.end(), [](const auto& d) { return d.passed(); });
-  if (job.method == "fault_check")
-    return job.run_state == "failed" || job.run_state == "budget_exceeded" ||
-           (job.run_state == "passed" && !simulated_designs_pass);
+  if (job.method == "fault_check") return job.outcome == "caught";
   if (job.method == "codesign" || job.method == "codesign_llm") return job.feasible_designs > 0;
   return job.run_state == "passed" && simulated_designs_pass;
 }
@@ -38,10 +44,11 @@ bool job_succeeded(const JobOutcome& job) {
 std::vector<ResultRow> result_rows(const BatchView& batch) {
   std::map<std::tuple<std::string, std::string, std::string>, ResultRow> rows;
   for (const auto& job : batch.jobs) {
-    auto& row = rows[{job.task_id, job.method, job.fault}];
+    auto& row = rows[{job.task_id, method_label(job), job.fault}];
     row.task_id = job.task_id;
-    row.method = job.method;
+    row.method = method_label(job);
     row.fault = job.fault;
+    row.objective_attempted = attempts_objective(job);
     if (!job_finished(job)) continue;
     ++row.runs;
     if (job_succeeded(job)) ++row.successes;
@@ -68,8 +75,8 @@ std::vector<ResultRow> result_rows(const BatchView& batch) {
 std::vector<MethodProgress> progress(const BatchView& batch) {
   std::map<std::string, MethodProgress> by_method;
   for (const auto& job : batch.jobs) {
-    auto& p = by_method[job.method];
-    p.method = job.method;
+    auto& p = by_method[method_label(job)];
+    p.method = method_label(job);
     ++p.total;
     if (job_finished(job)) ++p.done;
   }
@@ -79,6 +86,11 @@ std::vector<MethodProgress> progress(const BatchView& batch) {
 }
 
 namespace {
+
+constexpr const char* kDirectNote =
+    "mace (direct): the direct planner built each task's core and mesh with OpenPiton's "
+    "defaults and ran its gate workloads; it did not try the objective, so these count runs "
+    "whose gates passed, not successes at the objective";
 
 std::string pad(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
@@ -124,12 +136,16 @@ std::string render_status_text(const BatchView& batch) {
 std::string render_results_text(const BatchView& batch) {
   std::string out = pad("task", 20) + pad("method", 16) + pad("fault", 20) + pad("success", 12) +
                     pad("iters", 8) + pad("cost $", 10) + pad("wall s", 10) + "designs\n";
+  bool any_direct = false;
   for (const auto& r : result_rows(batch)) {
+    const std::string count = std::to_string(r.successes) + "/" + std::to_string(r.runs);
+    any_direct = any_direct || !r.objective_attempted;
     out += pad(r.task_id, 20) + pad(r.method, 16) + pad(r.fault.empty() ? "-" : r.fault, 20) +
-           pad(std::to_string(r.successes) + "/" + std::to_string(r.runs), 12) +
+           pad(r.objective_attempted ? count : "gates " + count + "*", 12) +
            pad(fixed(r.mean_iterations, 1), 8) + pad(fixed(r.mean_cost_usd, 4), 10) +
            pad(fixed(r.mean_wall_s, 1), 10) + std::to_string(r.designs) + "\n";
   }
+  if (any_direct) out += std::string("* ") + kDirectNote + "\n";
   return out;
 }
 
@@ -152,7 +168,9 @@ std::string render_results_json(const BatchView& batch) {
   for (const auto& r : result_rows(batch)) {
     w.begin_object();
     w.field("task", r.task_id).field("method", r.method).field("fault", r.fault);
-    w.field("runs", r.runs).field("successes", r.successes).field("success_rate", r.success_rate);
+    w.field("objective_attempted", r.objective_attempted);
+    w.field("runs", r.runs).field("successes", r.successes).key("success_rate");
+    r.objective_attempted ? w.value(r.success_rate) : w.null();
     w.field("mean_iterations", r.mean_iterations).field("mean_cost_usd", r.mean_cost_usd);
     w.field("total_cost_usd", r.total_cost_usd).field("mean_wall_s", r.mean_wall_s);
     w.field("designs", r.designs);
@@ -168,6 +186,8 @@ std::string render_results_json(const BatchView& batch) {
     w.field("run_state", j.run_state).field("iterations", j.iterations);
     w.field("cost_usd", j.cost_usd).field("wall_s", j.wall_s).field("designs", j.designs);
     w.field("feasible_designs", j.feasible_designs);
+    w.field("planner", j.planner).field("outcome", j.outcome);
+    w.field("objective_attempted", attempts_objective(j));
     w.key("resimulated").begin_array();
     for (const auto& d : j.resimulated) {
       w.begin_object().field("task", d.task_id).field("build_id", d.build_id).key("verdicts").begin_object();
@@ -186,13 +206,14 @@ std::string render_results_json(const BatchView& batch) {
 std::string render_results_csv(const BatchView& batch) {
   std::string out =
       "task,method,fault,runs,successes,success_rate,mean_iterations,mean_cost_usd,"
-      "total_cost_usd,mean_wall_s,designs\r\n";
+      "total_cost_usd,mean_wall_s,designs,objective_attempted\r\n";
   for (const auto& r : result_rows(batch)) {
     out += csv_field(r.task_id) + "," + csv_field(r.method) + "," + csv_field(r.fault) + "," +
            std::to_string(r.runs) + "," + std::to_string(r.successes) + "," +
-           fixed(r.success_rate, 4) + "," + fixed(r.mean_iterations, 3) + "," +
+           (r.objective_attempted ? fixed(r.success_rate, 4) : "") + "," + fixed(r.mean_iterations, 3) + "," +
            fixed(r.mean_cost_usd, 6) + "," + fixed(r.total_cost_usd, 6) + "," +
-           fixed(r.mean_wall_s, 3) + "," + std::to_string(r.designs) + "\r\n";
+           fixed(r.mean_wall_s, 3) + "," + std::to_string(r.designs) + "," +
+           (r.objective_attempted ? "true" : "false") + "\r\n";
   }
   return out;
 }

@@ -38,7 +38,18 @@ struct JobOutcome {
   int64_t feasible_designs = 0;  // of those, the ones every gate workload passed on
   std::string env_json;  // REQ-EVAL-9, "" until the run started
   std::vector<ResimulatedDesign> resimulated;  // REQ-EVAL-7; empty unless build-only
+  // Who planned its run (core/run_outcome.h: llm, direct, ...); for a job not yet run, who
+  // will. A `mace` job planned by the direct planner built the task's defaults: it did not
+  // try the objective.
+  std::string planner;
+  std::string outcome;  // a fault check's run: caught | missed; "" when it could not tell
 };
+
+// Whether the job's run tried to meet its task's objective: all but a `mace` job of the
+// direct planner, whose success is the defaults passing the gates, not the objective.
+bool attempts_objective(const JobOutcome& job);
+// The method as results show it: "mace (direct)" for a `mace` job of the direct planner.
+std::string method_label(const JobOutcome& job);
 
 struct BatchView {
   std::string id;
@@ -51,17 +62,20 @@ struct BatchView {
 };
 
 // A job's success: its run passed, and every design a build-only run accepted passed its
-// gate workloads when simulated (REQ-EVAL-7); for a fault check, the fault was caught (the
-// run ended failed or budget_exceeded, or a build-only run's design failed its simulation:
-// the check did not let the broken design through); for a co-design search, at least one
-// feasible design was found.
+// gate workloads when simulated (REQ-EVAL-7); for a fault check, its run's outcome is
+// caught (a check that could not tell, cancelled or unable to run its workload, caught
+// nothing); for a co-design search, at least one feasible design was found. For a job that
+// did not attempt the objective (attempts_objective), success is only that its gates passed.
 bool job_succeeded(const JobOutcome& job);
 bool job_finished(const JobOutcome& job);
 
 struct ResultRow {
   std::string task_id;
-  std::string method;
+  std::string method;      // method_label: "mace (direct)" apart from "mace"
   std::string fault;
+  // False for the direct planner's `mace` jobs: `successes` then counts runs whose gates
+  // passed, which says nothing of the objective, and the rate is not shown as one.
+  bool objective_attempted = true;
   int64_t runs = 0;        // finished jobs
   int64_t successes = 0;
   double success_rate = 0;  // successes / runs; 0 without runs

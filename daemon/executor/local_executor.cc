@@ -154,6 +154,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
         local_build_share(std::max(batch_size_, slot.builds_under_way()))));
     build = calls_.build(site, checkout, config, options);
   }
+  if (settings_.on_log_finished) settings_.on_log_finished(site, "");
   if (settings_.on_build_finished) settings_.on_build_finished(site, build);
   outcome.build_id = build.build_id;
   outcome.reused = build.reused;
@@ -201,6 +202,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   }
   WorkloadCall gate =
       run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
+        if (settings_.on_log_finished) settings_.on_log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode});
         if (settings_.on_verdict) settings_.on_verdict(site, outcome.verdicts.back());

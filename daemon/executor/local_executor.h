@@ -55,6 +55,9 @@ struct ExecutorSettings {
   std::function<void(const TaskCallSite& site, const std::string& workload,
                      const std::filesystem::path& path)>
       on_log_file;
+  // Told when that build or simulation has ended and its log is complete, before anything
+  // else runs in the checkout (the run keeps its copy now).
+  std::function<void(const TaskCallSite& site, const std::string& workload)> on_log_finished;
   // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
   // own, applied and restored with them. Empty for every run but a fault check's.
   openpiton::EditSet fault_edits;

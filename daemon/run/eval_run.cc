@@ -101,4 +101,61 @@ openpiton::EditSet fault_edit_set(const eval::JobInstructions& job) {
   return edits;
 }
 
+namespace {
+
+// "hello pass, memstress maxcycles"
+std::string verdicts_of(const std::vector<store::WorkloadResultRecord>& results) {
+  std::string text;
+  for (const auto& r : results)
+    text += (text.empty() ? "" : ", ") + r.workload + " " + std::string(to_string(r.verdict));
+  return text;
+}
+
+// What caught the fault in a failed task: its first gate workload that did not pass, or
+// its build; "" when its failure says nothing of the design.
+std::string caught_by(const store::TaskRecord& task) {
+  for (const auto& r : task.results)
+    if (r.verdict != Verdict::pass) return r.workload + " (verdict " + std::string(to_string(r.verdict)) + ")";
+  if (says_nothing_about_the_design(task.failure_reason)) return "";
+  if (task.build_outcome == BuildOutcome::failed || task.build_outcome == BuildOutcome::none)
+    return "the build (" + std::string(to_string(task.failure_reason)) + ")";
+  return "task " + task.task_id + " (" + std::string(to_string(task.failure_reason)) + ")";
+}
+
+}  // namespace
+
+FaultCheckConclusion conclude_fault_check(const eval::JobInstructions& job, RunState state,
+                                          const std::string& reason,
+                                          const std::vector<store::TaskRecord>& tasks,
+                                          const std::vector<store::EvalResimulationRecord>& resimulated) {
+  const std::string fault = "the " + std::string(job.fault_kind ? eval::to_string(*job.fault_kind) : "") +
+                            " fault " + job.fault;
+  if (state == RunState::passed) {
+    for (const auto& design : resimulated)
+      for (const auto& r : design.results)
+        if (r.verdict != Verdict::pass)
+          return {RunState::failed,
+                  "caught by " + r.workload + " (verdict " + std::string(to_string(r.verdict)) + "): " + fault +
+                      " passed its build-only check, and its design " + design.build_id +
+                      " failed when simulated",
+                  RunOutcome::caught};
+    std::string passed;
+    for (const auto& task : tasks)
+      if (task.passed && *task.passed && !task.results.empty()) passed = verdicts_of(task.results);
+    for (const auto& design : resimulated) passed = verdicts_of(design.results);
+    return {RunState::passed,
+            "missed: " + fault + " passed every gate workload" + (passed.empty() ? "" : " (" + passed + ")"),
+            RunOutcome::missed};
+  }
+  if (state == RunState::failed) {
+    for (const auto& task : tasks) {
+      if (!task.passed || *task.passed) continue;
+      const std::string by = caught_by(task);
+      if (by.empty()) break;
+      return {RunState::failed, "caught by " + by + ": " + fault, RunOutcome::caught};
+    }
+  }
+  return {state, reason, RunOutcome::none};
+}
+
 }  // namespace mace::run

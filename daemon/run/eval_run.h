@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "core/run_outcome.h"
+#include "core/run_state.h"
 #include "eval/job_instructions.h"
 #include "loop/run_loop.h"
 #include "openpiton/checkout.h"
@@ -38,16 +40,35 @@ std::string environment_json(const store::RunRecord& run,
 // A source fault's edits as the executor applies them.
 openpiton::EditSet fault_edit_set(const eval::JobInstructions& job);
 
+// REQ-EVAL-11: what a fault check's run concluded, from how its loop ended, its tasks and
+// (for a build-only check) its designs' re-simulations. Caught: a gate workload failed the
+// design with the fault (which one, with which verdict), or its build did; the run is
+// `failed`. Missed: every gate workload passed it; the run is `passed`. A check that could
+// not tell (cancelled, an error, a workload that cannot run) keeps its state and has no
+// outcome.
+struct FaultCheckConclusion {
+  RunState state = RunState::error;
+  std::string reason;
+  RunOutcome outcome = RunOutcome::none;
+};
+FaultCheckConclusion conclude_fault_check(const eval::JobInstructions& job, RunState state,
+                                          const std::string& reason,
+                                          const std::vector<store::TaskRecord>& tasks,
+                                          const std::vector<store::EvalResimulationRecord>& resimulated);
+
 // The planner of a fault check or an enumerated co-design search: its one plan is the
 // expert configuration (with a config fault laid over it), or the search's designs; no LLM
 // (REQ-EVAL-8, 11). Only the search's designs may choose a network.
 class FixedPlanner final : public loop::Planner {
  public:
-  FixedPlanner(std::string reply, bool chooses_network)
-      : reply_(std::move(reply)), chooses_network_(chooses_network) {}
+  // `who` names it in a run's reason ("the fault check").
+  FixedPlanner(std::string reply, bool chooses_network, std::string who)
+      : reply_(std::move(reply)), chooses_network_(chooses_network), who_(std::move(who)) {}
   loop::PlannerReply plan(const std::string&) override { return {true, reply_, 0.0, ""}; }
   bool can_triage() const override { return false; }
   bool chooses_network() const override { return chooses_network_; }
+  bool replans() const override { return false; }
+  std::string who() const override { return who_; }
   loop::PlannerReply triage(loop::TriagePhase, const std::function<std::string(bool)>&,
                             const loop::TaskOutcome*) override {
     return {false, "", 0.0, "a fault check makes no LLM call"};
@@ -56,6 +77,7 @@ class FixedPlanner final : public loop::Planner {
  private:
   std::string reply_;
   bool chooses_network_;
+  std::string who_;
 };
 
 }  // namespace mace::run

@@ -103,11 +103,4 @@ void ProgressEvents::verdict(const executor::TaskCallSite& site, const loop::Wor
                   v.verdict);
 }
 
-void ProgressEvents::log_file(const executor::TaskCallSite& site, const std::string& workload,
-                              const std::filesystem::path& path) {
-  const store::LogFileRecord record{recorder_.run_id(), site.iteration, site.task_id, site.narrowing,
-                                    workload,           path.string(),  now_ms_()};
-  recorder_.with_store([&](store::Store& s) { s.record_log_file(record); });
-}
-
 }  // namespace mace::run

@@ -32,9 +32,6 @@ class ProgressEvents {
   void build_finished(const executor::TaskCallSite& site, const openpiton::BuildResult& build);
   // A narrowing rebuild's runs are not the task's verdicts: they are not reported.
   void verdict(const executor::TaskCallSite& site, const loop::WorkloadVerdict& verdict);
-  // Where a build's transcript (workload "") or a simulation's sim.log is being written.
-  void log_file(const executor::TaskCallSite& site, const std::string& workload,
-                const std::filesystem::path& path);
 
  private:
   struct RunningBuild {

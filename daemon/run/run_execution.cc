@@ -16,6 +16,7 @@
 #include "run/codesign_planner.h"
 #include "run/eval_run.h"
 #include "run/llm_planner.h"
+#include "run/log_keeper.h"
 #include "run/seeded_fault_planner.h"
 #include "run/planner_task_llm.h"
 #include "run/progress_events.h"
@@ -109,6 +110,7 @@ class Run {
         spec_(parse_recorded_spec(record_)),
         observer_(recorder, spec_),
         progress_(recorder, spec_),
+        logs_(recorder, settings.evidence),
         replay_(recorder, record_, spec_, settings.replay_cache),
         generic_(generic_core_of(spec_)) {
     place_checkouts(leased);
@@ -133,10 +135,18 @@ class Run {
     if (eval_job_ && eval_job_->method != eval::Method::mace &&
         eval_job_->method != eval::Method::seeded_fault)
       in.triage_failures = false;
-    loop::LoopResult result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
+    loop::LoopResult result;
+    try {
+      result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
+    } catch (...) {
+      logs_.keep_remaining();
+      throw;
+    }
+    logs_.keep_remaining();
     if (eval_job_ && spec_.options.build_only && result.state == RunState::passed)
       if (auto ending = resimulate_accepted_designs(executor, result.iterations)) return *ending;
     auto [state, reason] = replay_.conclude(result);
+    if (eval_job_ && eval_job_->method == eval::Method::fault_check) return conclude_fault_check(state, reason);
     return {state, reason};
   }
 
@@ -187,6 +197,16 @@ class Run {
     return std::nullopt;
   }
 
+  // REQ-EVAL-11: caught or missed, said in the run's outcome and reason.
+  RunEnding conclude_fault_check(RunState state, const std::string& reason) {
+    const auto [tasks, resimulated] = recorder_.with_store([&](store::Store& store) {
+      return std::make_pair(store.tasks(recorder_.run_id()), store.eval_resimulations(recorder_.run_id()));
+    });
+    const FaultCheckConclusion conclusion = run::conclude_fault_check(*eval_job_, state, reason, tasks, resimulated);
+    recorder_.with_store([&](store::Store& store) { store.set_run_outcome(recorder_.run_id(), conclusion.outcome); });
+    return {conclusion.state, conclusion.reason};
+  }
+
   // REQ-EVAL-4, 9, 10..12: the checkouts made ready for the job, its environment and
   // fault recorded.
   void start_eval_job() {
@@ -201,18 +221,24 @@ class Run {
   }
 
   void make_planner() {
+    PlannerKind kind = PlannerKind::llm;
     if (eval_job_ && !eval_job_->plan_reply.empty()) {
       // REQ-EVAL-8, 11: a fault check's expert design, a co-design search's candidates.
-      planner_ = std::make_unique<FixedPlanner>(eval_job_->plan_reply,
-                                                eval_job_->method == eval::Method::codesign);
+      const bool codesign = eval_job_->method == eval::Method::codesign;
+      kind = codesign ? PlannerKind::codesign : PlannerKind::fault_check;
+      planner_ = std::make_unique<FixedPlanner>(eval_job_->plan_reply, codesign,
+                                                codesign ? "the co-design search" : "the fault check");
     } else if (replay_.is_replay()) {
+      kind = PlannerKind::replay;
       planner_ = replay_.replay_planner(spec_, current_iteration());
       task_llm_ = &replay_.replay_task_llm();
     } else if (record_.backend == "direct") {
+      kind = PlannerKind::direct;
       planner_ = std::make_unique<loop::DirectPlanner>(spec_);
     } else {
       make_llm_planner();
     }
+    recorder_.with_store([&](store::Store& store) { store.set_run_planner(recorder_.run_id(), kind); });
   }
 
   void make_llm_planner() {
@@ -286,8 +312,9 @@ class Run {
       progress_.verdict(site, v);
     };
     s.on_log_file = [this](const executor::TaskCallSite& site, const std::string& workload,
-                           const std::filesystem::path& path) {
-      progress_.log_file(site, workload, path);
+                           const std::filesystem::path& path) { logs_.started(site, workload, path); };
+    s.on_log_finished = [this](const executor::TaskCallSite& site, const std::string& workload) {
+      logs_.finished(site, workload);
     };
     return s;
   }
@@ -300,6 +327,7 @@ class Run {
   RunSpec spec_;
   RecordingObserver observer_;
   ProgressEvents progress_;
+  LogKeeper logs_;
   RunReplay replay_;
   std::unique_ptr<loop::Planner> planner_;
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;

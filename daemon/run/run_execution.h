@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/run_state.h"
+#include "evidence/evidence_archive.h"
 #include "llm/backend_factory.h"
 #include "llm/llm.h"
 #include "llm/retry.h"
@@ -53,6 +54,9 @@ struct RunSettings {
   // The ccache directory builds compile through, and its size limit; empty: none.
   std::string compiler_cache_dir;
   std::int64_t compiler_cache_max_mb = 0;
+  // Where each run keeps its own copies of its logs (run/log_keeper.h); null: nowhere, the
+  // store records where they were written and nothing more.
+  std::shared_ptr<const evidence::EvidenceArchive> evidence;
 };
 
 struct RunEnding {

@@ -142,12 +142,25 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   for (size_t i = 0; i < order.size(); ++i) EXPECT_EQ(order[i][0], std::to_string(i));
 
   // The mace runs passed; each fault check caught its fault (its run failed).
-  auto runs = query(db(), "SELECT e.method, e.fault, r.state, r.backend, e.env_json, e.run_id, e.seed "
+  auto runs = query(db(), "SELECT e.method, e.fault, r.state, r.backend, e.env_json, e.run_id, e.seed, "
+                          "r.planner, r.outcome, r.reason "
                           "FROM eval_runs e JOIN runs r ON r.id = e.run_id WHERE e.batch_id = '" + batch + "'");
   for (const auto& r : runs) {
-    // A fault check has one iteration: a caught fault ends it failed or out of iterations.
-    if (r[0] == "mace") EXPECT_EQ(r[2], "passed");
-    else EXPECT_THAT(r[2], ::testing::AnyOf("failed", "budget_exceeded")) << r[1];
+    // A fault check has one iteration: a caught fault ends it failed, saying what caught it.
+    if (r[0] == "mace") {
+      EXPECT_EQ(r[2], "passed");
+      EXPECT_EQ(r[7], "direct");
+    } else {
+      EXPECT_EQ(r[2], "failed") << r[1];
+      EXPECT_EQ(r[7], "fault_check");
+      EXPECT_EQ(r[8], "caught");
+      EXPECT_EQ(r[9], r[1] == "l15_syntax" ? "caught by the build (build_failed): the source fault l15_syntax"
+                                           : "caught by add.S (verdict fail): the config fault break_run");
+      const auto status = maced_->mace({"status", r[5]}).out;
+      EXPECT_THAT(status, HasSubstr("outcome    caught\n"));
+      EXPECT_THAT(status, HasSubstr("fault " + r[1]));
+      EXPECT_THAT(maced_->mace({"list"}).out, ::testing::ContainsRegex(r[5] + " caught "));
+    }
     // REQ-EVAL-9: MACE's commit, the checkout's fingerprint and Verilator, model, host.
     EXPECT_THAT(r[4], HasSubstr("\"mace_commit\":\""));
     EXPECT_THAT(r[4], ::testing::ContainsRegex("\"source_fingerprint\":\"[0-9a-f]{64}\""));
@@ -189,7 +202,9 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   auto text = maced_->mace({"eval", "results", batch});
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, ::testing::ContainsRegex("add +fault_check +l15_syntax +1/1"));
-  EXPECT_THAT(text.out, ::testing::ContainsRegex("add_again +mace +- +1/1"));
+  // The direct planner's mace jobs did not try the objective: counted apart, not as successes.
+  EXPECT_THAT(text.out, ::testing::ContainsRegex("add_again +mace \\(direct\\) +- +gates 1/1\\*"));
+  EXPECT_THAT(text.out, HasSubstr("* mace (direct): the direct planner built each task's core and mesh"));
   auto csv = maced_->mace({"eval", "results", batch, "--csv"});
   EXPECT_THAT(csv.out, HasSubstr("add,fault_check,break_run,1,1,1.0000,1.000,"));
   auto json = maced_->mace({"eval", "results", batch, "--json"});

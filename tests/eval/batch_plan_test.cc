@@ -136,6 +136,7 @@ BatchView sample_batch() {
   };
   b.jobs = {job("mace", "a", "", "passed", 0.5, 10), job("mace", "a", "", "failed", 0.25, 20),
             job("fault_check", "a", "f", "failed", 0, 5), job("baseline", "a,\"x\"", "", "passed", 0.1, 3)};
+  b.jobs[2].outcome = "caught";
   JobOutcome pending;
   pending.method = "mace";
   pending.task_id = "b";
@@ -168,6 +169,46 @@ TEST(ResultsTest, TheTableCountsSuccessesPerTaskAndMethod) {
   EXPECT_EQ(progress_rows[2].done, 2);
   EXPECT_EQ(progress_rows[2].total, 3);
   EXPECT_THAT(render_status_text(sample_batch()), HasSubstr("4/5 jobs done"));
+}
+
+// A mace job of the direct planner built the task's defaults: counted apart, its passes
+// are of the gates, not of the objective.
+TEST(ResultsTest, TheDirectPlannersMaceJobsAreCountedApartAndNotAsSuccesses) {
+  BatchView b = sample_batch();
+  JobOutcome direct = b.jobs[0];
+  direct.planner = "direct";
+  b.jobs.push_back(direct);
+  EXPECT_FALSE(attempts_objective(direct));
+  EXPECT_EQ(method_label(direct), "mace (direct)");
+  const auto rows = result_rows(b);
+  bool seen = false;
+  for (const auto& r : rows) {
+    if (r.method != "mace (direct)") continue;
+    seen = true;
+    EXPECT_FALSE(r.objective_attempted);
+    EXPECT_EQ(r.runs, 1);
+  }
+  EXPECT_TRUE(seen);
+  EXPECT_THAT(render_results_text(b), ::testing::ContainsRegex("mace \\(direct\\) +- +gates 1/1\\*"));
+  EXPECT_THAT(render_results_csv(b), HasSubstr("a,mace (direct),,1,1,,"));
+  EXPECT_THAT(render_results_json(b), HasSubstr("\"objective_attempted\": false"));
+  EXPECT_THAT(render_results_json(b), HasSubstr("\"success_rate\": null"));
+}
+
+// A fault check's success is its run's outcome; a run that could not tell is no success.
+TEST(ResultsTest, AFaultCheckSucceedsWhenItsRunCaughtTheFault) {
+  JobOutcome check;
+  check.method = "fault_check";
+  check.job_state = "done";
+  check.run_state = "failed";
+  check.outcome = "caught";
+  EXPECT_TRUE(job_succeeded(check));
+  check.outcome = "missed";
+  check.run_state = "passed";
+  EXPECT_FALSE(job_succeeded(check));
+  check.outcome = "";
+  check.run_state = "failed";  // it could not tell: its workload could not run, say
+  EXPECT_FALSE(job_succeeded(check));
 }
 
 TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {

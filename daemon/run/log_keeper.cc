@@ -1,0 +1,88 @@
+#include "run/log_keeper.h"
+
+#include <vector>
+
+namespace mace::run {
+namespace {
+
+std::string pending_key(const executor::TaskCallSite& site, const std::string& workload) {
+  return std::to_string(site.iteration) + "/" + site.task_id + "/" + site.narrowing + "/" + workload;
+}
+
+}  // namespace
+
+LogKeeper::LogKeeper(RunRecorder& recorder, std::shared_ptr<const evidence::EvidenceArchive> archive,
+                     Clock now_ms)
+    : recorder_(recorder), archive_(std::move(archive)), now_ms_(std::move(now_ms)) {}
+
+void LogKeeper::started(const executor::TaskCallSite& site, const std::string& workload,
+                        const std::filesystem::path& path) {
+  const evidence::EvidenceKind kind =
+      workload.empty() ? evidence::EvidenceKind::build_log : evidence::EvidenceKind::sim_log;
+  store::LogFileRecord record;
+  record.run_id = recorder_.run_id();
+  record.iteration = site.iteration;
+  record.task_id = site.task_id;
+  record.narrowing = site.narrowing;
+  record.workload = workload;
+  record.path = path.string();
+  record.source_path = path.string();
+  record.created_at_ms = now_ms_();
+  record.kind = std::string(evidence::to_string(kind));
+  const int64_t id = recorder_.with_store([&](store::Store& s) { return s.record_log_file(record); });
+  Pending log{id, {recorder_.run_id(), site.iteration, site.task_id, site.narrowing, workload, kind}, path};
+  std::lock_guard lock(mutex_);
+  pending_[pending_key(site, workload)] = std::move(log);
+}
+
+void LogKeeper::finished(const executor::TaskCallSite& site, const std::string& workload) {
+  Pending log;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(pending_key(site, workload));
+    if (it == pending_.end()) return;  // served from the replay cache: nothing was written
+    log = std::move(it->second);
+    pending_.erase(it);
+  }
+  keep(log);
+}
+
+void LogKeeper::keep_remaining() {
+  std::vector<Pending> left;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [key, log] : pending_) left.push_back(std::move(log));
+    pending_.clear();
+  }
+  for (const auto& log : left) keep(log);
+}
+
+void LogKeeper::keep(const Pending& log) {
+  if (!archive_) return;
+  try {
+    const evidence::KeptFile kept = archive_->keep(log.place, log.source);
+    const store::KeptLogRecord record{kept.path.string(),
+                                      now_ms_(),
+                                      static_cast<int64_t>(kept.original_bytes),
+                                      static_cast<int64_t>(kept.stored_bytes),
+                                      static_cast<int64_t>(kept.head_bytes),
+                                      static_cast<int64_t>(kept.tail_bytes),
+                                      kept.compressed};
+    recorder_.with_store([&](store::Store& s) { s.keep_log_file(log.row_id, record); });
+  } catch (const std::exception& e) {
+    // The run goes on: its log is still where it was written, which `mace logs` serves
+    // with a word of warning, and the run's log says why it was not kept.
+    const std::string why = e.what();
+    try {
+      recorder_.with_store([&](store::Store& s) { s.log_file_not_kept(log.row_id, why); });
+      recorder_.message(static_cast<int>(log.place.iteration), log.place.task_id,
+                        "the " + std::string(evidence::file_name(log.place.kind)) +
+                            (log.place.workload.empty() ? "" : " of " + log.place.workload) +
+                            " could not be kept with the run: " + why);
+    } catch (const std::exception&) {
+      // The store refuses too (a full disk): the row still names where the log was written.
+    }
+  }
+}
+
+}  // namespace mace::run

@@ -1,0 +1,55 @@
+#pragma once
+// A run's logs from where they are written to the run's own evidence: each build's
+// transcript and each simulation's sim.log is recorded where it is written as soon as it
+// starts (so `mace logs --follow` can read it while it grows), and copied into the run's
+// directory the moment its build or simulation ends, before anything else can run in
+// that checkout and write over it (evidence/evidence_archive.h). The store's row then
+// points at the copy. What could not be copied says why; at the run's end whatever was
+// not yet kept (a task that threw, a cancel) is kept from where it was written.
+// The executor calls this from its tasks' threads; the copy is made there, and only its
+// record goes through the recorder.
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "evidence/evidence_archive.h"
+#include "executor/task_calls.h"
+#include "run/run_recorder.h"
+#include "service/clock.h"
+
+namespace mace::run {
+
+class LogKeeper {
+ public:
+  // `archive` null: logs are recorded where they are written and never copied.
+  LogKeeper(RunRecorder& recorder, std::shared_ptr<const evidence::EvidenceArchive> archive,
+            Clock now_ms = system_now_ms);
+
+  // A build's transcript (workload "") or a workload's sim.log is being written at `path`.
+  void started(const executor::TaskCallSite& site, const std::string& workload,
+               const std::filesystem::path& path);
+  // Its build or simulation has ended: the copy is made now.
+  void finished(const executor::TaskCallSite& site, const std::string& workload);
+  // Keeps every log of the run still not kept (the run is ending).
+  void keep_remaining();
+
+ private:
+  struct Pending {
+    int64_t row_id = 0;
+    evidence::EvidencePlace place;
+    std::filesystem::path source;
+  };
+  void keep(const Pending& log);
+
+  RunRecorder& recorder_;
+  std::shared_ptr<const evidence::EvidenceArchive> archive_;
+  Clock now_ms_;
+  std::mutex mutex_;                         // tasks of a batch log at once
+  std::map<std::string, Pending> pending_;   // by call site and workload
+};
+
+}  // namespace mace::run
