@@ -173,6 +173,12 @@ struct RunSummary {
   model @15 :Text;
   replayOf @16 :Text;            # the run a replay re-executes; "" for any other run
   replayUntil @17 :UInt32;       # a replay's last iteration (--until); 0: the whole run
+  planner @18 :Text;             # who planned it, once it started: llm | direct | replay |
+                                 # fault_check | codesign. A direct run built the spec's core
+                                 # and mesh with OpenPiton's defaults: it did not try to meet
+                                 # the objective, whatever its state
+  outcome @19 :Text;             # a fault check's conclusion: caught | missed; "" otherwise
+                                 # (the reason says which fault, and what caught it)
 }
 
 struct Diagnosis {
@@ -313,6 +319,9 @@ struct LogQuery {
   offset @3 :Int64;         # the first byte wanted; -1: the start of the last tailLines lines
   tailLines @4 :UInt32;
   maxBytes @5 :UInt32;      # 0 or more than 1 MiB: 1 MiB
+  offsetOfLive @6 :Bool;    # offset was reached in a chunk that was not `kept`: when the
+                            # run's copy was cut, maced goes on from the same place in it
+  fileId @7 :UInt64;        # one log by its LogFile.id (narrowing rebuilds' too); 0: as above
 }
 
 struct LogChunk {
@@ -322,6 +331,26 @@ struct LogChunk {
   offset @3 :Int64;         # of data's first byte in the file
   size @4 :Int64;           # the file's size when it was read
   runFinal @5 :Bool;        # the run had ended before the read: nothing more will come
+  kept @6 :Bool;            # read from the run's own copy (README "A run's evidence");
+                            # false: from where it is still being written
+  note @7 :Text;            # for people: why a recorded log is not served (removed by the
+                            # retention rule on ...), or what to know of what is served
+}
+
+struct LogFile {
+  # One log a run recorded (`mace logs RUN --list`).
+  id @0 :UInt64;
+  iteration @1 :UInt32;
+  taskId @2 :Text;
+  narrowing @3 :Text;       # what a narrowing rebuild undid; "" for the task's own
+  workload @4 :Text;        # "" for a build log
+  kind @5 :Text;            # build_log | sim_log
+  kept @6 :Bool;            # copied into the run's evidence
+  originalBytes @7 :UInt64; # of the log as written
+  storedBytes @8 :UInt64;   # of the kept copy on disk
+  cutBytes @9 :UInt64;      # left out of its middle by the per-log limit; 0: whole
+  compressed @10 :Bool;
+  note @11 :Text;           # not kept, or removed: why, and when
 }
 
 struct ListFilter {
@@ -438,6 +467,15 @@ interface Maced {
 
   evalCancel @16 (batchId :Text) -> ();
   # Starts no further job of the batch and cancels its run under way.
+
+  checkSpec @17 (spec :SpecSource, backend :Text, model :Text) -> (errors :List(FieldError));
+  # What `submit` would refuse of the spec, without queueing anything (`mace spec check`):
+  # its fields, and what only maced can tell: its tools, replay.from, its gate workloads
+  # (each found where sims will look: maced's workloads directory, the checkouts' diags)
+  # and its backend.
+
+  logFiles @18 (runId :Text) -> (files :List(LogFile));
+  # Every log the run recorded, its narrowing rebuilds' included, oldest first.
 }
 
 struct EvalRequest {

@@ -13,7 +13,9 @@
 #include "llm/pricing.h"
 #include "maced/config_fields.h"
 #include "maced/executor_config.h"
+#include "core/json_syntax.h"
 #include "maced/cache_directory_config.h"
+#include "maced/evidence_config.h"
 
 namespace mace {
 namespace {
@@ -280,13 +282,13 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   element root;
   FieldErrors errors;
   if (auto error = parser.parse(json.data(), json.size()).get(root)) {
-    return {std::nullopt, {{"", std::string("invalid JSON: ") + simdjson::error_message(error)}}};
+    return {std::nullopt, {{"", invalid_json_message(json, simdjson::error_message(error))}}};
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
   check_keys(top, "",
              {"checkouts", "llm", "tools", "replay", "access", "connections", "executor",
-              "model_store", "compiler_cache"},
+              "model_store", "compiler_cache", "evidence"},
              errors);
 
   MacedConfig config;
@@ -392,6 +394,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   element compiler_cache;
   if (!top.at_key("compiler_cache").get(compiler_cache))
     read_cache_directory(compiler_cache, "compiler_cache", config.compiler_cache, errors);
+  element evidence;
+  if (!top.at_key("evidence").get(evidence)) read_evidence_config(evidence, config.evidence, errors);
   check_checkout_nodes(config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};

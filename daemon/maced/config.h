@@ -18,6 +18,8 @@
 //     "model_store": { "path": "/srv/shared/models", "max_mb": 51200 },
 //     "compiler_cache": { "path": "/srv/shared/ccache", "max_mb": 10240 }
 //                                                        (maced/cache_directory_config.h)
+//     "evidence": { "path": "/srv/mace/runs", "max_mb": 10240, "max_log_mb": 64,
+//                   "keep_recent_hours": 24 }            (maced/evidence_config.h)
 //   }
 //
 // Every field is optional; unknown fields are errors so a typo never silently falls back
@@ -34,6 +36,7 @@
 #include "maced/connection_limits.h"
 #include "maced/executor_config.h"
 #include "maced/cache_directory_config.h"
+#include "maced/evidence_config.h"
 #include "service/caller.h"
 #include "tools/command_tool.h"
 
@@ -78,6 +81,8 @@ struct MacedConfig {
   // the ccache directory models are compiled through (maced/cache_directory_config.h).
   CacheDirectoryConfig model_store{.enabled = true, .path = "", .max_mb = 20480};
   CacheDirectoryConfig compiler_cache{.enabled = true, .path = "", .max_mb = 5120};
+  // `evidence`: where and how much of each run's logs it keeps (maced/evidence_config.h).
+  EvidenceConfig evidence;
 };
 
 // The names of the configured tools, in configuration order: what a spec may name

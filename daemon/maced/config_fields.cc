@@ -57,18 +57,24 @@ std::optional<std::string> required_string(object obj, std::string_view key,
 }
 
 // An optional integer limit within [1, max], or `fallback` when left out.
-std::optional<int64_t> limit_field(object obj, std::string_view key, const std::string& path,
-                                   int64_t fallback, int64_t max, std::string_view unit,
-                                   FieldErrors& errors) {
+std::optional<int64_t> integer_field(object obj, std::string_view key, const std::string& path,
+                                     int64_t fallback, int64_t min, int64_t max, std::string_view unit,
+                                     FieldErrors& errors) {
   element value;
   if (obj.at_key(key).get(value)) return fallback;
   int64_t n = 0;
-  if (value.type() != element_type::INT64 || value.get(n) || n < 1 || n > max) {
-    errors.push_back({path, "must be an integer from 1 to " + std::to_string(max) + " (" +
-                                std::string(unit) + "), got " + shown(value)});
+  if (value.type() != element_type::INT64 || value.get(n) || n < min || n > max) {
+    errors.push_back({path, "must be an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                                " (" + std::string(unit) + "), got " + shown(value)});
     return std::nullopt;
   }
   return n;
+}
+
+std::optional<int64_t> limit_field(object obj, std::string_view key, const std::string& path,
+                                   int64_t fallback, int64_t max, std::string_view unit,
+                                   FieldErrors& errors) {
+  return integer_field(obj, key, path, fallback, 1, max, unit, errors);
 }
 
 }  // namespace mace::config_fields

@@ -27,6 +27,11 @@ std::optional<std::string> string_field(simdjson::dom::object obj, std::string_v
 std::optional<std::string> required_string(simdjson::dom::object obj, std::string_view key,
                                            const std::string& path, FieldErrors& errors);
 
+// An optional integer within [min, max], or `fallback` when left out.
+std::optional<int64_t> integer_field(simdjson::dom::object obj, std::string_view key,
+                                     const std::string& path, int64_t fallback, int64_t min,
+                                     int64_t max, std::string_view unit, FieldErrors& errors);
+
 // An optional integer limit within [1, max], or `fallback` when left out.
 std::optional<int64_t> limit_field(simdjson::dom::object obj, std::string_view key,
                                    const std::string& path, int64_t fallback, int64_t max,

@@ -34,10 +34,12 @@
 #include "maced/peer_caller.h"
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
+#include "maced/workload_check.h"
 #include "maced/systemd_notify.h"
 #include "os/sha256.h"
 #include "os/unique_fd.h"
 #include "service/eval_service.h"
+#include "service/evidence_retention.h"
 #include "service/run_service.h"
 #include "store/store.h"
 
@@ -116,6 +118,19 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
             .max_bytes = static_cast<std::uint64_t>(config.model_store.max_mb) << 20});
   }
   return settings;
+}
+
+// Where each run keeps its own logs, and how much (`evidence` of the configuration).
+std::shared_ptr<const mace::evidence::EvidenceArchive> evidence_archive(const mace::MacedConfig& config,
+                                                                        const Options& options) {
+  mace::evidence::EvidenceSettings settings;
+  settings.root = config.evidence.path.empty() ? std::filesystem::path(options.state_dir) / "runs"
+                                               : std::filesystem::path(config.evidence.path);
+  settings.root = std::filesystem::absolute(settings.root);
+  settings.keep.max_log_bytes = static_cast<std::uint64_t>(config.evidence.max_log_mb) << 20;
+  settings.retention.max_total_bytes = static_cast<std::uint64_t>(config.evidence.max_mb) << 20;
+  settings.retention.protect_recent_ms = config.evidence.keep_recent_hours * 3600 * 1000;
+  return std::make_shared<const mace::evidence::EvidenceArchive>(std::move(settings));
 }
 
 // Tags this maced's Slurm jobs: the same for every maced with this state directory (and so
@@ -294,10 +309,18 @@ int main(int argc, char** argv) {
       return mace::llm::check_backend({backend, model}, mace::llm::process_environment(),
                                       check_options);
     };
+    // A misspelt gate workload is refused at submit, naming where it was looked for.
+    settings.check_workloads = [&config, &options](const mace::RunSpec& spec) {
+      return mace::check_spec_workloads(spec, options.workloads_dir, config.checkouts);
+    };
     mace::service::RunService service(*store, settings);
+    const auto evidence = evidence_archive(config, options);
     // A run left running by a maced that died cannot be resumed safely yet.
-    for (const auto& run : store->runs_in_states({mace::RunState::running}))
+    std::vector<std::string> interrupted;
+    for (const auto& run : store->runs_in_states({mace::RunState::running})) {
       service.set_state(run.id, mace::RunState::error, "maced restarted during the run");
+      interrupted.push_back(run.id);
+    }
     // REQ-PLAT-2: every checkout must be on this machine; say so at once, not at the
     // first run that leases it.
     // REQ-TOOL-8: and whether it is the OpenPiton MACE was verified on.
@@ -313,6 +336,9 @@ int main(int argc, char** argv) {
     // Such a run may have left Slurm jobs running in its checkouts: they go first, before
     // anything touches those checkouts.
     if (on_slurm) mace::cancel_leftover_jobs(config.executor.slurm, *store, std::cerr);
+    // Their logs are still where they were written: they go into their runs' evidence
+    // before any other run writes there.
+    mace::keep_interrupted_logs(*store, *evidence, interrupted, std::cerr);
     // It may also have left RTL edits applied to a checkout (REQ-EXEC-17).
     mace::restore_interrupted_edits(config, std::cerr);
     // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
@@ -331,6 +357,7 @@ int main(int argc, char** argv) {
     // With Slurm: every job of every run, the nodes found down, and the keeper told.
     std::shared_ptr<mace::ClusterJobs> cluster;
     auto settings_for_runs = run_settings(config, options, listen.path, tool_sessions);
+    settings_for_runs.evidence = evidence;
     if (on_slurm) {
       cluster = std::make_shared<mace::ClusterJobs>(config.executor.slurm);
       settings_for_runs.slurm = std::make_shared<const mace::slurm::SlurmSettings>(config.executor.slurm);
@@ -361,7 +388,17 @@ int main(int argc, char** argv) {
     // Evaluation batches: the next job is queued whenever a run ends, and a batch a dead
     // maced left resumes now (its interrupted run was recorded error above; REQ-EVAL-3).
     mace::service::EvalService evaluations(*store, service);
+    // The evidence archive's retention rule, whenever a run ends and once now.
+    mace::service::EvidenceRetention retention(*store, service, *evidence, std::cerr);
+    auto apply_retention = [&retention] {
+      try {
+        retention.apply();
+      } catch (const std::exception& e) {
+        std::cerr << "maced: cannot apply the evidence retention rule now: " << e.what() << "\n";
+      }
+    };
     service.set_on_final([&](const std::string&) {
+      apply_retention();
       try {
         evaluations.advance();
       } catch (const std::exception& e) {
@@ -369,6 +406,7 @@ int main(int argc, char** argv) {
         std::cerr << "maced: cannot start the next evaluation job now: " << e.what() << "\n";
       }
     });
+    apply_retention();
     try {
       evaluations.advance();
     } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "openpiton/rtl_edits.h"
+#include "service/clock.h"
 #include "slurm/slurm_commands.h"
 #include "slurm/srun_command.h"
 
@@ -41,6 +42,33 @@ int restore_interrupted_edits(const MacedConfig& config, std::ostream& log) {
       log << "maced: " << checkout.path << ": could not restore: " << error << "\n";
   }
   return touched;
+}
+
+int keep_interrupted_logs(store::Store& store, const evidence::EvidenceArchive& archive,
+                          const std::vector<std::string>& run_ids, std::ostream& log) {
+  int kept = 0;
+  for (const auto& run_id : run_ids) {
+    for (const auto& file : store.log_files(run_id)) {
+      if (file.kept_at_ms > 0 || !file.keep_error.empty() || file.removed_at_ms > 0) continue;
+      const auto kind = evidence::evidence_kind_from_string(file.kind);
+      if (!kind) continue;
+      try {
+        const evidence::KeptFile copy = archive.keep(
+            {file.run_id, file.iteration, file.task_id, file.narrowing, file.workload, *kind}, file.source_path);
+        store.keep_log_file(file.id, {copy.path.string(), system_now_ms(),
+                                      static_cast<int64_t>(copy.original_bytes),
+                                      static_cast<int64_t>(copy.stored_bytes),
+                                      static_cast<int64_t>(copy.head_bytes),
+                                      static_cast<int64_t>(copy.tail_bytes), copy.compressed});
+        ++kept;
+      } catch (const std::exception& e) {
+        store.log_file_not_kept(file.id, e.what());
+        log << "maced: run " << run_id << ": cannot keep " << file.source_path
+            << " (left by the maced that stopped): " << e.what() << "\n";
+      }
+    }
+  }
+  return kept;
 }
 
 int cancel_leftover_jobs(const slurm::SlurmSettings& settings, store::Store& store,

@@ -2,7 +2,10 @@
 // What maced puts right on start after a maced that died mid-task (REQ-EXEC-17).
 
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "evidence/evidence_archive.h"
 #include "maced/config.h"
 #include "store/store.h"
 
@@ -17,6 +20,13 @@ namespace mace {
 // There are no lock files to clear: the checkout pool is in memory, and the store's WAL
 // and shared-memory files are recovered by SQLite when it opens them.
 int restore_interrupted_edits(const MacedConfig& config, std::ostream& log);
+
+// Copies into each run's own evidence the logs a maced that died left where they were being
+// written (the runs it left running, `run_ids`): nothing has run in their checkouts since,
+// so they are still theirs. Writes a line to `log` for each that cannot be kept; returns
+// how many were kept. Must run before any run starts.
+int keep_interrupted_logs(store::Store& store, const evidence::EvidenceArchive& archive,
+                          const std::vector<std::string>& run_ids, std::ostream& log);
 
 // Cancels every Slurm job a maced that died left behind, and waits until Slurm is done with
 // them, so that no job of the last maced still runs in a checkout this one gives out: the

@@ -111,6 +111,8 @@ void fill(api::RunSummary::Builder out, const store::RunRecord& run) {
   out.setModel(run.model);
   out.setReplayOf(run.replay_of);
   out.setReplayUntil(static_cast<uint32_t>(run.replay_until));
+  if (run.planner) out.setPlanner(std::string(to_string(*run.planner)));
+  out.setOutcome(std::string(to_string(run.outcome)));
 }
 
 void fill(api::Event::Builder out, const store::EventRecord& event) {
@@ -206,6 +208,22 @@ void fill(api::Metrics::Builder out, const store::RunMetrics& m) {
   out.setFailuresRecovered(static_cast<uint32_t>(m.failures_recovered));
   out.setExecutionTimeS(m.execution_time_s);
   out.setComputeCostUsd(m.compute_cost_usd);
+}
+
+void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std::string& note) {
+  out.setId(static_cast<uint64_t>(file.id));
+  out.setIteration(static_cast<uint32_t>(file.iteration));
+  out.setTaskId(file.task_id);
+  out.setNarrowing(file.narrowing);
+  out.setWorkload(file.workload);
+  out.setKind(file.kind);
+  out.setKept(file.kept_at_ms > 0 && file.removed_at_ms == 0);
+  out.setOriginalBytes(static_cast<uint64_t>(file.original_bytes));
+  out.setStoredBytes(static_cast<uint64_t>(file.stored_bytes));
+  const int64_t kept_of_it = file.cut_head_bytes + file.cut_tail_bytes;
+  out.setCutBytes(kept_of_it > 0 ? static_cast<uint64_t>(file.original_bytes - kept_of_it) : 0);
+  out.setCompressed(file.compressed);
+  out.setNote(note);
 }
 
 namespace {

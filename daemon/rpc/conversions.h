@@ -27,6 +27,8 @@ void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);
 void fill(api::LlmCall::Builder out, const store::LlmCallRecord& call);
+// A log file as `mace logs --list` shows it, with its note (service::log_file_note).
+void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std::string& note);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

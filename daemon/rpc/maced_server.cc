@@ -45,15 +45,21 @@ class SubscriptionServer final : public api::Subscription::Server {
   ConnectionActivity::Hold hold_;
 };
 
+// The problems of a spec (submit, replay, checkSpec), each at its field.
+template <typename Results>
+void set_errors(Results& results, const FieldErrors& errors) {
+  auto out = results.initErrors(static_cast<unsigned>(errors.size()));
+  for (size_t i = 0; i < errors.size(); ++i) {
+    out[static_cast<unsigned>(i)].setPath(errors[i].path);
+    out[static_cast<unsigned>(i)].setMessage(errors[i].message);
+  }
+}
+
 // The answer of submit and replay: the new run's id, or the errors that refused it.
 template <typename Results>
 void set_outcome(Results& results, const service::SubmitOutcome& outcome) {
   results.setRunId(outcome.run_id);
-  auto errors = results.initErrors(static_cast<unsigned>(outcome.errors.size()));
-  for (size_t i = 0; i < outcome.errors.size(); ++i) {
-    errors[static_cast<unsigned>(i)].setPath(outcome.errors[i].path);
-    errors[static_cast<unsigned>(i)].setMessage(outcome.errors[i].message);
-  }
+  set_errors(results, outcome.errors);
 }
 
 }  // namespace
@@ -186,6 +192,8 @@ kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
     query.offset = in.getOffset();
     query.tail_lines = in.getTailLines();
     query.max_bytes = in.getMaxBytes();
+    query.offset_of_live = in.getOffsetOfLive();
+    query.file_id = static_cast<int64_t>(std::min<uint64_t>(in.getFileId(), INT64_MAX));
     const service::LogChunk chunk = service_.read_log(text(params.getRunId()), query, caller_);
     auto out = context.getResults().initChunk();
     out.setFound(chunk.found);
@@ -194,6 +202,36 @@ kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
     out.setOffset(chunk.offset);
     out.setSize(chunk.size);
     out.setRunFinal(chunk.run_final);
+    out.setKept(chunk.kept);
+    out.setNote(chunk.note);
+  });
+}
+
+kj::Promise<void> MacedServer::logFiles(LogFilesContext context) {
+  return answer([&] {
+    const std::string run_id = text(context.getParams().getRunId());
+    const auto files = service_.log_files(run_id, caller_);
+    const bool run_final = is_final(service_.run(run_id).state);
+    auto out = context.getResults().initFiles(static_cast<unsigned>(files.size()));
+    for (unsigned i = 0; i < files.size(); ++i)
+      fill(out[i], files[i], service::log_file_note(files[i], run_final));
+  });
+}
+
+kj::Promise<void> MacedServer::checkSpec(CheckSpecContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    auto source = params.getSpec();
+    SpecParseResult parsed = source.isJson() ? parse_run_spec_json(text(source.getJson()))
+                                             : from_wire(source.getSpec());
+    FieldErrors errors = std::move(parsed.errors);
+    if (parsed.spec) {
+      if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
+      if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
+      errors = service_.check(*parsed.spec);
+    }
+    auto results = context.getResults();
+    set_errors(results, errors);
   });
 }
 

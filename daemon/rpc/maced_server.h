@@ -39,6 +39,8 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> list(ListContext context) override;
   kj::Promise<void> logs(LogsContext context) override;
   kj::Promise<void> readLog(ReadLogContext context) override;
+  kj::Promise<void> logFiles(LogFilesContext context) override;
+  kj::Promise<void> checkSpec(CheckSpecContext context) override;
   kj::Promise<void> metrics(MetricsContext context) override;
   kj::Promise<void> calls(CallsContext context) override;
   kj::Promise<void> checkouts(CheckoutsContext context) override;

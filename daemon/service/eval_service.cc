@@ -60,6 +60,20 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
   return in;
 }
 
+// Who plans a job's run before it has started: a `mace` job with the direct backend is
+// the direct planner's (core/run_outcome.h); the fixed plans are their methods'.
+std::string planned_by(const std::optional<eval::BatchRequest>& request, const eval::SuiteParseResult& suite,
+                       const store::EvalJobRecord& job) {
+  if (job.method == "fault_check" || job.method == "codesign") return job.method;
+  if (job.method != "mace") return "llm";
+  std::string backend = request ? request->backend : "";
+  if (backend.empty()) {
+    const eval::SuiteTask* task = suite.suite ? suite.suite->task(job.task_id) : nullptr;
+    if (task) backend = task->spec.backend.value_or("");
+  }
+  return backend == "direct" ? "direct" : "llm";
+}
+
 }  // namespace
 
 EvalService::EvalService(store::Store& store, RunService& runs, Clock clock)
@@ -73,6 +87,10 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
   for (auto& e : eval::check_request(request)) errors.push_back(std::move(e));
   if (!errors.empty()) return {"", std::move(errors)};
   const eval::Suite& suite = *parsed.suite;
+  // A workload no job could run would fail every job of its task alike.
+  for (size_t t = 0; t < suite.tasks.size(); ++t)
+    for (auto& e : runs_.check_workloads(suite.tasks[t].spec))
+      errors.push_back({"suite.tasks[" + std::to_string(t) + "].spec." + e.path, e.message});
   for (size_t i = 0; i < request.methods.size(); ++i) {
     if (!eval::calls_llm(request.methods[i])) continue;
     // An LLM method needs an LLM: the request's backend, else every task's own.
@@ -206,6 +224,8 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
   view.submitted_at_ms = batch->submitted_at_ms;
   view.finished_at_ms = batch->finished_at_ms;
   view.request_json = batch->request_json;
+  const auto request = eval::request_from_json(batch->request_json);
+  const auto suite = eval::parse_suite_json(batch->suite_json);
   for (const auto& job : store_.eval_jobs(batch_id)) {
     eval::JobOutcome out;
     out.position = job.position;
@@ -217,9 +237,12 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
     out.job_state = job.state;
     out.attempts = job.attempts;
     out.run_id = job.run_id;
+    out.planner = planned_by(request, suite, job);
     if (!job.run_id.empty()) {
       if (auto run = store_.find_run(job.run_id)) {
         out.run_state = std::string(to_string(run->state));
+        if (run->planner) out.planner = std::string(to_string(*run->planner));
+        out.outcome = std::string(to_string(run->outcome));
         out.iterations = run->iterations;
         out.cost_usd = run->cost_usd;
         if (run->started_at_ms > 0 && run->finished_at_ms >= run->started_at_ms)

@@ -56,14 +56,37 @@ SubmitOutcome RunService::submit_tied(const RunSpec& spec, uint32_t uid, const T
   return accept(spec, uid, tie);
 }
 
-SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& tie) {
-  if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty())
-    return {"", std::move(errors)};
+FieldErrors RunService::check(const RunSpec& spec) const {
+  FieldErrors errors = validate_run_spec(spec);
+  if (!errors.empty()) return errors;
+  store::RunRecord run;
+  return refusals(spec, run);
+}
+
+FieldErrors RunService::refusals(const RunSpec& spec, store::RunRecord& run) const {
+  if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty()) return errors;
   // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist.
   if (spec.replay.from && !store_.find_run(*spec.replay.from))
-    return {"", {{"replay.from", "no run named '" + *spec.replay.from + "'"}}};
-  int64_t now = clock_();
+    return {{"replay.from", "no run named '" + *spec.replay.from + "'"}};
+  // A misspelt workload fails every iteration alike: refused now, naming where it was looked for.
+  if (settings_.check_workloads)
+    if (FieldErrors errors = settings_.check_workloads(spec); !errors.empty()) return errors;
+  run.backend = spec.backend.value_or(settings_.backend);
+  run.model = spec.model.value_or(default_model_for(run.backend, settings_));
+  if (settings_.check_backend && run.backend != "direct") {
+    if (auto problem = settings_.check_backend(run.backend, run.model)) {
+      // Name the field the user can change: the spec's, or maced's default when the spec
+      // left it out.
+      return {{spec.backend ? "backend" : "backend (maced's default)", *problem}};
+    }
+  }
+  return {};
+}
+
+SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& tie) {
   store::RunRecord run;
+  if (FieldErrors errors = refusals(spec, run); !errors.empty()) return {"", std::move(errors)};
+  int64_t now = clock_();
   run.id = ids_.next(now);
   run.state = RunState::queued;
   run.spec_json = run_spec_to_json(spec);
@@ -72,15 +95,6 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& t
   run.mesh_y = spec.mesh_y;
   run.objective = spec.objective;
   run.workloads = spec.workloads;
-  run.backend = spec.backend.value_or(settings_.backend);
-  run.model = spec.model.value_or(default_model_for(run.backend, settings_));
-  if (settings_.check_backend && run.backend != "direct") {
-    if (auto problem = settings_.check_backend(run.backend, run.model)) {
-      // Name the field the user can change: the spec's, or maced's default when the spec
-      // left it out.
-      return {"", {{spec.backend ? "backend" : "backend (maced's default)", *problem}}};
-    }
-  }
   run.max_iterations = spec.budget.max_iterations;
   run.max_usd = spec.budget.max_usd;
   run.max_wall_s = spec.budget.max_wall_s;
@@ -196,35 +210,6 @@ std::vector<store::EventRecord> RunService::events_after(const std::string& run_
                                                          const Caller& caller) const {
   readable_run(run_id, caller);
   return store_.events_after(run_id, after_seq, limit);
-}
-
-LogChunk RunService::read_log(const std::string& run_id, const LogQuery& query,
-                              const Caller& caller) const {
-  LogChunk chunk;
-  chunk.run_final = is_final(readable_run(run_id, caller).state);
-  const auto file = store_.find_log_file(run_id, query.iteration, query.task_id, query.workload);
-  if (!file) return chunk;
-  chunk.found = true;
-  chunk.path = file->path;
-  const std::size_t most = static_cast<std::size_t>(
-      query.max_bytes > 0 ? std::min(query.max_bytes, kMaxLogChunkBytes) : kMaxLogChunkBytes);
-  try {
-    if (query.offset < 0) {
-      // The tail's bytes are the file's last ones: where they start is size minus them.
-      chunk.data = os::read_file_tail(file->path, static_cast<std::size_t>(std::max<int64_t>(query.tail_lines, 1)), most);
-      chunk.size = static_cast<int64_t>(os::read_file_range(file->path, 0, 0).size);
-      chunk.offset = std::max<int64_t>(0, chunk.size - static_cast<int64_t>(chunk.data.size()));
-      return chunk;
-    }
-    os::FileRange range = os::read_file_range(file->path, static_cast<uint64_t>(query.offset), most);
-    chunk.data = std::move(range.data);
-    chunk.size = static_cast<int64_t>(range.size);
-    chunk.offset = query.offset;
-  } catch (const os::FileError& e) {
-    if (e.error() != ENOENT) throw RequestError({"log", e.what()});
-    chunk.found = false;  // recorded, not yet written: sims has not opened it
-  }
-  return chunk;
 }
 
 std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter) const {

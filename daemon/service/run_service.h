@@ -38,6 +38,10 @@ struct LogQuery {
   int64_t offset = 0;
   int64_t tail_lines = 0;
   int64_t max_bytes = 0;  // capped at kMaxLogChunkBytes; 0: that cap
+  // The offset was reached in the log while it was being written (a chunk not `kept`):
+  // when the run's copy of it was cut, it is carried to the same place in the copy.
+  bool offset_of_live = false;
+  int64_t file_id = 0;  // one of the run's log files by its id (log_files); 0: as above
 };
 
 // A piece of a log: the caller asks again from offset + data.size() for more.
@@ -48,7 +52,15 @@ struct LogChunk {
   int64_t offset = 0;      // of data's first byte
   int64_t size = 0;        // of the whole file when it was read
   bool run_final = false;  // taken before the read: a final run's log grows no more
+  bool kept = false;       // read from the run's own copy (else from where it is written)
+  // For people: why a recorded log is not served (removed by the retention rule), or what
+  // to know about what is (read from where it was written, not from the run's copy).
+  std::string note;
 };
+
+// For people: when and why the retention rule removed a log file, or why it was never
+// kept with its run; "" for one that is kept, or is still being written.
+std::string log_file_note(const store::LogFileRecord& file, bool run_final);
 
 // The most of a log one answer carries, so that a gigabyte sim.log costs maced and mace
 // one MiB at a time.
@@ -92,6 +104,10 @@ struct ServiceSettings {
   // The tools maced's configuration declares (MacedConfig::tools), by name. A spec naming
   // any other is refused at submit (REQ-EXEC-7); with none, a spec may name no tool.
   std::vector<std::string> tool_names;
+  // Whether every gate workload of a spec can be found where sims will look (maced's
+  // workloads directory, each checkout's diags): the problems, each naming its
+  // `workloads[i]`. Unset: workloads are not checked before the run.
+  std::function<FieldErrors(const RunSpec& spec)> check_workloads;
   // Told after a run is queued, and after one is cancelled: the scheduler starts queued
   // runs and stops a cancelled one's builds and simulations.
   std::function<void(const std::string& run_id)> on_queued;
@@ -103,6 +119,13 @@ class RunService {
   RunService(store::Store& store, ServiceSettings settings = {}, Clock clock = system_now_ms);
 
   SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
+  // What submit would refuse of `spec`, without queueing anything (`mace spec check`).
+  FieldErrors check(const RunSpec& spec) const;
+  // Its gate workloads alone (ServiceSettings::check_workloads): an evaluation suite's
+  // tasks are checked so before a batch is queued.
+  FieldErrors check_workloads(const RunSpec& spec) const {
+    return settings_.check_workloads ? settings_.check_workloads(spec) : FieldErrors{};
+  }
   SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
   // As submit, with `tie(run_id)` run in the same store transaction as the run's insert:
   // the evaluation harness records the job a run belongs to, so a crash between the two
@@ -131,9 +154,12 @@ class RunService {
   std::vector<store::LlmCallRecord> llm_calls(const std::string& run_id, const Caller& caller) const;
   std::vector<store::EventRecord> events_after(const std::string& run_id, int64_t after_seq,
                                                int64_t limit, const Caller& caller) const;
-  // A piece of a build log or a sim.log of the run. Throws RequestError naming the field
-  // at fault when the file cannot be read.
+  // A piece of a build log or a sim.log of the run (service/run_logs.cc): its copy in the
+  // run's evidence once kept, where it is written until then. Throws RequestError naming
+  // the field at fault when the file cannot be read.
   LogChunk read_log(const std::string& run_id, const LogQuery& query, const Caller& caller) const;
+  // Every log file of the run, its narrowing rebuilds' included, oldest first.
+  std::vector<store::LogFileRecord> log_files(const std::string& run_id, const Caller& caller) const;
   // The runs `filter` selects, each with what the caller may see of it: others' runs
   // show no contents (objective, workloads, reason) unless others see everything.
   std::vector<store::RunRecord> list(const store::RunFilter& filter, const Caller& caller) const;
@@ -179,6 +205,9 @@ class RunService {
 
  private:
   SubmitOutcome accept(const RunSpec& spec, uint32_t uid, const Tie& tie = {});
+  // What maced refuses of a valid spec before it is queued: tools, replay.from, gate
+  // workloads, the backend. Fills the run's backend and model.
+  FieldErrors refusals(const RunSpec& spec, store::RunRecord& run) const;
   // Records `run` as queued with its `submitted` event and tells the scheduler.
   SubmitOutcome queue(const store::RunRecord& run, std::string message, const Tie& tie = {});
   void finish_watchers(const std::string& run_id);

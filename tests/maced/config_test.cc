@@ -44,7 +44,7 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
               ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay, "
-                          "access, connections, executor, model_store, compiler_cache"));
+                          "access, connections, executor, model_store, compiler_cache, evidence"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),

@@ -16,15 +16,16 @@ declare -A allowed=(
   [loop]="os core"
   [eval]="os core"
   [store]="os core"
+  [evidence]="os"
   [llm]="os core"
   [mcp]="os core llm"
   [tools]="os core llm openpiton"
   [executor]="os core loop llm openpiton tools"
   [replay]="os core loop executor openpiton store"
-  [service]="os core eval store"
-  [run]="os core eval loop llm openpiton slurm tools executor replay store service"
-  [rpc]="os core eval store service llm mcp"
-  [maced]="os core eval loop llm openpiton slurm tools executor replay store service run rpc"
+  [service]="os core eval store evidence"
+  [run]="os core eval loop llm openpiton slurm tools executor replay store evidence service"
+  [rpc]="os core eval store evidence service llm mcp"
+  [maced]="os core eval loop llm openpiton slurm tools executor replay store evidence service run rpc"
 )
 
 bad=0

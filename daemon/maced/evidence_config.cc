@@ -1,0 +1,47 @@
+#include "maced/evidence_config.h"
+
+#include <algorithm>
+
+#include "maced/cache_directory_config.h"
+#include "maced/config_fields.h"
+
+namespace mace {
+
+namespace {
+constexpr std::int64_t kMaxKeepRecentHours = 24 * 365 * 10;
+}  // namespace
+
+void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors) {
+  simdjson::dom::object obj;
+  if (value.get(obj)) {
+    errors.push_back({"evidence", "must be an object with \"path\", \"max_mb\", \"max_log_mb\" and "
+                                  "\"keep_recent_hours\""});
+    return;
+  }
+  config_fields::check_keys(obj, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours"}, errors);
+  if (auto path = config_fields::string_field(obj, "path", "evidence.path", errors)) {
+    if (path->front() != '/')
+      errors.push_back({"evidence.path", "must be an absolute path, got \"" + *path + "\""});
+    else
+      evidence.path = *path;
+  }
+  if (auto mb = config_fields::limit_field(obj, "max_mb", "evidence.max_mb", evidence.max_mb,
+                                           kMaxCacheDirectoryMb, "MiB", errors))
+    evidence.max_mb = *mb;
+  const bool log_limit_given = obj.at_key("max_log_mb").error() == simdjson::SUCCESS;
+  if (auto mb = config_fields::limit_field(obj, "max_log_mb", "evidence.max_log_mb", evidence.max_log_mb,
+                                           kMaxCacheDirectoryMb, "MiB", errors))
+    evidence.max_log_mb = *mb;
+  // The default per-log limit follows a total set below it.
+  if (!log_limit_given) evidence.max_log_mb = std::min(evidence.max_log_mb, evidence.max_mb);
+  if (auto hours = config_fields::integer_field(obj, "keep_recent_hours", "evidence.keep_recent_hours",
+                                                evidence.keep_recent_hours, 0, kMaxKeepRecentHours, "hours",
+                                                errors))
+    evidence.keep_recent_hours = *hours;
+  if (evidence.max_log_mb > evidence.max_mb)
+    errors.push_back({"evidence.max_log_mb", "must be at most evidence.max_mb (" +
+                                                 std::to_string(evidence.max_mb) + "), got " +
+                                                 std::to_string(evidence.max_log_mb)});
+}
+
+}  // namespace mace

@@ -1,0 +1,33 @@
+#pragma once
+// `evidence` in maced's configuration: where each run keeps its own copies of its logs, and
+// how much (evidence/evidence_archive.h):
+//
+//   "evidence": {"path": "/srv/mace/runs", "max_mb": 10240, "max_log_mb": 64,
+//                "keep_recent_hours": 24}
+//
+// `path`: absolute; default <state directory>/runs. `max_mb`: what the runs' kept logs may
+// take together (default 10240 MiB); beyond it the runs that finished first lose theirs,
+// a run at a time. `max_log_mb`: the most kept of one log (default 64 MiB): a longer one
+// keeps its head and tail and says what was cut. `keep_recent_hours`: a run that finished
+// less than this long ago keeps its logs whatever the total (default 24; 0: only runs still
+// going are kept whatever the total).
+
+#include <cstdint>
+#include <string>
+
+#include <simdjson.h>
+
+#include "core/field_error.h"
+
+namespace mace {
+
+struct EvidenceConfig {
+  std::string path;  // empty: <state directory>/runs
+  std::int64_t max_mb = 10240;
+  std::int64_t max_log_mb = 64;
+  std::int64_t keep_recent_hours = 24;
+};
+
+void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors);
+
+}  // namespace mace
