@@ -26,9 +26,13 @@ Commands:
                           runs, newest first
   logs RUN                the run's recorded log
   logs RUN --build | --sim WORKLOAD [--task T] [--iteration N] [--tail N] [--follow]
-                          a task's build log or a workload's sim.log, read through maced
-                          (newest task and iteration unless named); --follow waits for
-                          more until the run ends
+                          a task's build log or a workload's sim.log: the run's own copy,
+                          read through maced (newest task and iteration unless named);
+                          --follow waits for more until the run ends
+  logs RUN --list         every log the run kept (narrowing rebuilds' too), with its size,
+                          what was cut, and what the retention rule removed
+  logs RUN --file ID [--tail N]
+                          one log of --list by its ID
   report RUN -o FILE.html one self-contained HTML page of the run: summary, task DAGs,
                           timeline, verdicts, narrowing, diagnoses, LLM calls
   metrics RUN             successful tasks, iterations, failures recovered, time, cost
@@ -39,7 +43,9 @@ Commands:
                           re-execute a finished run from its record under a new run ID:
                           builds and runs from its cache, LLM replies from its calls;
                           stops at the first decision that differs, saying what differed
-  spec check FILE         validate a run spec locally and print it with defaults filled
+  spec check FILE         validate a run spec and print it with defaults filled; when
+                          maced answers, also what only it can tell (gate workloads,
+                          tools, backend), as submit would
   plan parse FILE         parse a planner reply ("-" reads standard input) and print the
                           plan as JSON; exit 2 with the reasons when it cannot run
   verdict SIM_LOG...      the verdict of each simulation transcript: pass, fail, timeout,
@@ -77,7 +83,8 @@ const std::vector<Command>& commands() {
       {"watch", cmd_watch, {{}, {}}},
       {"status", cmd_status, {{}, {}}},
       {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},
-      {"logs", cmd_logs, {{"--build", "--follow"}, {"--sim", "--task", "--iteration", "--tail"}}},
+      {"logs", cmd_logs,
+       {{"--build", "--follow", "--list"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
       {"metrics", cmd_metrics, {{}, {}}},
       {"report", cmd_report, {{}, {"-o"}}},
       {"calls", cmd_calls, {{"--full"}, {}}},

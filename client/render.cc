@@ -6,6 +6,8 @@
 
 #include <capnp/schema.h>
 
+#include "core/run_outcome.h"
+
 namespace mace::client {
 namespace {
 
@@ -28,6 +30,12 @@ std::string camel_to_snake(Enum value) {
     }
   }
   return out;
+}
+
+// For people: what the planner of a run did and did not try (core/run_outcome.h).
+std::string planner_description(const std::string& word) {
+  const auto kind = planner_kind_from_string(word);
+  return kind ? std::string(describe(*kind)) : word;
 }
 
 }  // namespace
@@ -62,7 +70,19 @@ void write_json(JsonWriter& w, api::RunSummary::Reader run) {
   run.getReplayOf().size() ? w.value(text(run.getReplayOf())) : w.null();
   w.key("replay_until");
   run.getReplayUntil() ? w.value(run.getReplayUntil()) : w.null();
+  w.key("planner");
+  run.getPlanner().size() ? w.value(text(run.getPlanner())) : w.null();
+  w.key("outcome");
+  run.getOutcome().size() ? w.value(text(run.getOutcome())) : w.null();
   w.end_object();
+}
+
+std::string outcome_word(api::RunSummary::Reader run) {
+  // A fault check's conclusion is its outcome; a direct run's state says nothing of its
+  // objective, so it says who planned it.
+  if (run.getOutcome().size()) return text(run.getOutcome());
+  if (run.getPlanner() == "direct") return state_name(run.getState()) + " (direct)";
+  return state_name(run.getState());
 }
 
 void write_json(JsonWriter& w, api::Event::Reader e) {
@@ -267,7 +287,7 @@ std::string format_duration(double seconds) {
 
 std::string human_summary_header() {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%-26s %-17s %-7s %-7s %5s %8s  %-19s  %s", "RUN", "STATE",
+  std::snprintf(buf, sizeof buf, "%-26s %-24s %-7s %-7s %5s %8s  %-19s  %s", "RUN", "STATE",
                 "CORE", "MESH", "ITER", "COST", "SUBMITTED", "OBJECTIVE");
   return buf;
 }
@@ -279,8 +299,8 @@ std::string human_summary_row(api::RunSummary::Reader run) {
     if (c == '\n' || c == '\t') c = ' ';
   if (objective.size() > 60) objective = objective.substr(0, 57) + "...";
   char buf[512];
-  std::snprintf(buf, sizeof buf, "%-26s %-17s %-7s %-7s %5u %8.4f  %-19s  %s",
-                text(run.getRunId()).c_str(), state_name(run.getState()).c_str(),
+  std::snprintf(buf, sizeof buf, "%-26s %-24s %-7s %-7s %5u %8.4f  %-19s  %s",
+                text(run.getRunId()).c_str(), outcome_word(run).c_str(),
                 text(run.getCore()).c_str(), mesh.c_str(), run.getIterations(), run.getCostUsd(),
                 format_time(run.getSubmittedAtMs()).c_str(), objective.c_str());
   return buf;
@@ -309,6 +329,8 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   out << "state      " << state_name(run.getState());
   if (run.getReason().size()) out << " (" << text(run.getReason()) << ")";
   out << "\n";
+  if (run.getOutcome().size()) out << "outcome    " << text(run.getOutcome()) << "\n";
+  if (run.getPlanner().size()) out << "planner    " << planner_description(text(run.getPlanner())) << "\n";
   out << "core       " << text(run.getCore()) << " " << run.getMeshX() << "x" << run.getMeshY()
       << "\n";
   out << "objective  " << text(run.getObjective()) << "\n";

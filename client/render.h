@@ -31,6 +31,10 @@ std::string human_call(api::LlmCall::Reader call, bool full);
 std::string format_time(int64_t ms);
 std::string format_duration(double seconds);
 
+// What a run's end means, for a column of runs: a fault check's caught or missed, else its
+// state, marked "(direct)" for the direct planner's runs (which built the spec's defaults
+// and did not try the objective).
+std::string outcome_word(api::RunSummary::Reader run);
 std::string human_summary_header();
 std::string human_summary_row(api::RunSummary::Reader run);
 std::string human_run_detail(api::RunDetail::Reader run);

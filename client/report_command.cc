@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "core/run_outcome.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
 #include "render.h"
@@ -59,6 +60,8 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     auto detail = detail_response.getRun();
     data.key("run");
     write_json(data, detail.getSummary());
+    const auto planner = planner_kind_from_string(detail.getSummary().getPlanner().cStr());
+    data.field("planner_description", planner ? std::string(describe(*planner)) : std::string());
     data.key("tasks").begin_array();
     for (auto t : detail.getTasks()) write_json(data, t);
     data.end_array();

@@ -74,13 +74,17 @@ constexpr const char* kTail = R"html(</script>
                       building: '#2c6fbb', prompting: '#8e44ad', pending: '#bbb' };
 
   var run = data.run;
-  document.getElementById('title').textContent = 'MACE run ' + run.run_id + ': ' + run.state;
+  // A fault check's conclusion is its outcome; a direct run says it did not try the objective.
+  var outcome = run.outcome || (run.planner === 'direct' ? run.state + ' (direct)' : run.state);
+  document.getElementById('title').textContent = 'MACE run ' + run.run_id + ': ' + outcome;
 
   // Summary
   section('Summary');
   var ended = run.finished_at_ms || 0, started = run.started_at_ms || run.submitted_at_ms;
   table(['field', 'value'], [
     ['state', { text: run.state + (run.reason ? ' (' + run.reason + ')' : ''), cls: run.state }],
+    ['outcome', { text: outcome, cls: run.outcome === 'missed' ? 'failed' : run.state }],
+    ['planner', data.planner_description || '-'],
     ['objective', run.objective], ['core', run.core], ['mesh', run.mesh.join('x')],
     ['workloads', run.workloads.join(', ')], ['backend / model', run.backend + ' / ' + run.model],
     ['iterations', run.iterations], ['cost', usd(run.cost_usd)],

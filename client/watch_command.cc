@@ -56,7 +56,7 @@ class Screen {
       w.end_object();
       std::cout << w.str() << "\n";
     } else {
-      std::cout << "run " << run.getRunId().cStr() << " " << state_name(run.getState());
+      std::cout << "run " << run.getRunId().cStr() << " " << outcome_word(run);
       if (run.getReason().size()) std::cout << " (" << run.getReason().cStr() << ")";
       std::cout << "\n";
     }

@@ -29,7 +29,16 @@ namespace mace::testing {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
+
+// Every model directory MACE built in the checkout (REQ-EVAL-4's clean-up, by hand).
+void remove_mace_models(const std::string& root) {
+  const std::filesystem::path models = root + "/build/manycore";
+  if (!std::filesystem::is_directory(models)) return;
+  for (const auto& entry : std::filesystem::directory_iterator(models))
+    if (entry.path().filename().string().rfind("mace_", 0) == 0) std::filesystem::remove_all(entry.path());
+}
 
 // The value of the first `"key":"..."` in a JSON text ("" when there is none).
 std::string first_string_field(const std::string& json, const std::string& key) {
@@ -141,6 +150,43 @@ TEST_F(RealRunTest, ADirectRunOfTwoPicoTilesPassesAndTheSecondReusesTheBuild) {
   RecordProperty("first_wall_s", std::to_string(first.wall_s));
   RecordProperty("first_build_outcome", first_outcome);
   RecordProperty("second_wall_s", std::to_string(second.wall_s));
+}
+
+// A run owns its evidence on a real checkout: run A (pico 1x1, hello), then run B on the
+// same model with memstress, then every mace_* model directory removed: A's build log is
+// still A's own build transcript, and its sim.log of hello A's own, ending at its PASS line.
+TEST_F(RealRunTest, ARunsLogsStayItsOwnAfterAnotherRunOnItsModelAndEveryModelsRemoval) {
+  remove_mace_models(root_);  // A builds, so its transcript is a build's
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["hello"],
+    "objective": "Build a 1x1 PicoRV32 and run hello", "backend": "direct",
+    "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}})");
+  const Finished a = run_once();
+  ASSERT_THAT(a.status, HasSubstr(R"("state":"passed")"));
+  const auto a_build = maced_->mace({"logs", a.id, "--build"});
+  const auto a_hello = maced_->mace({"logs", a.id, "--sim", "hello"});
+  ASSERT_EQ(a_build.exit_code, 0) << a_build.err;
+  ASSERT_EQ(a_hello.exit_code, 0) << a_hello.err;
+  EXPECT_THAT(a_build.out, HasSubstr("-vlt_build"));
+  EXPECT_THAT(a_build.out, Not(HasSubstr("reused in place")));
+
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["memstress"],
+    "objective": "Run memstress on the same 1x1 PicoRV32", "backend": "direct",
+    "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}})");
+  const Finished b = run_once();
+  EXPECT_EQ(first_string_field(b.status, "build_outcome"), "reused");
+  EXPECT_EQ(first_string_field(b.status, "build_id"), first_string_field(a.status, "build_id"));
+  EXPECT_THAT(maced_->mace({"logs", b.id, "--build"}).out, HasSubstr("reused in place"));
+
+  remove_mace_models(root_);
+  const auto build_after = maced_->mace({"logs", a.id, "--build"});
+  const auto hello_after = maced_->mace({"logs", a.id, "--sim", "hello"});
+  EXPECT_EQ(build_after.out, a_build.out) << "A's build log is A's own";
+  EXPECT_EQ(hello_after.out, a_hello.out) << "A's sim.log is A's own";
+  // It ends at its verdict: the PASS line, then at most the $finish that printed it.
+  const auto last_lines = maced_->mace({"logs", a.id, "--sim", "hello", "--tail", "3"}).out;
+  EXPECT_THAT(last_lines, HasSubstr("Simulation -> PASS (HIT GOOD TRAP)")) << last_lines;
+  std::cout << "A " << a.id << " " << a.wall_s << " s, B " << b.id << " " << b.wall_s << " s\n"
+            << maced_->mace({"logs", a.id, "--list"}).out;
 }
 
 }  // namespace

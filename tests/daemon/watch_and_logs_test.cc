@@ -202,7 +202,7 @@ TEST_F(WatchAndLogsTest, OnATerminalWatchDrawsALiveLinePerTaskAboveWhichTheLogSc
   // live lines were erased, not left behind or mixed into the log.
   const auto lines = screen.lines();
   ASSERT_FALSE(lines.empty());
-  EXPECT_EQ(lines.back(), "run " + id + " passed");
+  EXPECT_EQ(lines.back(), "run " + id + " passed (direct)") << "the direct planner did not try the objective";
   const std::regex event_line(R"(^\d\d:\d\d:\d\d  \S)");
   for (std::size_t i = 0; i + 1 < lines.size(); ++i)
     EXPECT_TRUE(std::regex_search(lines[i], event_line)) << "line " << i << ": " << lines[i];
