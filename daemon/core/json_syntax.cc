@@ -198,7 +198,9 @@ bool Scanner::scan_escape() {
     at_ += 5;
     return true;
   }
-  return fail(start, "a string holds the escape \\" + (at_ < text_.size() ? std::string(1, e) : std::string()) +
+  // The text is anyone's: only a printable character is shown as it is.
+  const std::string escape = e > 0x20 && e < 0x7f ? "\\" + std::string(1, e) : "\\ followed by " + shown_at(text_, at_);
+  return fail(start, "a string holds the escape " + escape +
                          ", which JSON does not have (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
 }
 

@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <ctime>
 #include <optional>
 #include <stdexcept>
 #include <system_error>
@@ -17,6 +16,7 @@
 #include "os/file_io.h"
 #include "os/sha256.h"
 #include "os/text.h"
+#include "os/utc_text.h"
 
 namespace mace::openpiton {
 namespace {
@@ -86,15 +86,6 @@ std::string host_name() {
 std::int64_t now_ms() {
   using namespace std::chrono;
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
-
-std::string utc_text(std::int64_t ms) {
-  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&seconds, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return text;
 }
 
 // A name no other publisher on any machine uses at the same time.
@@ -344,7 +335,7 @@ StoreFetch ModelStore::fetch(const ModelKey& key, const fs::path& model_dir,
   touch(entry / std::string(kLastUsed));  // best effort: a read-only store still serves
   result.hit = true;
   result.origin = "built in " + manifest->origin_root + " on " + manifest->origin_host + " at " +
-                  utc_text(manifest->published_at_ms);
+                  os::utc_text(manifest->published_at_ms);
   return result;
 }
 

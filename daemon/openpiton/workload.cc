@@ -578,6 +578,11 @@ WorkloadLookup find_workload(const std::string& name, Core core, const fs::path&
     out.problem = request_problem(name, ctx);
     return out;
   }
+  if (std::error_code ec; !fs::is_directory(workloads_dir, ec)) {
+    out.problem = "workload '" + name + "': the workloads directory " + workloads_dir.string() +
+                  " is not there, so none of MACE's programs can be run";
+    return out;
+  }
   const WorkloadName parts = split_name(name, ctx);
   if (!parts.error.empty()) {
     out.problem = parts.error;

@@ -5,24 +5,15 @@
 // later run may have replaced it there.
 
 #include <cerrno>
-#include <ctime>
 
 #include "evidence/kept_file.h"
 #include "os/file_io.h"
+#include "os/utc_text.h"
 #include "service/run_service.h"
 #include "service/service_error.h"
 
 namespace mace::service {
 namespace {
-
-std::string utc_time(int64_t ms) {
-  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S UTC", &tm);
-  return buf;
-}
 
 std::string what_log(const store::LogFileRecord& file) {
   std::string text = file.workload.empty() ? "the build log" : "the sim.log of " + file.workload;
@@ -82,7 +73,7 @@ void read_written(const std::string& path, const LogQuery& query, std::size_t mo
 
 std::string log_file_note(const store::LogFileRecord& file, bool run_final) {
   if (file.removed_at_ms > 0)
-    return what_log(file) + " was removed by the retention rule on " + utc_time(file.removed_at_ms) +
+    return what_log(file) + " was removed by the retention rule on " + os::utc_text(file.removed_at_ms) +
            (file.removed_reason.empty() ? "" : " (" + file.removed_reason + ")");
   if (file.kept_at_ms > 0 || (file.keep_error.empty() && !run_final)) return "";
   const std::string where = file.source_path.empty() ? file.path : file.source_path;

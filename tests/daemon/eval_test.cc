@@ -390,11 +390,17 @@ TEST_F(EvalTest, ABuildOnlyRunsAcceptedDesignsAreSimulatedAfterItPasses) {
        "objective": "Build the tile", "backend": "direct", "options": {"build_only": true}},
      "expert": {}, "faults": ["break_run"]}]})", {"--methods", "mace,fault_check"});
   ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
-  auto runs = query(db(), "SELECT e.method, r.id, r.state FROM eval_runs e JOIN runs r ON r.id = e.run_id "
-                          "ORDER BY e.method");
+  auto runs = query(db(), "SELECT e.method, r.id, r.state, r.outcome, r.reason FROM eval_runs e "
+                          "JOIN runs r ON r.id = e.run_id ORDER BY e.method");
   ASSERT_EQ(runs.size(), 2u);
   for (const auto& run : runs) {
-    EXPECT_EQ(run[2], "passed") << run[0];  // the check was the build
+    // The check was the build, which both passed; the fault check's design then failed
+    // its simulation: it caught the fault, and says so.
+    EXPECT_EQ(run[2], run[0] == "mace" ? "passed" : "failed") << run[0];
+    EXPECT_EQ(run[3], run[0] == "mace" ? "" : "caught") << run[0];
+    if (run[0] == "fault_check")
+      EXPECT_THAT(run[4], HasSubstr("caught by add.S (verdict fail): the config fault break_run passed its "
+                                    "build-only check"));
     // Nothing was simulated inside the loop ...
     EXPECT_TRUE(query(db(), "SELECT 1 FROM task_results r JOIN tasks t ON t.id = r.task_row "
                             "WHERE t.run_id = '" + run[1] + "'").empty());
@@ -410,7 +416,7 @@ TEST_F(EvalTest, ABuildOnlyRunsAcceptedDesignsAreSimulatedAfterItPasses) {
   }
   auto csv = maced_->mace({"eval", "results", batch, "--csv"}).out;
   EXPECT_THAT(csv, HasSubstr("add,fault_check,break_run,1,1,1.0000"));  // caught by the simulation
-  EXPECT_THAT(csv, HasSubstr("add,mace,,1,1,1.0000"));
+  EXPECT_THAT(csv, HasSubstr("add,mace (direct),,1,1,,"));
   auto json = maced_->mace({"eval", "results", batch, "--json"}).out;
   EXPECT_THAT(json, ::testing::ContainsRegex("\"verdicts\": \\{\\s*\"add.S\": \"fail\""));
 }

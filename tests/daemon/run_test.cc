@@ -101,15 +101,21 @@ TEST_F(RunTest, AnIdenticalSecondRunReusesTheBuild) {  // REQ-VER-12
   EXPECT_EQ(checkout_.invocations("build"), 1);
 }
 
-TEST_F(RunTest, ABuildThatKeepsFailingEndsTheRunOverBudget) {  // REQ-BUD-4, REQ-VER-9
+// REQ-VER-9; the direct planner would build the same design again, so one failed
+// iteration ends its run, saying which and why (the budget allowed ten).
+TEST_F(RunTest, AFailedBuildEndsADirectRunAfterOneIterationNamingItsError) {
   checkout_.set_control("build", "fail");
-  std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 1})"));
+  std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 10})"));
   auto watched = wait_for(id);
   EXPECT_EQ(watched.exit_code, 1);
   std::string s = status(id);
-  EXPECT_THAT(s, HasSubstr("\"state\":\"budget_exceeded\""));
+  EXPECT_THAT(s, HasSubstr("\"state\":\"failed\""));
+  EXPECT_THAT(s, HasSubstr("\"iterations\":1,"));
+  EXPECT_THAT(s, HasSubstr("iteration 1 failed and the direct planner would plan it again unchanged: "
+                           "task build failed (build_failed): %Error: "));
   EXPECT_THAT(s, HasSubstr("\"failure_reason\":\"build_failed\""));
   EXPECT_EQ(checkout_.invocations("run"), 0);
+  EXPECT_EQ(checkout_.invocations("build"), 1);
 }
 
 TEST_F(RunTest, ChangedWorkloadsEndTheRunBeforeAnyBuild) {  // REQ-BUD-7, REQ-BUD-8

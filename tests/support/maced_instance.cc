@@ -82,6 +82,9 @@ MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
   for (auto [name, value] : {std::pair{"MACE_VERTEX_ACCESS_TOKEN", "test-token"},
                              std::pair{"GOOGLE_CLOUD_PROJECT", "mace-test"}})
     if (!options.process.set_env.count(name) && !unset(name)) options.process.set_env[name] = value;
+  // An installed maced has its gate workloads, which submit checks a spec's against.
+  if (!options.process.set_env.count("MACE_WORKLOADS_DIR") && !unset("MACE_WORKLOADS_DIR"))
+    options.process.set_env["MACE_WORKLOADS_DIR"] = source_root() + "/workloads";
   process_ = std::make_unique<BackgroundProcess>(argv, options.process);
   if (options.wait_ready && !notify_->wait_for("READY=1")) {
     auto result = process_->wait(std::chrono::milliseconds(100));
