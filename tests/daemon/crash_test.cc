@@ -129,6 +129,27 @@ TEST_F(CrashTest, NothingOfARunSurvivesMacedKilledWithSigkill) {
   EXPECT_FALSE(alive(*keeper, keeper_start)) << "the keeper stays after its work is done";
 }
 
+// A run's log is copied into its evidence when its build ends; a maced killed during the
+// build never did. The next maced keeps it for the run before any other run can write
+// there, and `mace logs` reads the run's own copy.
+TEST_F(CrashTest, TheLogsOfARunMacedWasKilledDuringAreKeptByTheNextMaced) {
+  checkout_.set_control("build", "hang");
+  start();
+  const std::string id = submit();
+  ASSERT_TRUE(eventually([&] { return checkout_.recorded_pids().size() >= 1; }, std::chrono::seconds(30)));
+  ASSERT_TRUE(eventually([&] { return maced_->mace({"logs", id, "--build"}).out.find("sims") != std::string::npos; },
+                         std::chrono::seconds(30)));
+  kill_maced();
+  checkout_.clear_control();
+  start();
+  const auto build = maced_->mace({"logs", id, "--build"});
+  EXPECT_EQ(build.exit_code, 0) << build.err;
+  EXPECT_THAT(build.out, HasSubstr("-vlt_build"));
+  EXPECT_THAT(build.err, ::testing::Not(HasSubstr("not kept"))) << "served from the run's copy";
+  EXPECT_TRUE(std::filesystem::exists(maced_->state_dir() + "/runs/" + id + "/iter1/build/build.log"));
+  EXPECT_THAT(maced_->mace({"status", id}).out, HasSubstr("maced restarted during the run"));
+}
+
 // The keeper must not outlive a maced that stopped cleanly, nor kill anything then.
 TEST_F(CrashTest, TheKeeperLeavesWithACleanlyStoppedMaced) {
   start();
