@@ -331,7 +331,7 @@ struct LogChunk {
   offset @3 :Int64;         # of data's first byte in the file
   size @4 :Int64;           # the file's size when it was read
   runFinal @5 :Bool;        # the run had ended before the read: nothing more will come
-  kept @6 :Bool;            # read from the run's own copy (README "A run's evidence");
+  kept @6 :Bool;            # read from the run's own copy (docs/evidence.md);
                             # false: from where it is still being written
   note @7 :Text;            # for people: why a recorded log is not served (removed by the
                             # retention rule on ...), or what to know of what is served

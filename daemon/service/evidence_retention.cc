@@ -1,11 +1,16 @@
 #include "service/evidence_retention.h"
 
+#include <cstdio>
 #include <exception>
 
 namespace mace::service {
 namespace {
 
-std::string mib(std::uint64_t bytes) { return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB"; }
+std::string mib(std::uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
 
 }  // namespace
 

@@ -159,7 +159,7 @@ TEST_F(EvidenceTest, TheRetentionRuleRemovesTheOldestFinishedRunsLogsAndLogsSays
   EXPECT_EQ(removed.exit_code, 2);
   EXPECT_THAT(removed.err, HasSubstr("the sim.log of add.S (iteration 1, task build) was removed by the "
                                      "retention rule on "));
-  EXPECT_THAT(removed.err, HasSubstr("above evidence.max_mb (1 MiB)"));
+  EXPECT_THAT(removed.err, HasSubstr("above evidence.max_mb (1.0 MiB)"));
   EXPECT_THAT(removed.err, Not(HasSubstr("(yet)")));
   EXPECT_THAT(logs({a}).out, HasSubstr("the retention rule removed this run's 2 kept log files"));
   EXPECT_THAT(logs({a, "--list"}).out, HasSubstr("removed by the retention rule on"));
