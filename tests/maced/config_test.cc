@@ -1,6 +1,7 @@
 // maced's configuration file: every field optional, unknown ones refused, errors named.
 
 #include "maced/config.h"
+#include "config_errors.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,12 +14,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-std::vector<std::string> errors_of(const std::string& json) {
-  std::vector<std::string> out;
-  for (const auto& e : parse_maced_config(json).errors) out.push_back(e.to_string());
-  return out;
-}
 
 TEST(MacedConfig, EmptyObjectGivesTheDefaults) {  // REQ-PLAT-7
   auto parsed = parse_maced_config("{}");

@@ -1,6 +1,7 @@
 // `evidence` in maced's configuration: where each run keeps its logs and how much; every
 // problem named by its path.
 #include "maced/config.h"
+#include "config_errors.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -9,12 +10,6 @@ namespace mace {
 namespace {
 
 using ::testing::ElementsAre;
-
-std::vector<std::string> errors_of(const std::string& json) {
-  std::vector<std::string> out;
-  for (const auto& e : parse_maced_config(json).errors) out.push_back(e.to_string());
-  return out;
-}
 
 TEST(EvidenceConfig, DefaultsKeepTheRunsLogsUnderTheStateDirectory) {
   auto parsed = parse_maced_config("{}");

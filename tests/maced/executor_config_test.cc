@@ -1,6 +1,7 @@
 // `executor` in maced's configuration: local by default; Slurm with its settings, every
 // problem named by its path (docs/slurm.md).
 #include "maced/config.h"
+#include "config_errors.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,12 +12,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-std::vector<std::string> errors_of(const std::string& json) {
-  std::vector<std::string> out;
-  for (const auto& e : parse_maced_config(json).errors) out.push_back(e.to_string());
-  return out;
-}
 
 const char* kCluster = R"({
   "checkouts": [{"path": "/scratch/a", "node": "n1"}, {"path": "/scratch/b", "node": "n2"}],
