@@ -325,8 +325,10 @@ LoopResult RunLoop::iterate() {
     last_failure_ = failure;
     if (in_.triage_failures) triage(iteration, jobs_run[*first_failure], failure);
     if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
-    // A planner that plans alike whatever it is told would run this very iteration again.
-    if (!planner_.replans() && carried_edits_ == edits_before)
+    // A planner that plans alike whatever it is told would run this very iteration again:
+    // from the same edits, or from the very edits the failed build was built with.
+    const bool same_start = carried_edits_ == edits_before || (failure.built && carried_edits_ == failure.applied_edits);
+    if (!planner_.replans() && same_start)
       return finish(RunState::failed, "iteration " + std::to_string(iteration) + " failed and " +
                                           planner_.who() + " would plan it again unchanged: " +
                                           failure_summary(failure));

@@ -147,7 +147,9 @@ FaultCheckConclusion conclude_fault_check(const eval::JobInstructions& job, RunS
             "missed: " + fault + " passed every gate workload" + (passed.empty() ? "" : " (" + passed + ")"),
             RunOutcome::missed};
   }
-  if (state == RunState::failed) {
+  // A failed design task caught the fault, whether the run then ended failed or ran out of
+  // iterations trying again.
+  if (state == RunState::failed || state == RunState::budget_exceeded) {
     for (const auto& task : tasks) {
       if (!task.passed || *task.passed) continue;
       const std::string by = caught_by(task);

@@ -613,6 +613,22 @@ TEST_F(RunLoopTest, ATaskBuildsOnTheEditsOfTheRtlTasksItDependsOn) {
   EXPECT_EQ(runner.jobs[1].edits, edit_of("piton/design/a.v", "new a"));
 }
 
+// A build that carried edits of its own (a fault check's source fault) and failed would be
+// built again from those very edits: a planner that plans alike stops after it too.
+TEST_F(RunLoopTest, APlannerThatPlansAlikeStopsAfterAFailedBuildThatCarriedEdits) {
+  DirectPlanner direct(spec);
+  spec.budget.max_iterations = 10;
+  TaskOutcome faulted = failed("build", "hello: verdict fail (4498250 : Simulation -> FAIL(HIT BAD TRAP))");
+  faulted.applied_edits = edit_of("piton/design/chip/tile/pico/rtl/picorv32.v", "faulted");
+  runner.outcomes["1/build"] = faulted;
+  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  auto result = run_loop(in, direct, runner, observer);
+  EXPECT_EQ(result.state, RunState::failed);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_EQ(runner.jobs.size(), 1u);
+  EXPECT_THAT(result.reason, HasSubstr("would plan it again unchanged"));
+}
+
 // REQ-EXEC-19: after a failed iteration the next starts from the edits of the last task
 // whose build succeeded, and its prompt names the edited files.
 TEST_F(RunLoopTest, TheNextIterationStartsFromTheEditsOfTheLastTaskThatBuilt) {
