@@ -49,8 +49,13 @@ TEST(ConnectionActivity, IsBusyWhileTheToolSessionItServesIsOpen) {
 TEST(ConnectionActivity, AHoldMayOutliveItsConnection) {
   llm::ToolSessions sessions;
   auto activity = std::make_shared<ConnectionActivity>(sessions);
-  auto hold = activity->hold();
-  activity.reset();  // the connection is gone; the hold still lets go safely
+  std::weak_ptr<ConnectionActivity> seen = activity;
+  std::optional<ConnectionActivity::Hold> hold(activity->hold());
+  activity.reset();  // the connection is gone
+  ASSERT_FALSE(seen.expired()) << "the hold keeps what it lets go of";
+  EXPECT_TRUE(seen.lock()->busy());
+  hold.reset();  // lets go safely, and the activity goes with it
+  EXPECT_TRUE(seen.expired());
 }
 
 }  // namespace
