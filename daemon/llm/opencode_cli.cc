@@ -160,6 +160,145 @@ Reply classify_error(element error, std::chrono::system_clock::time_point now) {
   return failure(classify_message(message), text);
 }
 
+// What opencode printed, read as it goes: the JSON event lines of `opencode run
+// --format json` or one session export document.
+class OpenCodeTranscript {
+ public:
+  explicit OpenCodeTranscript(std::chrono::system_clock::time_point now) : now_(now) {}
+
+  void read(std::string_view out) {
+    simdjson::dom::element whole;
+    const size_t first = out.find_first_not_of(" \t\r\n");
+    if (out.find('\n') != std::string_view::npos && first < out.size() && out[first] == '{' &&
+        parser_.parse(out.data(), out.size()).get(whole) == simdjson::SUCCESS) {
+      consume(whole);
+      return;
+    }
+    size_t start = 0;
+    while (start < out.size()) {
+      size_t end = out.find('\n', start);
+      if (end == std::string_view::npos) end = out.size();
+      std::string_view line = out.substr(start, end - start);
+      start = end + 1;
+      element e;
+      if (line.find('{') != std::string_view::npos &&
+          parser_.parse(line.data(), line.size()).get(e) == simdjson::SUCCESS &&
+          e.type() == simdjson::dom::element_type::OBJECT)
+        consume(e);
+    }
+  }
+
+  Reply reply(std::string_view out, std::string_view err, int exit_code) {
+    if (final_text_.empty()) final_text_ = step_text_;
+    Reply reply;
+    if (error_) {
+      reply = std::move(*error_);
+    } else if (truncated_) {
+      reply = failure(ErrorClass::output_limit, "the reply reached the output token limit");
+    } else if (exit_code != 0 || !any_event_) {
+      reply = exit_failure(out, err, exit_code);
+    } else {
+      reply.ok = true;
+      reply.text = final_text_;
+    }
+    reply.usage = usage_;
+    reply.tool_calls = tool_calls_;
+    if (!reply.ok && !final_text_.empty() && reply.text.empty()) reply.text = final_text_;
+    return reply;
+  }
+
+ private:
+  void consume(element e) {
+    element messages;
+    if (e["messages"].get(messages) == simdjson::SUCCESS &&
+        messages.type() == simdjson::dom::element_type::ARRAY) {
+      any_event_ = true;
+      for (element msg : messages.get_array()) consume_exported_message(msg);
+      return;
+    }
+    std::string_view type;
+    if (e["type"].get(type) != simdjson::SUCCESS) return;
+    any_event_ = true;
+    consume_event(type, e);
+  }
+
+  // An export: the assistant messages carry tokens, cost, text and errors.
+  void consume_exported_message(element msg) {
+    element info;
+    std::string_view role;
+    if (msg["info"].get(info) != simdjson::SUCCESS || info["role"].get(role) != simdjson::SUCCESS ||
+        role != "assistant")
+      return;
+    element tokens;
+    if (info["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage_, tokens);
+    add_cost(usage_, info);
+    keep_first_error(info);
+    std::string text;
+    simdjson::dom::array parts;
+    if (msg["parts"].get(parts) == simdjson::SUCCESS) {
+      for (element part : parts) {
+        std::string_view type, t;
+        if (part["type"].get(type) != simdjson::SUCCESS) continue;
+        if (type == "text" && part["text"].get(t) == simdjson::SUCCESS) text += t;
+        if (type == "tool") ++tool_calls_;
+      }
+    }
+    if (!text.empty()) final_text_ = text;
+  }
+
+  void consume_event(std::string_view type, element e) {
+    element part;
+    const bool has_part = e["part"].get(part) == simdjson::SUCCESS;
+    if (type == "step_start") {
+      step_text_.clear();
+    } else if (type == "text" && has_part) {
+      std::string_view t;
+      if (part["text"].get(t) == simdjson::SUCCESS) step_text_ += t;
+    } else if (type == "tool_use") {
+      ++tool_calls_;
+    } else if (type == "step_finish" && has_part) {
+      element tokens;
+      if (part["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage_, tokens);
+      add_cost(usage_, part);
+      std::string_view reason;
+      if (part["reason"].get(reason) == simdjson::SUCCESS && reason == "length") truncated_ = true;
+      if (!step_text_.empty()) final_text_ = step_text_;
+    } else if (type == "error") {
+      keep_first_error(e);
+    }
+  }
+
+  void keep_first_error(element holder) {
+    element err_object;
+    if (!error_ && holder["error"].get(err_object) == simdjson::SUCCESS &&
+        err_object.type() == simdjson::dom::element_type::OBJECT)
+      error_ = classify_error(err_object, now_);
+  }
+
+  // opencode ended without a reply or an error object: what it printed says why.
+  Reply exit_failure(std::string_view out, std::string_view err, int exit_code) const {
+    std::string_view said = tail(err).empty() ? out : err;
+    std::string message = tail(said);
+    // All of it: opencode's usage text names its sections at the top.
+    std::string lower = lowered(said);
+    ErrorClass c = classify_message(said);
+    // opencode's own usage text, for an option it does not know.
+    if (c == ErrorClass::unknown && contains_any(lower, {"positionals:", "options:"}))
+      c = ErrorClass::invalid_request;
+    if (message.empty()) message = "exited " + std::to_string(exit_code) + " and printed no events";
+    return failure(c, message, parse_reset_time(message, now_));
+  }
+
+  std::chrono::system_clock::time_point now_;
+  simdjson::dom::parser parser_;
+  Usage usage_;
+  std::string step_text_, final_text_;
+  int tool_calls_ = 0;
+  bool any_event_ = false;
+  bool truncated_ = false;
+  std::optional<Reply> error_;
+};
+
 }  // namespace
 
 std::unique_ptr<Vendor> make_opencode_vendor() { return std::make_unique<OpenCode>(); }
@@ -170,121 +309,9 @@ namespace mace::llm {
 
 Reply parse_opencode_output(std::string_view out, std::string_view err, int exit_code,
                             std::chrono::system_clock::time_point now) {
-  using namespace cli;
-  simdjson::dom::parser parser;
-  Usage usage;
-  std::string step_text, final_text;
-  int tool_calls = 0;
-  bool any_event = false;
-  bool truncated = false;
-  std::optional<Reply> error;
-
-  auto consume = [&](element e) {
-    element messages;
-    if (e["messages"].get(messages) == simdjson::SUCCESS &&
-        messages.type() == simdjson::dom::element_type::ARRAY) {
-      // An export: the assistant messages carry tokens, cost, text and errors.
-      any_event = true;
-      for (element msg : messages.get_array()) {
-        element info;
-        std::string_view role;
-        if (msg["info"].get(info) != simdjson::SUCCESS ||
-            info["role"].get(role) != simdjson::SUCCESS || role != "assistant")
-          continue;
-        element tokens, err_object;
-        if (info["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage, tokens);
-        add_cost(usage, info);
-        if (!error && info["error"].get(err_object) == simdjson::SUCCESS &&
-            err_object.type() == simdjson::dom::element_type::OBJECT)
-          error = classify_error(err_object, now);
-        std::string text;
-        simdjson::dom::array parts;
-        if (msg["parts"].get(parts) == simdjson::SUCCESS) {
-          for (element part : parts) {
-            std::string_view type, t;
-            if (part["type"].get(type) != simdjson::SUCCESS) continue;
-            if (type == "text" && part["text"].get(t) == simdjson::SUCCESS) text += t;
-            if (type == "tool") ++tool_calls;
-          }
-        }
-        if (!text.empty()) final_text = text;
-      }
-      return;
-    }
-    std::string_view type;
-    if (e["type"].get(type) != simdjson::SUCCESS) return;
-    any_event = true;
-    element part;
-    bool has_part = e["part"].get(part) == simdjson::SUCCESS;
-    if (type == "step_start") {
-      step_text.clear();
-    } else if (type == "text" && has_part) {
-      std::string_view t;
-      if (part["text"].get(t) == simdjson::SUCCESS) step_text += t;
-    } else if (type == "tool_use") {
-      ++tool_calls;
-    } else if (type == "step_finish" && has_part) {
-      element tokens;
-      if (part["tokens"].get(tokens) == simdjson::SUCCESS) add_tokens(usage, tokens);
-      add_cost(usage, part);
-      std::string_view reason;
-      if (part["reason"].get(reason) == simdjson::SUCCESS && reason == "length") truncated = true;
-      if (!step_text.empty()) final_text = step_text;
-    } else if (type == "error") {
-      element err_object;
-      if (!error && e["error"].get(err_object) == simdjson::SUCCESS &&
-          err_object.type() == simdjson::dom::element_type::OBJECT)
-        error = classify_error(err_object, now);
-    }
-  };
-
-  // Event lines, or one export document spread over many lines.
-  simdjson::dom::element whole;
-  if (out.find('\n') != std::string_view::npos && out.find_first_not_of(" \t\r\n") < out.size() &&
-      out[out.find_first_not_of(" \t\r\n")] == '{' &&
-      parser.parse(out.data(), out.size()).get(whole) == simdjson::SUCCESS) {
-    consume(whole);
-  } else {
-    size_t start = 0;
-    while (start < out.size()) {
-      size_t end = out.find('\n', start);
-      if (end == std::string_view::npos) end = out.size();
-      std::string_view line = out.substr(start, end - start);
-      start = end + 1;
-      element e;
-      if (line.find('{') != std::string_view::npos &&
-          parser.parse(line.data(), line.size()).get(e) == simdjson::SUCCESS &&
-          e.type() == simdjson::dom::element_type::OBJECT)
-        consume(e);
-    }
-  }
-  if (final_text.empty()) final_text = step_text;
-
-  Reply reply;
-  if (error) {
-    reply = std::move(*error);
-  } else if (truncated) {
-    reply = failure(ErrorClass::output_limit, "the reply reached the output token limit");
-  } else if (exit_code != 0 || !any_event) {
-    std::string_view said = tail(err).empty() ? out : err;
-    std::string message = tail(said);
-    // All of it: opencode's usage text names its sections at the top.
-    std::string lower = lowered(said);
-    ErrorClass c = classify_message(said);
-    // opencode's own usage text, for an option it does not know.
-    if (c == ErrorClass::unknown && contains_any(lower, {"positionals:", "options:"}))
-      c = ErrorClass::invalid_request;
-    if (message.empty())
-      message = "exited " + std::to_string(exit_code) + " and printed no events";
-    reply = failure(c, message, parse_reset_time(message, now));
-  } else {
-    reply.ok = true;
-    reply.text = final_text;
-  }
-  reply.usage = usage;
-  reply.tool_calls = tool_calls;
-  if (!reply.ok && !final_text.empty() && reply.text.empty()) reply.text = final_text;
-  return reply;
+  cli::OpenCodeTranscript transcript(now);
+  transcript.read(out);
+  return transcript.reply(out, err, exit_code);
 }
 
 }  // namespace mace::llm

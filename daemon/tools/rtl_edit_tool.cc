@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -16,6 +15,7 @@
 #include <system_error>
 #include <utility>
 
+#include "os/file_io.h"
 #include "os/line_diff.h"
 #include "os/path_containment.h"
 #include "os/text.h"
@@ -146,14 +146,6 @@ bool matches_glob(const std::string& relative, const std::optional<std::string>&
   return ::fnmatch(glob->c_str(), relative.c_str(), 0) == 0 ||
          ::fnmatch(("piton/design/" + *glob).c_str(), relative.c_str(), 0) == 0 ||
          ::fnmatch(("*/" + *glob).c_str(), relative.c_str(), 0) == 0;
-}
-
-std::optional<std::string> read_if_exists(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
 }
 
 bool is_staged(const fs::path& staging_dir, const std::string& relative) {
@@ -300,13 +292,8 @@ class LineMatcher {
 // is binary, unreadable or too big to be RTL.
 std::optional<std::string> searchable_text(const Context& ctx, const fs::path& root,
                                            const std::string& relative) {
-  std::optional<std::string> content = read_if_exists(ctx.staging_dir / relative);
-  if (!content) {
-    std::error_code ec;
-    const uintmax_t size = fs::file_size(root / relative, ec);
-    if (ec || size > kSearchMaxFileBytes) return std::nullopt;
-    content = read_if_exists(root / relative);
-  }
+  const fs::path path = is_staged(ctx.staging_dir, relative) ? ctx.staging_dir / relative : root / relative;
+  std::optional<std::string> content = os::try_read_file(path, kSearchMaxFileBytes);
   if (!content || looks_binary(*content)) return std::nullopt;
   return content;
 }
