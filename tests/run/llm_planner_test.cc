@@ -7,10 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "run/recorded_run.h"
 #include "run/scripted_backend.h"
-#include "service/run_service.h"
-#include "store/store.h"
-#include "support/child_process.h"
 
 namespace mace::run {
 namespace {
@@ -30,20 +28,8 @@ std::vector<std::string> tool_names(const llm::Request& request) {
   return names;
 }
 
-class LlmPlannerTest : public ::testing::Test {
+class LlmPlannerTest : public testing::RecordedRunTest {
  protected:
-  void SetUp() override {
-    store_ = store::Store::open(dir_.file("mace.db"));
-    service_ = std::make_unique<service::RunService>(*store_);
-    auto outcome = service_->submit_json(
-        R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "objective": "run add", "backend": "direct"})",
-        1000);
-    ASSERT_THAT(outcome.errors, IsEmpty());
-    run_id_ = outcome.run_id;
-    recorder_ = std::make_unique<RunRecorder>(
-        *service_, *store_, [](const std::function<void()>& work) { work(); }, run_id_);
-  }
-
   std::unique_ptr<LlmPlanner> planner(LlmPlanner::DiagnosticToolFor diagnostic_tool = nullptr) {
     LlmPlanner::Parts parts;
     parts.backend = std::make_unique<ScriptedBackend>(replies_, requests_, mutex_);
@@ -54,17 +40,6 @@ class LlmPlannerTest : public ::testing::Test {
     return std::make_unique<LlmPlanner>(std::move(parts), *recorder_, cancel_);
   }
 
-  std::string messages() {
-    std::string text;
-    for (const auto& e : store_->events_after(run_id_, 0, 1000)) text += e.message + "\n";
-    return text;
-  }
-
-  mace::testing::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<service::RunService> service_;
-  std::unique_ptr<RunRecorder> recorder_;
-  std::string run_id_;
   os::CancelToken cancel_;
   std::deque<llm::Reply> replies_;
   std::vector<llm::Request> requests_;

@@ -8,9 +8,7 @@
 
 #include "evidence/evidence_archive.h"
 #include "os/file_io.h"
-#include "service/run_service.h"
-#include "store/store.h"
-#include "support/child_process.h"
+#include "run/recorded_run.h"
 
 namespace mace::run {
 namespace {
@@ -19,20 +17,8 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
 
-class LogKeeperTest : public ::testing::Test {
+class LogKeeperTest : public testing::RecordedRunTest {
  protected:
-  void SetUp() override {
-    store_ = store::Store::open(dir_.file("mace.db"));
-    service_ = std::make_unique<service::RunService>(*store_);
-    auto outcome = service_->submit_json(
-        R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "objective": "run add", "backend": "direct"})",
-        1000);
-    ASSERT_THAT(outcome.errors, IsEmpty());
-    run_id_ = outcome.run_id;
-    recorder_ = std::make_unique<RunRecorder>(
-        *service_, *store_, [](const std::function<void()>& work) { work(); }, run_id_);
-  }
-
   std::shared_ptr<const evidence::EvidenceArchive> archive_at(const std::string& root) {
     return std::make_shared<const evidence::EvidenceArchive>(evidence::EvidenceSettings{.root = root});
   }
@@ -42,17 +28,6 @@ class LogKeeperTest : public ::testing::Test {
     return dir_.file(name);
   }
 
-  std::string messages() {
-    std::string text;
-    for (const auto& e : store_->events_after(run_id_, 0, 1000)) text += e.message + "\n";
-    return text;
-  }
-
-  mace::testing::TempDir dir_;
-  std::unique_ptr<store::Store> store_;
-  std::unique_ptr<service::RunService> service_;
-  std::unique_ptr<RunRecorder> recorder_;
-  std::string run_id_;
   const executor::TaskCallSite build_site_{1, "build"};
 };
 
