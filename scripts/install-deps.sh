@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
-# Installs, from Debian 12's own archive, what building and testing MACE needs. Installs
-# nothing when everything is already there, so it is safe to run again and again.
+# Installs, from Debian 12's own archive, the packages of the groups named (default: build
+# and test, what scripts/test.sh needs). Installs nothing when everything is already there,
+# so it is safe to run again and again.
+#
+#   scripts/install-deps.sh [build] [run] [test]
+#
+#   build  compile maced and mace
+#   run    what maced's builds and simulations run: OpenPiton's toolchain (Verilator, the
+#          RISC-V GCC, tcsh, perl, ...) and ccache
+#   test   what the test suite uses besides: a headless browser, a single-node Slurm, nix,
+#          man, jq, node and npm for the agent CLIs
 set -euo pipefail
 
-packages=(
-  g++ meson ninja-build pkg-config
-  capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
-  libcurl4-openssl-dev libssl-dev libsystemd-dev libgtest-dev libgmock-dev
-  zlib1g-dev  # large logs a run keeps are compressed
-  python3 git jq
-  systemd nix-bin  # systemd-analyze and nix-instantiate check the units and the flake
-  man-db  # man renders the manual pages and systemd-analyze verify looks them up
-  chromium  # the run report and `mace eval report` are checked in a real headless browser
-  slurm-wlm munge  # a real single-node Slurm for the Slurm executor's tests
-  ccache  # the Verilator models' C++ compiles through it (maced's compiler_cache)
+declare -A group=(
+  [build]="g++ meson ninja-build pkg-config
+    capnproto libcapnp-dev libuv1-dev libsqlite3-dev libsimdjson-dev
+    libcurl4-openssl-dev libssl-dev libsystemd-dev libgtest-dev libgmock-dev python3 git
+    zlib1g-dev"
+  [run]="verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf device-tree-compiler
+    tcsh bison flex gawk libbit-vector-perl libelf-dev xxd make perl python3 git ccache"
+  # systemd-analyze and nix-instantiate check the units and the flake; man renders the
+  # manual pages; chromium checks the HTML reports; slurm-wlm and munge make the Slurm
+  # executor's test cluster; ccache is maced's compiler cache. zlib1g-dev (build): large
+  # logs a run keeps are compressed.
+  [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache"
 )
-# Extra groups: "$@" may name more packages (the quick start adds the OpenPiton toolchain).
-packages+=("$@")
-# The tests install the real agent CLIs with npm (scripts/install-agent-clis.sh). A machine
-# whose node and npm came from elsewhere (NodeSource) keeps them; otherwise Debian's.
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  packages+=(nodejs npm)
-fi
+
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(build test)
+packages=()
+for g in "${groups[@]}"; do
+  if [ -z "${group[$g]+set}" ]; then
+    echo "install-deps: no group \"$g\" (groups: build, run, test)" >&2
+    exit 2
+  fi
+  read -r -a members <<<"$(echo ${group[$g]})"
+  packages+=("${members[@]}")
+  # The tests install the real agent CLIs with npm (scripts/install-agent-clis.sh). A
+  # machine whose node and npm came from elsewhere (NodeSource) keeps them.
+  if [ "$g" = test ] && { ! command -v node >/dev/null || ! command -v npm >/dev/null; }; then
+    packages+=(nodejs npm)
+  fi
+done
 
 missing=()
-for p in "${packages[@]}"; do
+for p in $(printf '%s\n' "${packages[@]}" | sort -u); do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
@@ -33,12 +53,35 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-echo "Installing from Debian: ${missing[*]}"
 sudo=()
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 2; }
   sudo=(sudo)
 fi
 export DEBIAN_FRONTEND=noninteractive
+echo "Installing from Debian (${groups[*]}): ${missing[*]}"
+echo "  updating the package lists"
 "${sudo[@]}" apt-get update -qq
-"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# apt's own lines, folded to a count: how many packages (with their dependencies) are
+# fetched and set up, as it goes.
+start=$SECONDS
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 | awk -v tty="$([ -t 1 ] && echo 1)" '
+  function show(text) {
+    if (tty) { printf "\r\033[K  %s", text; fflush() } else if (text != last) { print "  " text; fflush() }
+    last = text
+  }
+  /newly installed/ { total = $3 + 0 }
+  /^Get:/ { got++; show(sprintf("downloading %d of %d packages", got, total)) }
+  /^Setting up / { done++; show(sprintf("setting up %d of %d packages (%s)", done, total, $3)) }
+  /^E: / { errors = errors $0 "\n" }
+  END { if (tty && last != "") printf "\n"; printf "%s", errors }
+' || true
+still=()
+for p in "${missing[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || still+=("$p")
+done
+if [ ${#still[@]} -gt 0 ]; then
+  echo "install-deps: apt-get could not install: ${still[*]}" >&2
+  exit 1
+fi
+echo "  installed in $((SECONDS - start)) s"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The main job, from a fresh Debian 12 machine: install what is missing, build, start
-# maced in your own state directory (unless one already answers there), and submit a
-# run spec. Safe to run again.
+# The main job, from a fresh Debian 12 machine: install what running MACE needs, build it,
+# start maced in your own state directory (unless one already answers there), submit a run
+# spec and watch it. Safe to run again: every step already done is skipped.
 #
 #   scripts/quickstart.sh [SPEC.json]     # default: docs/examples/pico-1x1-hello.json
 #
@@ -14,41 +14,57 @@
 # MACE_SOCKET     maced's socket (default $MACE_STATE_DIR/maced.sock)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/progress.sh
 
-scripts/install-deps.sh
-state=${MACE_STATE_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/mace}
+default_state=${XDG_STATE_HOME:-$HOME/.local/state}/mace
+state=${MACE_STATE_DIR:-$default_state}
 mkdir -p "$state"
 pinned=${MACE_PITON_COMMIT:-41a14a05}
 url=https://github.com/PrincetonUniversity/openpiton
+build=${MACE_BUILD_DIR:-build}
+
+step "Debian packages to build MACE"
+scripts/install-deps.sh build
+step_done
+
 if [ -z "${MACE_PITON_ROOT:-}" ]; then
   if [ -d "$state/openpiton/.git" ]; then
     MACE_PITON_ROOT=$state/openpiton
   elif timeout 20 git ls-remote "$url" HEAD >/dev/null 2>&1; then
-    echo "cloning OpenPiton $pinned into $state/openpiton (blobs fetched as checked out)"
+    step "cloning OpenPiton $pinned into $state/openpiton"
     rm -rf "$state/openpiton.partial"
-    git clone --quiet --filter=blob:none --no-checkout "$url" "$state/openpiton.partial"
-    git -C "$state/openpiton.partial" checkout --quiet "$pinned"
+    # Blobs are fetched as the commit is checked out: git shows its progress on a terminal.
+    git clone --progress --filter=blob:none --no-checkout "$url" "$state/openpiton.partial"
+    git -C "$state/openpiton.partial" -c advice.detachedHead=false checkout --progress "$pinned"
     mv "$state/openpiton.partial" "$state/openpiton"
     MACE_PITON_ROOT=$state/openpiton
+    step_done
   fi
 fi
 
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
-  # What OpenPiton's sims, Verilator and the pico workloads need.
-  scripts/install-deps.sh verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf \
-    device-tree-compiler tcsh bison flex gawk libbit-vector-perl libelf-dev xxd make perl
+  step "Debian packages OpenPiton's builds and simulations run (Verilator, RISC-V GCC, ...)"
+  scripts/install-deps.sh run
+  step_done
 fi
 
-scripts/build.sh maced mace >/dev/null
-build=${MACE_BUILD_DIR:-build}
-
-export MACE_SOCKET=${MACE_SOCKET:-$state/maced.sock}
+step "building maced and mace in $build/"
+build_log=$state/build.log
+if ! scripts/build.sh maced mace 2>&1 | count_build_steps "$build_log"; then
+  echo "the build failed; the end of its log ($build_log):" >&2
+  tail -n 30 "$build_log" >&2
+  exit 1
+fi
+step_done
 mace=("$build/client/mace")
+export MACE_SOCKET=${MACE_SOCKET:-$state/maced.sock}
 
 config=$state/maced.json
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
   root=$(cd "$MACE_PITON_ROOT" && pwd)
+  step "patching the OpenPiton checkout $root for Verilator 5"
   scripts/patch_openpiton.sh "$root"
+  step_done
   printf '{"checkouts": [{"path": "%s"}]}\n' "$root" > "$config"
 else
   echo '{}' > "$config"
@@ -56,12 +72,29 @@ else
   echo "maced gets no checkout and the run will stay queued."
 fi
 
+# A maced this script started earlier with another configuration (no checkout then, one
+# now) is restarted, unless a run of it is under way.
+pidfile=$state/maced.pid
+if "${mace[@]}" version >/dev/null 2>&1 && ! cmp -s "$config" "$state/maced.started.json"; then
+  pid=$(cat "$pidfile" 2>/dev/null || true)
+  if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "--state-dir $state "; then
+    if [ -z "$("${mace[@]}" list --state running | tail -n +2)" ]; then
+      echo "restarting maced ($pid) with its new configuration"
+      kill -TERM "$pid"
+      for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    else
+      echo "maced keeps its old configuration until its running runs end"
+    fi
+  fi
+fi
 if "${mace[@]}" version >/dev/null 2>&1; then
-  echo "maced already running on $MACE_SOCKET (its configuration is the one it started with)"
+  echo "maced already running on $MACE_SOCKET"
 else
   echo "starting maced: socket $MACE_SOCKET, state $state, log $state/maced.log"
   MACE_WORKLOADS_DIR=$PWD/workloads nohup "$build/daemon/maced/maced" --socket "$MACE_SOCKET" \
     --state-dir "$state" --config "$config" >>"$state/maced.log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+  cp "$config" "$state/maced.started.json"
   for _ in $(seq 1 100); do
     "${mace[@]}" version >/dev/null 2>&1 && break
     sleep 0.1
@@ -72,16 +105,14 @@ fi
 spec=${1:-docs/examples/pico-1x1-hello.json}
 run=$("${mace[@]}" submit "$spec")
 echo "submitted $spec as run $run"
+rc=0
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
-  rc=0
   "${mace[@]}" watch "$run" || rc=$?
-  "${mace[@]}" status "$run"
-  [ $rc -eq 0 ] || exit $rc
-else
-  "${mace[@]}" status "$run"
 fi
+"${mace[@]}" status "$run"
 echo
-m="${mace[*]} --socket $MACE_SOCKET"
-echo "Try:  $m list"
-echo "      $m watch $run"
-echo "      $m cancel $run"
+run_state=$("${mace[@]}" --json status "$run" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["run"]["state"])')
+say_how_to_use_mace "$PWD/$build/client/mace" "$MACE_SOCKET" "$default_state/maced.sock"
+say_what_next "$run" "$run_state"
+exit $rc

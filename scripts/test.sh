@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh build test
 
 scripts/build.sh
 build=${MACE_BUILD_DIR:-build}
