@@ -1,5 +1,6 @@
 #include "openpiton/build_progress.h"
 
+#include <algorithm>
 #include <set>
 #include <vector>
 
@@ -99,20 +100,99 @@ bool out_of_date(const fs::path& obj_dir, const std::string& object) {
 
 }  // namespace
 
-int objects_to_build(const fs::path& obj_dir, std::string_view prefix) {
-  const std::string name(prefix);
-  const auto classes = os::try_read_file(obj_dir / (name + "_classes.mk"), kMaxMakefileBytes);
-  if (!classes) return 0;
+namespace {
+
+// The listed objects make will compile, and the .mk lists' text (for the source dirs).
+std::set<std::string> listed_objects_to_build(const fs::path& obj_dir, const std::string& prefix,
+                                              std::string& top_mk) {
+  const auto classes = os::try_read_file(obj_dir / (prefix + "_classes.mk"), kMaxMakefileBytes);
+  if (!classes) return {};
   std::vector<std::string> objects =
       make_list_words(*classes, {"VM_CLASSES_FAST", "VM_CLASSES_SLOW", "VM_SUPPORT_FAST",
                                  "VM_SUPPORT_SLOW", "VM_GLOBAL_FAST", "VM_GLOBAL_SLOW"});
-  if (const auto top = os::try_read_file(obj_dir / (name + ".mk"), kMaxMakefileBytes)) {
+  if (const auto top = os::try_read_file(obj_dir / (prefix + ".mk"), kMaxMakefileBytes)) {
+    top_mk = *top;
     for (auto& user : make_list_words(*top, {"VM_USER_CLASSES"})) objects.push_back(std::move(user));
   }
-  int count = 0;
-  for (const auto& object : std::set<std::string>(objects.begin(), objects.end()))
-    if (out_of_date(obj_dir, object)) ++count;
-  return count;
+  std::set<std::string> out;
+  for (auto& object : objects)
+    if (out_of_date(obj_dir, object)) out.insert(std::move(object));
+  return out;
+}
+
+// `NAME = value` of a makefile, or "".
+std::string make_variable(std::string_view text, std::string_view name) {
+  for (std::string_view line : os::split_lines_dropping_newlines(text)) {
+    const std::string_view t = os::trim(line);
+    const auto eq = t.find('=');
+    if (eq != std::string_view::npos && os::trim(t.substr(0, eq)) == name)
+      return std::string(os::trim(t.substr(eq + 1)));
+  }
+  return {};
+}
+
+int64_t size_of_first(const std::vector<fs::path>& candidates) {
+  for (const auto& path : candidates) {
+    std::error_code error;
+    const auto size = fs::file_size(path, error);
+    if (!error) return static_cast<int64_t>(size);
+  }
+  return -1;
+}
+
+}  // namespace
+
+int objects_to_build(const fs::path& obj_dir, std::string_view prefix) {
+  std::string top_mk;
+  return static_cast<int>(listed_objects_to_build(obj_dir, std::string(prefix), top_mk).size());
+}
+
+std::map<std::string, int64_t> object_source_sizes(const fs::path& obj_dir, std::string_view prefix) {
+  std::string top_mk;
+  const auto objects = listed_objects_to_build(obj_dir, std::string(prefix), top_mk);
+  std::vector<fs::path> dirs = {obj_dir};
+  for (auto& dir : make_list_words(top_mk, {"VM_USER_DIR"})) dirs.emplace_back(dir);
+  if (const std::string root = make_variable(top_mk, "VERILATOR_ROOT"); !root.empty())
+    dirs.push_back(fs::path(root) / "include");
+  std::map<std::string, int64_t> sizes;
+  for (const auto& object : objects) {
+    std::vector<fs::path> candidates;
+    for (const auto& dir : dirs)
+      for (const char* extension : {".cpp", ".c", ".cc"}) candidates.push_back(dir / (object + extension));
+    sizes[object] = size_of_first(candidates);
+  }
+  return sizes;
+}
+
+void BuildProgressReader::start_compiling(std::string_view obj_dir, std::string_view prefix) {
+  weights_ = object_source_sizes(fs::path(obj_dir), prefix);
+  progress_.objects_total = static_cast<int>(weights_.size());
+  int64_t known = 0, count = 0;
+  for (const auto& [object, bytes] : weights_) {
+    if (bytes < 0) continue;
+    known += bytes;
+    ++count;
+  }
+  if (count == 0) return;  // no size read: progress counts objects only
+  mean_weight_ = std::max<int64_t>(1, known / count);
+  for (auto& [object, bytes] : weights_) {
+    if (bytes < 0) bytes = mean_weight_;
+    progress_.work_total += bytes;
+  }
+}
+
+void BuildProgressReader::object_started(std::string_view object_file) {
+  ++progress_.objects_done;
+  // A total read wrong must not make a bar run past its end.
+  if (progress_.objects_total && progress_.objects_done > progress_.objects_total)
+    progress_.objects_total = progress_.objects_done;
+  if (mean_weight_ == 0) return;
+  const std::string object(fs::path(object_file).stem());
+  const auto it = weights_.find(object);
+  const int64_t weight = it == weights_.end() ? mean_weight_ : it->second;
+  work_started_ += weight;
+  progress_.work_total = std::max(progress_.work_total, work_started_);
+  progress_.work_done = work_started_ - weight / 2;
 }
 
 bool BuildProgressReader::feed(std::string_view line) {
@@ -124,7 +204,7 @@ bool BuildProgressReader::feed(std::string_view line) {
       std::string_view makefile = word_after(line, "-f");
       if (!dir.empty() && makefile.ends_with(".mk")) {
         makefile.remove_suffix(3);
-        progress_.objects_total = objects_to_build(fs::path(dir), makefile);
+        start_compiling(dir, makefile);
         link_target_ = std::string(makefile);
       }
       progress_.phase = BuildPhase::compiling;
@@ -134,14 +214,10 @@ bool BuildProgressReader::feed(std::string_view line) {
   if (!is_compiler_command(line)) return false;
   if (has_word(line, "-c")) {
     const std::string_view output = word_after(line, "-o");
-    if (output.ends_with(".o")) {
-      ++progress_.objects_done;
-      // A total read wrong must not make a bar run past its end.
-      if (progress_.objects_total && progress_.objects_done > progress_.objects_total)
-        progress_.objects_total = progress_.objects_done;
-    }
+    if (output.ends_with(".o")) object_started(output);
   } else if (!link_target_.empty() && word_after(line, "-o") == link_target_) {
     progress_.phase = BuildPhase::linking;
+    progress_.work_done = progress_.work_total;
   }
   return !(progress_ == before);
 }

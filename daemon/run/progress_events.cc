@@ -10,9 +10,6 @@ std::string site_key(const executor::TaskCallSite& site) {
   return std::to_string(site.iteration) + "/" + site.task_id + "/" + site.narrowing;
 }
 
-// Objects compiled before their pace is trusted to say how long the rest will take.
-constexpr int kObjectsBeforeAPace = 3;
-
 std::string progress_message(const openpiton::BuildProgress& p) {
   std::string text(openpiton::to_string(p.phase));
   if (p.phase != openpiton::BuildPhase::verilating) {
@@ -23,6 +20,17 @@ std::string progress_message(const openpiton::BuildProgress& p) {
   return text;
 }
 
+// How much of the compiling is done: by bytes of source when their sizes are known, else
+// by objects (the one started last counting half); negative while not known.
+double fraction_done(const openpiton::BuildProgress& p) {
+  if (p.phase == openpiton::BuildPhase::verilating) return -1;
+  if (p.phase == openpiton::BuildPhase::linking) return 1;
+  if (p.work_total > 0) return static_cast<double>(p.work_done) / static_cast<double>(p.work_total);
+  if (p.objects_total > 0)
+    return (p.objects_done - (p.objects_done > 0 ? 0.5 : 0)) / p.objects_total;
+  return -1;
+}
+
 }  // namespace
 
 ProgressEvents::ProgressEvents(RunRecorder& recorder, const RunSpec& spec, Clock now_ms)
@@ -31,25 +39,28 @@ ProgressEvents::ProgressEvents(RunRecorder& recorder, const RunSpec& spec, Clock
 void ProgressEvents::build_progress(const executor::TaskCallSite& site,
                                     const openpiton::BuildProgress& progress) {
   const int64_t now = now_ms_();
-  RunningBuild build;
+  store::EventRecord e;
   {
     std::lock_guard lock(mutex_);
     auto it = builds_.find(site_key(site));
     if (it == builds_.end()) {
-      RunningBuild fresh;
-      fresh.started_ms = now;
       const std::string core(to_string(spec_.core));
-      fresh.typical_s = recorder_.with_store([&](store::Store& s) {
+      const auto typical_s = recorder_.with_store([&](store::Store& s) {
         return s.typical_build_seconds(core, spec_.mesh_x, spec_.mesh_y);
       });
-      it = builds_.emplace(site_key(site), fresh).first;
+      std::optional<int64_t> typical_ms;
+      if (typical_s) typical_ms = static_cast<int64_t>(*typical_s * 1000);
+      it = builds_.emplace(site_key(site), RunningBuild{now, 0, BuildTimeEstimate(typical_ms), {}})
+               .first;
     }
-    if (progress.phase != openpiton::BuildPhase::verilating && it->second.compiling_since_ms == 0)
-      it->second.compiling_since_ms = now;
-    it->second.last = progress;
-    build = it->second;
+    RunningBuild& build = it->second;
+    if (progress.phase != openpiton::BuildPhase::verilating && build.compiling_since_ms == 0)
+      build.compiling_since_ms = now;
+    build.last = progress;
+    e.elapsed_ms = now - build.started_ms;
+    const int64_t compiling_ms = build.compiling_since_ms ? now - build.compiling_since_ms : 0;
+    e.estimate_left_ms = build.estimate.update(e.elapsed_ms, compiling_ms, fraction_done(progress));
   }
-  store::EventRecord e;
   e.run_id = recorder_.run_id();
   e.kind = EventKind::build_progress;
   e.iteration = site.iteration;
@@ -58,15 +69,6 @@ void ProgressEvents::build_progress(const executor::TaskCallSite& site,
   e.message = progress_message(progress) + (site.narrowing.empty() ? "" : " (narrowing: " + site.narrowing + ")");
   e.objects_done = progress.objects_done;
   e.objects_total = progress.objects_total;
-  e.elapsed_ms = now - build.started_ms;
-  if (build.typical_s)
-    e.estimate_left_ms = std::max<int64_t>(0, static_cast<int64_t>(*build.typical_s * 1000) - e.elapsed_ms);
-  if (progress.phase == openpiton::BuildPhase::compiling && progress.objects_total > 0 &&
-      progress.objects_done >= kObjectsBeforeAPace) {
-    const int64_t per_object = (now - build.compiling_since_ms) / progress.objects_done;
-    const int64_t by_pace = per_object * (progress.objects_total - progress.objects_done);
-    e.estimate_left_ms = e.estimate_left_ms < 0 ? by_pace : std::min(e.estimate_left_ms, by_pace);
-  }
   recorder_.record(e);
 }
 

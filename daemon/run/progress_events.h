@@ -1,9 +1,7 @@
 #pragma once
 // What happens inside a task as it happens, recorded as the run's events for `mace watch`:
 // a build's progress (its phase, objects compiled of objects to build, the time it has
-// taken and the time it should still take: from the store's history of builds of the same
-// core and mesh, or, once a few objects are compiled, from how fast they were, whichever is
-// less, since a warm compiler cache makes a build far faster than its history), and each
+// taken and the time it should still take, core/build_time_estimate.h), and each
 // gate workload's verdict the moment its simulation is
 // judged, not when its task ends. The executor calls these from its tasks' threads.
 
@@ -14,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "core/build_time_estimate.h"
 #include "core/run_spec.h"
 #include "executor/task_calls.h"
 #include "loop/run_loop.h"
@@ -36,8 +35,8 @@ class ProgressEvents {
  private:
   struct RunningBuild {
     int64_t started_ms = 0;
-    int64_t compiling_since_ms = 0;   // 0: make has not started
-    std::optional<double> typical_s;  // nullopt: no build of this shape recorded
+    int64_t compiling_since_ms = 0;  // 0: make has not started
+    BuildTimeEstimate estimate;      // from the store's history of this shape and the pace
     openpiton::BuildProgress last;
   };
 
