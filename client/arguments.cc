@@ -3,7 +3,7 @@
 namespace mace::client {
 
 std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
-                                         const ArgumentSpec& spec, std::string& error) {
+                                         const ArgumentSpec& spec, ArgumentError& error) {
   Arguments out;
   bool only_positional = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -24,7 +24,7 @@ std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
     }
     if (spec.switches.count(flag)) {
       if (inline_value) {
-        error = flag + " takes no value";
+        error.message = flag + " takes no value";
         return std::nullopt;
       }
       out.switches.insert(flag);
@@ -34,11 +34,12 @@ std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
       } else if (i + 1 < args.size()) {
         out.values[flag] = args[++i];
       } else {
-        error = flag + " needs a value";
+        error.message = flag + " needs a value";
         return std::nullopt;
       }
     } else {
-      error = "unknown option " + flag;
+      error.message = "unknown option " + flag;
+      error.unknown_flag = flag;
       return std::nullopt;
     }
   }

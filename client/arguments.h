@@ -28,8 +28,13 @@ struct ArgumentSpec {
   std::set<std::string> with_values;  // flags that take a value
 };
 
+struct ArgumentError {
+  std::string message;       // "--limit needs a value"
+  std::string unknown_flag;  // set when a flag is not one the command accepts
+};
+
 // Parses `args`; on a problem returns nullopt and sets `error`.
 std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
-                                         const ArgumentSpec& spec, std::string& error);
+                                         const ArgumentSpec& spec, ArgumentError& error);
 
 }  // namespace mace::client

@@ -8,7 +8,7 @@
 namespace mace::client {
 
 struct GlobalOptions {
-  std::string socket_path;
+  std::string socket_path;  // --socket; empty: MACE_SOCKET, else the usual places
   bool json = false;
 };
 

@@ -12,13 +12,13 @@
 
 namespace mace::client {
 
-// MACE_SOCKET, else $XDG_RUNTIME_DIR/maced/maced.sock when that exists, else
-// /run/maced/maced.sock.
-std::string default_socket_path();
-
-// Connects to `socket_path` and runs `body`; returns its exit code, or maps exceptions
-// to exit codes with a message on stderr.
+// Connects to maced and runs `body`; returns its exit code, or maps exceptions to exit
+// codes with a message on stderr. `socket_path` is --socket's value; empty: MACE_SOCKET,
+// else the first of the usual places that answers (maced_socket.h).
 int with_maced(const std::string& socket_path,
                const std::function<int(api::Maced::Client&, kj::AsyncIoContext&)>& body);
+
+// The socket the last with_maced connected to.
+const std::string& connected_socket_path();
 
 }  // namespace mace::client

@@ -1,161 +1,128 @@
 // mace: the command-line client of maced.
 
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "command_table.h"
 #include "commands.h"
 #include "exit_codes.h"
-#include "maced_connection.h"
+#include "suggestion.h"
 
 namespace {
 
 using namespace mace::client;
 
-constexpr const char* kUsage = R"(usage: mace [--socket PATH] [--json] COMMAND [ARGS]
-
-Commands:
-  submit FILE [--watch] [--backend B] [--model M]
-                          submit a run spec (JSON; "-" reads standard input) and print its
-                          run ID; the LLM is --backend/--model, else the spec's, else vertex
-                          with gemini-2.5-flash
-  watch RUN               show the run's progress until it ends
-  status [RUN]            one run in detail, or the daemon and its active runs
-  list [--state S,..] [--mine] [--limit N]
-                          runs, newest first
-  logs RUN                the run's recorded log
-  logs RUN --build | --sim WORKLOAD [--task T] [--iteration N] [--tail N] [--follow]
-                          a task's build log or a workload's sim.log: the run's own copy,
-                          read through maced (newest task and iteration unless named);
-                          --follow waits for more until the run ends
-  logs RUN --list         every log the run kept (narrowing rebuilds' too), with its size,
-                          what was cut, and what the retention rule removed
-  logs RUN --file ID [--tail N]
-                          one log of --list by its ID
-  report RUN -o FILE.html one self-contained HTML page of the run: summary, task DAGs,
-                          timeline, verdicts, narrowing, diagnoses, LLM calls
-  metrics RUN             successful tasks, iterations, failures recovered, time, cost
-  calls RUN [--full]      the run's LLM calls: phase, task, tokens, cost, outcome;
-                          --full adds each prompt and reply
-  cancel RUN              stop the run's builds and simulations
-  replay RUN [--until N] [--watch]
-                          re-execute a finished run from its record under a new run ID:
-                          builds and runs from its cache, LLM replies from its calls;
-                          stops at the first decision that differs, saying what differed
-  spec check FILE         validate a run spec and print it with defaults filled; when
-                          maced answers, also what only it can tell (gate workloads,
-                          tools, backend), as submit would
-  plan parse FILE         parse a planner reply ("-" reads standard input) and print the
-                          plan as JSON; exit 2 with the reasons when it cannot run
-  verdict SIM_LOG...      the verdict of each simulation transcript: pass, fail, timeout,
-                          maxcycles or none (one line each; no daemon needed)
-  version                 the client's and the daemon's versions
-  eval submit SUITE --methods M[,M..] [--repeats N] [--seed S] [--keep-models]
-              [--baseline-retries N] [--backend B] [--model M]
-                          queue an evaluation batch (methods: mace, baseline,
-                          baseline_retry, fault_check, seeded_fault, codesign,
-                          codesign_llm); prints the batch ID
-  eval status BATCH       jobs done / total, per method
-  eval results BATCH [--csv]
-                          the results table per task and method (--json: JSON)
-  eval report BATCH -o FILE.html
-                          a self-contained HTML page with the table and plots
-  eval cancel BATCH       start no further job and cancel the one under way
-
-Options:
-  --socket PATH   maced's socket (default: $MACE_SOCKET, else /run/maced/maced.sock)
-  --json          machine-readable output
-
-Exit codes: 0 ok (a watched run passed), 1 a watched run did not pass, 2 bad input,
-3 maced unreachable, 4 maced failed the request.
-)";
-
-struct Command {
-  const char* name;
-  int (*run)(const GlobalOptions&, const Arguments&);
-  ArgumentSpec accepts;
+struct CommandLine {
+  GlobalOptions global;
+  std::vector<std::string> words;  // the command and its arguments
+  bool help = false;               // --help or -h anywhere before "--"
 };
 
-const std::vector<Command>& commands() {
-  static const std::vector<Command> table = {
-      {"submit", cmd_submit, {{"--watch"}, {"--backend", "--model"}}},
-      {"watch", cmd_watch, {{}, {}}},
-      {"status", cmd_status, {{}, {}}},
-      {"list", cmd_list, {{"--mine"}, {"--state", "--limit"}}},
-      {"logs", cmd_logs,
-       {{"--build", "--follow", "--list"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
-      {"metrics", cmd_metrics, {{}, {}}},
-      {"report", cmd_report, {{}, {"-o"}}},
-      {"calls", cmd_calls, {{"--full"}, {}}},
-      {"cancel", cmd_cancel, {{}, {}}},
-      {"replay", cmd_replay, {{"--watch"}, {"--until"}}},
-      {"spec check", cmd_spec_check, {{}, {}}},
-      {"plan parse", cmd_plan_parse, {{}, {}}},
-      {"version", cmd_version, {{}, {}}},
-      {"verdict", cmd_verdict, {{}, {}}},
-      {"mcp", cmd_mcp, {{}, {"--session"}}},
-      {"eval submit", cmd_eval_submit,
-       {{"--keep-models"}, {"--methods", "--repeats", "--seed", "--baseline-retries", "--backend", "--model"}}},
-      {"eval status", cmd_eval_status, {{}, {}}},
-      {"eval results", cmd_eval_results, {{"--csv"}, {}}},
-      {"eval report", cmd_eval_report, {{}, {"-o", "--output"}}},
-      {"eval cancel", cmd_eval_cancel, {{}, {}}},
-  };
-  return table;
+// Global options may stand anywhere before "--", so `mace list --json` works too.
+bool read_command_line(int argc, char** argv, CommandLine& line) {
+  bool after_dashes = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (after_dashes) {
+      line.words.push_back(a);
+    } else if (a == "--") {
+      after_dashes = true;
+      line.words.push_back(a);
+    } else if (a == "--json") {
+      line.global.json = true;
+    } else if (a == "--socket" || a == "--socket=") {
+      if (a == "--socket=" || i + 1 >= argc || !*argv[i + 1]) {
+        std::cerr << "mace: --socket needs a path\n";
+        return false;
+      }
+      line.global.socket_path = argv[++i];
+    } else if (a.rfind("--socket=", 0) == 0 && a.size() > 9) {
+      line.global.socket_path = a.substr(9);
+    } else if (a == "--help" || a == "-h") {
+      line.help = true;
+    } else {
+      line.words.push_back(a);
+    }
+  }
+  // `mace help [COMMAND]` is `mace [COMMAND] --help`.
+  if (!line.words.empty() && line.words[0] == "help") {
+    line.words.erase(line.words.begin());
+    line.help = true;
+  }
+  return true;
+}
+
+// The command the words name, with how many words its name takes.
+const CommandInfo* find_command(const std::vector<std::string>& words, std::size_t& used) {
+  for (const CommandInfo& command : command_table()) {
+    const std::string name = command.name;
+    used = name.find(' ') == std::string::npos ? 1 : 2;
+    if (words.size() < used) continue;
+    if ((used == 1 ? words[0] : words[0] + " " + words[1]) == name) return &command;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> visible_command_names() {
+  std::vector<std::string> names;
+  for (const CommandInfo& command : command_table())
+    if (!command.hidden) names.push_back(command.name);
+  return names;
+}
+
+// A first word that is no command: a group (`mace eval`), a typo, or nothing known.
+int unknown_command(const std::vector<std::string>& words, bool help) {
+  const std::string group_text = group_help(words[0]);
+  if (!group_text.empty() && (help || words.size() == 1)) {
+    (help ? std::cout : std::cerr) << group_text;
+    return help ? kExitOk : kExitBadInput;
+  }
+  const std::string typed = group_text.empty() ? words[0] : words[0] + " " + words[1];
+  std::cerr << "mace: unknown command \"" << typed << "\"";
+  if (auto meant = closest_word(typed, visible_command_names()))
+    std::cerr << "; did you mean \"" << *meant << "\"?";
+  std::cerr << "\n  `mace --help` lists the commands.\n";
+  return kExitBadInput;
+}
+
+int run_command(const CommandInfo& command, const CommandLine& line, std::size_t used) {
+  if (line.help) {
+    std::cout << command_help(command);
+    return kExitOk;
+  }
+  const std::vector<std::string> tail(line.words.begin() + static_cast<long>(used),
+                                      line.words.end());
+  ArgumentError error;
+  const auto args = parse_arguments(tail, command.accepts, error);
+  if (!args) {
+    std::cerr << "mace " << command.name << ": " << error.message;
+    if (!error.unknown_flag.empty()) {
+      std::vector<std::string> flags(command.accepts.switches.begin(),
+                                     command.accepts.switches.end());
+      flags.insert(flags.end(), command.accepts.with_values.begin(),
+                   command.accepts.with_values.end());
+      flags.insert(flags.end(), {"--json", "--socket", "--help"});
+      if (auto meant = closest_word(error.unknown_flag, flags))
+        std::cerr << "; did you mean " << *meant << "?";
+    }
+    std::cerr << "\nusage: mace " << command.name << " " << command.synopsis << "\n";
+    return kExitBadInput;
+  }
+  return command.run(line.global, *args);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  GlobalOptions global;
-  global.socket_path = default_socket_path();
-  std::vector<std::string> rest;
-  // Global options may stand anywhere before "--", so `mace list --json` works too.
-  bool after_dashes = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (after_dashes) {
-      rest.push_back(a);
-    } else if (a == "--") {
-      after_dashes = true;
-      rest.push_back(a);
-    } else if (a == "--json") {
-      global.json = true;
-    } else if (a == "--socket") {
-      if (i + 1 >= argc) {
-        std::cerr << "mace: --socket needs a path\n";
-        return kExitBadInput;
-      }
-      global.socket_path = argv[++i];
-    } else if (a.rfind("--socket=", 0) == 0) {
-      global.socket_path = a.substr(9);
-    } else if (a == "--help" || a == "-h" || a == "help") {
-      std::cout << kUsage;
-      return kExitOk;
-    } else {
-      rest.push_back(a);
-    }
+  CommandLine line;
+  if (!read_command_line(argc, argv, line)) return kExitBadInput;
+  if (line.words.empty()) {
+    (line.help ? std::cout : std::cerr) << overall_help();
+    return line.help ? kExitOk : kExitBadInput;
   }
-  if (rest.empty()) {
-    std::cerr << kUsage;
-    return kExitBadInput;
-  }
-  for (const Command& command : commands()) {
-    std::string name = command.name;
-    size_t words = name.find(' ') == std::string::npos ? 1 : 2;
-    if (rest.size() < words) continue;
-    std::string given = words == 1 ? rest[0] : rest[0] + " " + rest[1];
-    if (given != name) continue;
-    std::vector<std::string> tail(rest.begin() + static_cast<long>(words), rest.end());
-    std::string error;
-    auto args = parse_arguments(tail, command.accepts, error);
-    if (!args) {
-      std::cerr << "mace " << name << ": " << error << "\n";
-      return kExitBadInput;
-    }
-    return command.run(global, *args);
-  }
-  std::cerr << "mace: unknown command \"" << rest[0] << "\"\n" << kUsage;
-  return kExitBadInput;
+  std::size_t used = 0;
+  if (const CommandInfo* command = find_command(line.words, used))
+    return run_command(*command, line, used);
+  return unknown_command(line.words, line.help);
 }

@@ -8,6 +8,7 @@
 #include "core/run_state.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "queue_wait.h"
 #include "render.h"
 
 namespace mace::client {
@@ -17,6 +18,24 @@ bool one_run_argument(const Arguments& args, const char* usage) {
   if (args.positional.size() == 1) return true;
   std::cerr << "usage: " << usage << "\n";
   return false;
+}
+
+// From maced's checkouts and its queue, as `mace status` without a run shows them.
+std::string what_a_queued_run_waits_for(api::Maced::Client& maced, kj::AsyncIoContext& io,
+                                        api::RunSummary::Reader run) {
+  auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
+  std::vector<CheckoutView> checkouts;
+  for (auto c : placed.getCheckouts())
+    checkouts.push_back({c.getPath().cStr(), c.getHeldBy().cStr(), c.getNodeDown().cStr()});
+  auto request = maced.listRequest();
+  auto filter = request.initFilter();
+  filter.initStates(1).set(0, api::RunState::QUEUED);
+  filter.setLimit(0);
+  auto queued = request.send().wait(io.waitScope);
+  std::size_t before = 0;
+  for (auto other : queued.getRuns())
+    if (other.getSubmittedAtMs() < run.getSubmittedAtMs()) ++before;
+  return queued_run_waits_for(checkouts, before);
 }
 
 }  // namespace
@@ -55,7 +74,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
         std::cout << w.str() << "\n";
       } else {
         std::cout << "maced " << version.getDaemonVersion().cStr() << " (api "
-                  << version.getApiVersion() << ") at " << global.socket_path << ": "
+                  << version.getApiVersion() << ") at " << connected_socket_path() << ": "
                   << runs.size() << " active run(s)\n";
         if (runs.size()) {
           std::cout << human_summary_header() << "\n";
@@ -71,6 +90,9 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
     request.setRunId(args.positional[0]);
     auto response = request.send().wait(io.waitScope);
     auto run = response.getRun();
+    const std::string waiting = run.getSummary().getState() == api::RunState::QUEUED
+                                    ? what_a_queued_run_waits_for(maced, io, run.getSummary())
+                                    : "";
     if (global.json) {
       JsonWriter w;
       w.begin_object().key("run");
@@ -90,10 +112,12 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
         write_json(w, run.getPostMortem());
       else
         w.null();
+      if (!waiting.empty()) w.field("waiting_for", waiting);
       w.end_object();
       std::cout << w.str() << "\n";
     } else {
       std::cout << human_run_detail(run);
+      if (!waiting.empty()) std::cout << "waiting    for " << waiting << "\n";
     }
     return kExitOk;
   });
@@ -253,7 +277,7 @@ int cmd_version(const GlobalOptions& global, const Arguments&) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto version = maced.versionRequest().send().wait(io.waitScope);
     std::cout << "maced " << version.getDaemonVersion().cStr() << " (api "
-              << version.getApiVersion() << ") at " << global.socket_path << "\n";
+              << version.getApiVersion() << ") at " << connected_socket_path() << "\n";
     return kExitOk;
   });
 }

@@ -7,6 +7,7 @@
 #include <capnp/schema.h>
 
 #include "core/run_outcome.h"
+#include "os/duration_text.h"
 
 namespace mace::client {
 namespace {
@@ -273,17 +274,7 @@ std::string format_time(int64_t ms) {
   return buf;
 }
 
-std::string format_duration(double seconds) {
-  char buf[32];
-  long s = static_cast<long>(seconds);
-  if (s < 60)
-    std::snprintf(buf, sizeof buf, "%.1fs", seconds);
-  else if (s < 3600)
-    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
-  else
-    std::snprintf(buf, sizeof buf, "%ldh%02ldm", s / 3600, (s % 3600) / 60);
-  return buf;
-}
+std::string format_duration(double seconds) { return os::duration_text(seconds); }
 
 std::string human_summary_header() {
   char buf[160];
@@ -347,8 +338,8 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   }
   out << "submitted  " << format_time(run.getSubmittedAtMs()) << " by uid "
       << run.getSubmittedByUid() << "\n";
-  out << "started    " << format_time(run.getStartedAtMs()) << "\n";
-  out << "finished   " << format_time(run.getFinishedAtMs()) << "\n";
+  if (run.getStartedAtMs()) out << "started    " << format_time(run.getStartedAtMs()) << "\n";
+  if (run.getFinishedAtMs()) out << "finished   " << format_time(run.getFinishedAtMs()) << "\n";
   char cost[32];
   std::snprintf(cost, sizeof cost, "$%.4f", run.getCostUsd());
   out << "iterations " << run.getIterations() << ", cost " << cost << "\n";

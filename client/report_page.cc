@@ -68,7 +68,13 @@ constexpr const char* kTail = R"html(</script>
     return t;
   }
   function when(ms) { return ms ? new Date(ms).toISOString().replace('T', ' ').slice(0, 19) + 'Z' : '-'; }
-  function secs(s) { return s < 60 ? s.toFixed(1) + ' s' : Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s'; }
+  function secs(s) {
+    if (Math.round(s * 10) < 600) return Math.max(s, 0).toFixed(1) + ' s';
+    var whole = Math.round(s);
+    return whole < 3600 ? Math.floor(whole / 60) + ' min ' + whole % 60 + ' s'
+                        : Math.floor(whole / 3600) + ' h ' + Math.floor(whole % 3600 / 60) + ' min';
+  }
+  function llm(backend, model) { return model ? backend + ' / ' + model : backend; }
   function usd(x) { return x === null || x === undefined ? 'unknown' : '$' + Number(x).toFixed(4); }
   var stageColour = { passed: '#2e8b57', failed: '#c0392b', skipped: '#999', running: '#e69500',
                       building: '#2c6fbb', prompting: '#8e44ad', pending: '#bbb' };
@@ -86,12 +92,12 @@ constexpr const char* kTail = R"html(</script>
     ['outcome', { text: outcome, cls: run.outcome === 'missed' ? 'failed' : run.state }],
     ['planner', data.planner_description || '-'],
     ['objective', run.objective], ['core', run.core], ['mesh', run.mesh.join('x')],
-    ['workloads', run.workloads.join(', ')], ['backend / model', run.backend + ' / ' + run.model],
+    ['workloads', run.workloads.join(', ')], ['LLM', llm(run.backend, run.model)],
     ['iterations', run.iterations], ['cost', usd(run.cost_usd)],
     ['submitted', when(run.submitted_at_ms)], ['started', when(run.started_at_ms)],
     ['finished', when(run.finished_at_ms)],
     ['wall time', ended && started ? secs((ended - started) / 1000) : '-']
-  ]);
+  ].filter(function (row) { return row[1] !== '-' && row[1] !== ''; }));  // nothing empty shown
 
   // Task DAG per iteration: tasks in columns by depth (the longest chain of dependencies).
   section('Task DAG per iteration');
@@ -230,13 +236,13 @@ constexpr const char* kTail = R"html(</script>
   var crow = data.calls.map(function (c) {
     inTok += c.input_tokens; outTok += c.output_tokens;
     if (c.cost_usd === null) unknown++; else cost += c.cost_usd;
-    return [c.iteration, c.phase, c.task_id, c.backend + ' / ' + c.model, { text: c.input_tokens, cls: 'num' },
+    return [c.iteration, c.phase, c.task_id, llm(c.backend, c.model), { text: c.input_tokens, cls: 'num' },
             { text: c.output_tokens, cls: 'num' }, { text: c.thinking_tokens, cls: 'num' }, usd(c.cost_usd),
             secs(c.wall_s), { text: c.success ? 'ok' : c.error_class, cls: c.success ? 'pass' : 'fail' }];
   });
   crow.push(['', 'total', '', data.calls.length + ' calls', { text: inTok, cls: 'num' }, { text: outTok, cls: 'num' }, '',
              usd(cost) + (unknown ? ' + ' + unknown + ' unknown' : ''), '', '']);
-  table(['iteration', 'phase', 'task', 'backend / model', 'input', 'output', 'thinking', 'cost', 'wall', 'outcome'], crow, 'calls');
+  table(['iteration', 'phase', 'task', 'LLM', 'input', 'output', 'thinking', 'cost', 'wall', 'outcome'], crow, 'calls');
   data.calls.forEach(function (c, i) {
     var d = el('details'); d.appendChild(el('summary', {}, 'call ' + (i + 1) + ': ' + c.phase + ' ' + (c.task_id || '')));
     d.appendChild(el('pre', {}, c.prompt)); d.appendChild(el('pre', {}, c.reply));

@@ -6,6 +6,7 @@
 #include "rpc/run_listener_watcher.h"
 #include "eval/html_report.h"
 #include "eval/results.h"
+#include "service/run_event_log.h"
 #include "service/service_error.h"
 
 namespace mace::rpc {
@@ -166,17 +167,13 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
     auto events = service_.events_after(text(params.getRunId()),
                                         static_cast<int64_t>(params.getAfterSeq()),
                                         params.getLimit(), caller_);
-    auto out = context.getResults().initEntries(events.size());
-    for (size_t i = 0; i < events.size(); ++i) {
-      const auto& e = events[i];
-      out[i].setSeq(static_cast<uint64_t>(e.seq));
-      out[i].setAtMs(e.at_ms);
-      std::string source = "maced";
-      if (!e.task_id.empty())
-        source = "iter" + std::to_string(e.iteration) + "/" + e.task_id +
-                 (e.stage ? "/" + std::string(to_string(*e.stage)) : "");
-      out[i].setSource(source);
-      out[i].setText(e.message.empty() ? std::string(to_string(e.kind)) : e.message);
+    const auto lines = service::run_log(events);
+    auto out = context.getResults().initEntries(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) {
+      out[i].setSeq(static_cast<uint64_t>(lines[i].seq));
+      out[i].setAtMs(lines[i].at_ms);
+      out[i].setSource(lines[i].source);
+      out[i].setText(lines[i].text);
     }
   });
 }

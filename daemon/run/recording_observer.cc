@@ -1,6 +1,7 @@
 #include "run/recording_observer.h"
 
 #include "core/joined.h"
+#include "os/duration_text.h"
 #include "service/clock.h"
 
 namespace mace::run {
@@ -118,8 +119,7 @@ void RecordingObserver::iteration_finished(int iteration, bool passed, double co
     s.record_iteration_end(recorder_.run_id(), iteration, system_now_ms(), cost_usd, wall_s, passed);
   });
   recorder_.event(EventKind::iteration_finished, iteration, "", std::nullopt,
-                  std::string(passed ? "passed" : "failed") + " in " + std::to_string(wall_s) +
-                      " s");
+                  std::string(passed ? "passed" : "failed") + " in " + os::duration_text(wall_s));
 }
 
 void RecordingObserver::note(const std::string& message) { recorder_.message(message); }

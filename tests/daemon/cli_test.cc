@@ -140,11 +140,13 @@ TEST_F(CliTest, CancellingTwiceSaysTheRunWasAlreadyFinal) {
   EXPECT_THAT(again.out, HasSubstr("\"changed\":false"));
 }
 
-TEST_F(CliTest, UnknownRunIsBadInputNamingTheField) {
+TEST_F(CliTest, AnUnknownRunIsBadInputSaidInTheUsersWordsWithTheNextStep) {
   for (const char* command : {"status", "watch", "logs", "metrics", "cancel"}) {
     auto r = maced_->mace({command, "20990101-000000-000-000000"});
     EXPECT_EQ(r.exit_code, 2) << command;
-    EXPECT_THAT(r.err, HasSubstr("runId: no run named '20990101-000000-000-000000'")) << command;
+    EXPECT_THAT(r.err, HasSubstr("mace: no run named '20990101-000000-000-000000'\n"
+                                 "  `mace list` shows the runs you may see.")) << command;
+    EXPECT_THAT(r.err, Not(HasSubstr("runId"))) << command;
   }
 }
 

@@ -235,6 +235,18 @@ TEST_F(WatchAndLogsTest, LogsServeTheBuildLogAndTheSimLogOfARun) {
   EXPECT_EQ(maced_->mace({"logs", id, "--build", "--tail", "x"}).exit_code, 2);
 }
 
+TEST_F(WatchAndLogsTest, TheRunsLogNamesEachVerdictAndFoldsTheBuildsProgressToItsLastLine) {
+  const std::string id = submit();
+  ASSERT_EQ(watch(id).exit_code, 0);
+  auto log = maced_->mace({"logs", id});
+  ASSERT_EQ(log.exit_code, 0) << log.err;
+  EXPECT_THAT(log.out, ::testing::ContainsRegex("iter1/build  add\\.S pass \\([0-9]+\\.[0-9] s\\)\n"));
+  EXPECT_THAT(log.out, HasSubstr("linking 11/11 objects\n"));
+  EXPECT_THAT(log.out, ::testing::Not(HasSubstr("compiling 5/11 objects")));
+  EXPECT_THAT(log.out, ::testing::ContainsRegex("passed in [0-9]+\\.[0-9] s\n"))
+      << "an iteration's time for people, not 1.234567 s";
+}
+
 // Peak resident memory of a process, in KiB.
 int64_t peak_rss_kib(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `meson install --destdir` of this build, then what a packager gets: the binaries, the
 # systemd units naming the configured paths (ExecStart the installed maced), the manual
-# pages mace(1) and maced(8) (rendered without a warning), bash completion that completes,
+# pages mace(1) and maced(8) (rendered without a warning, every command in mace(1)), bash
+# completion that completes every command and flag,
 # and `systemd-analyze verify` of the installed units with their man: references checked.
 # Exit 77 (meson's "skipped") when a tool is missing, saying which.
 set -euo pipefail
@@ -59,6 +60,11 @@ complete_words() {
 [[ $(complete_words mace lo) == logs ]] || fail "mace lo<TAB> is not logs"
 complete_words mace logs RUN --f | grep -qx -- --follow || fail "mace logs RUN --f<TAB> lacks --follow"
 echo "bash completion completes"
+
+# Every command: its own --help, its entry in mace(1), completion; no page with an unfilled
+# @PLACEHOLDER@.
+"$(dirname "$0")/check_commands_documented.py" "$dest$bindir/mace" "$dest$mandir/man1/mace.1" \
+  "$dest$mandir/man8/maced.8" "$completion" || fail "a command is not documented or completed"
 
 # verify, man pages checked (the default --man=yes), against the installed tree: --root
 # finds ExecStart's maced under it, MANPATH the installed pages. The targets our units

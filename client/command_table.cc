@@ -1,0 +1,164 @@
+#include "command_table.h"
+
+#include <sstream>
+
+namespace mace::client {
+namespace {
+
+const std::vector<CommandInfo> kCommands = {
+    {"submit", "FILE [--watch] [--backend B] [--model M]", "submit a run spec; prints its run ID",
+     "Submits a run spec (JSON; \"-\" reads standard input) to maced and prints the new run's\n"
+     "ID. The LLM is --backend and --model, else the spec's, else vertex with\n"
+     "gemini-2.5-flash; \"direct\" plans without one. --watch then follows the run as\n"
+     "`mace watch` does and exits 0 only when it passes.\n",
+     cmd_submit, {{"--watch"}, {"--backend", "--model"}}},
+    {"watch", "RUN", "follow a run live until it ends",
+     "Shows the run's recorded events, then the new ones as they happen, until the run ends.\n"
+     "On a terminal, one line per event and, below them, a live line per task under way\n"
+     "(its stage, its build's objects compiled, the time spent and left). On a pipe or with\n"
+     "--json, JSON Lines: {\"event\": ...} per event and {\"result\": ...} last. Exits 0 when\n"
+     "the run passed, 1 when it ended otherwise.\n",
+     cmd_watch, {{}, {}}},
+    {"status", "[RUN]", "one run in detail, or maced and its active runs",
+     "With RUN: its state (and, while queued, what it waits for), its tasks with their\n"
+     "verdicts and models, narrowing builds, diagnoses and post-mortem. Without: maced's\n"
+     "version and socket, its active runs and each checkout with what holds it.\n",
+     cmd_status, {{}, {}}},
+    {"list", "[--state S,...] [--mine] [--limit N]", "runs, newest first",
+     "Runs, newest first: the last 100 unless --limit says otherwise (0: all). --state keeps\n"
+     "the runs in those states (queued, running, passed, failed, planning_failed,\n"
+     "budget_exceeded, checksum_mismatch, unsupported_core, error, cancelled); --mine\n"
+     "those you submitted.\n",
+     cmd_list, {{"--mine"}, {"--state", "--limit"}}},
+    {"logs",
+     "RUN [--build | --sim WORKLOAD | --list | --file ID] [--task T] [--iteration N] "
+     "[--tail N] [--follow]",
+     "a run's log, or one of the build logs and sim.logs it kept",
+     "Without --build, --sim, --list or --file: the run's log, one line per thing that\n"
+     "happened, each workload's verdict with its wall time, a build's progress folded to its\n"
+     "last line. --build: a task's build transcript; --sim WORKLOAD: that workload's sim.log;\n"
+     "both the run's own copy, read through maced a bounded piece at a time, from the newest\n"
+     "task and iteration that has one unless --task and --iteration say. --list: every log\n"
+     "the run kept (narrowing rebuilds' too) with its ID, its size, what was cut and what the\n"
+     "retention rule removed; --file ID: one of them. --tail N starts at the last N lines;\n"
+     "--follow keeps reading as the file grows, until the run ends.\n",
+     cmd_logs,
+     {{"--build", "--follow", "--list"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
+    {"report", "RUN -o FILE.html", "write the run as one self-contained HTML page",
+     "Writes one HTML file that needs nothing else to be viewed: the run's summary, each\n"
+     "iteration's task DAG, a timeline of builds and simulations per checkout, the verdicts,\n"
+     "narrowing builds, diagnoses, the post-mortem and the LLM calls.\n",
+     cmd_report, {{}, {"-o"}}},
+    {"metrics", "RUN", "successful tasks, iterations, failures recovered, time, cost",
+     "The run's five metrics: successful tasks, iterations, failures recovered, execution\n"
+     "time and compute cost.\n",
+     cmd_metrics, {{}, {}}},
+    {"calls", "RUN [--full]", "the run's LLM calls with tokens and cost",
+     "The run's LLM call attempts, oldest first: iteration, phase, task, backend and model,\n"
+     "tokens, cost (an estimate or unknown where the vendor reported none), wall time and\n"
+     "outcome. --full adds each prompt and reply.\n",
+     cmd_calls, {{"--full"}, {}}},
+    {"cancel", "RUN", "stop a run",
+     "Stops the run's builds and simulations and records it cancelled. Only its submitter\n"
+     "and maced's administrators may.\n",
+     cmd_cancel, {{}, {}}},
+    {"replay", "RUN [--until N] [--watch]", "re-execute a finished run from its record",
+     "Re-executes a finished run under a new run ID (printed): builds and simulations come\n"
+     "from its cache, LLM replies from its recorded calls, so nothing is built and no LLM is\n"
+     "called. It stops at the first decision that differs and says what differed; --until N\n"
+     "stops after iteration N; --watch follows it.\n",
+     cmd_replay, {{"--watch"}, {"--until"}}},
+    {"spec check", "FILE", "validate a run spec; maced, when it answers, checks the rest",
+     "Validates a run spec and prints it with every default filled in; each mistake names\n"
+     "its field (a JSON error its line and column). When maced answers, also what only it can\n"
+     "tell, as submit would: each gate workload found where sims will look, the tools, the\n"
+     "backend. FILE is a regular file or \"-\" for standard input.\n",
+     cmd_spec_check, {{}, {}}},
+    {"plan parse", "FILE", "print the plan MACE would take from an LLM reply",
+     "Reads a planner's reply (\"-\": standard input) and prints the plan MACE would take from\n"
+     "it as JSON, with the lines it skipped; exits 2 with the reasons when no plan can run.\n",
+     cmd_plan_parse, {{}, {}}},
+    {"verdict", "SIM_LOG...", "the verdict of simulation transcripts, no daemon needed",
+     "Reads each sim.log exactly as maced does and prints its verdict: pass, fail, timeout,\n"
+     "maxcycles or none.\n",
+     cmd_verdict, {{}, {}}},
+    {"version", "", "mace's and maced's versions, and maced's socket",
+     "Prints mace's version, then maced's and the socket it answered on.\n", cmd_version,
+     {{}, {}}},
+    {"eval submit",
+     "SUITE --methods M[,M...] [--repeats N] [--seed S] [--keep-models] "
+     "[--baseline-retries N] [--backend B] [--model M]",
+     "queue an evaluation batch; prints its ID",
+     "Queues an evaluation batch: every method on every suite task it applies to, --repeats\n"
+     "times, in an order shuffled by --seed. Methods: mace, baseline, baseline_retry,\n"
+     "fault_check, seeded_fault, codesign, codesign_llm. --keep-models keeps the models\n"
+     "between jobs (by default each job builds from scratch).\n",
+     cmd_eval_submit,
+     {{"--keep-models"},
+      {"--methods", "--repeats", "--seed", "--baseline-retries", "--backend", "--model"}}},
+    {"eval status", "BATCH", "a batch's progress",
+     "Jobs done of jobs in all, per method, and the job under way.\n", cmd_eval_status,
+     {{}, {}}},
+    {"eval results", "BATCH [--csv]", "a batch's results table",
+     "Per task and method: success rate over the repeats, iterations, cost, wall time and\n"
+     "designs evaluated. --csv for a spreadsheet, --json for every job and its environment.\n",
+     cmd_eval_results, {{"--csv"}, {}}},
+    {"eval report", "BATCH -o FILE.html", "a batch's results as one HTML page",
+     "Writes the results table and its plots as one self-contained HTML page.\n",
+     cmd_eval_report, {{}, {"-o", "--output"}}},
+    {"eval cancel", "BATCH", "stop a batch",
+     "Starts no further job of the batch and cancels the one under way.\n", cmd_eval_cancel,
+     {{}, {}}},
+    {"mcp", "--session TOKEN", "the MCP server of an LLM agent's tools",
+     "Started by an LLM agent that maced runs, never by hand: serves the session's tools on\n"
+     "standard input and output.\n",
+     cmd_mcp, {{}, {"--session"}}, true},
+};
+
+}  // namespace
+
+const std::vector<CommandInfo>& command_table() { return kCommands; }
+
+std::string overall_help() {
+  std::ostringstream out;
+  out << "usage: mace [--socket PATH] [--json] COMMAND [ARGS]\n\nCommands:\n";
+  for (const CommandInfo& c : command_table()) {
+    if (c.hidden) continue;
+    // The summary in a column; after a synopsis too long for it, on the next line.
+    const std::string head = std::string(c.name) + (*c.synopsis ? " " : "") + c.synopsis;
+    out << "  " << head;
+    if (head.size() > 34) out << "\n" << std::string(38, ' ');
+    else out << std::string(36 - head.size(), ' ');
+    out << c.summary << "\n";
+  }
+  out << "\n`mace COMMAND --help` says more about one.\n\n"
+         "Options:\n"
+         "  --socket PATH   maced's socket. Without it: $MACE_SOCKET, else the first that\n"
+         "                  answers of /run/maced/maced.sock, $XDG_RUNTIME_DIR/maced/maced.sock,\n"
+         "                  $XDG_RUNTIME_DIR/maced.sock and ~/.local/state/mace/maced.sock\n"
+         "  --json          output for scripts\n\n"
+         "Exit codes: 0 done (a watched run passed), 1 a watched run did not pass, 2 bad\n"
+         "input or an unknown run, 3 maced unreachable, 4 maced failed the request.\n";
+  return out.str();
+}
+
+std::string command_help(const CommandInfo& command) {
+  std::ostringstream out;
+  out << "usage: mace " << command.name << (*command.synopsis ? " " : "") << command.synopsis
+      << "\n\n"
+      << command.details;
+  return out.str();
+}
+
+std::string group_help(const std::string& group) {
+  std::ostringstream out;
+  for (const CommandInfo& c : command_table()) {
+    const std::string name = c.name;
+    if (c.hidden || name.rfind(group + " ", 0) != 0) continue;
+    if (out.tellp() == 0) out << "usage:\n";
+    out << "  mace " << name << " " << c.synopsis << "\n      " << c.summary << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace mace::client

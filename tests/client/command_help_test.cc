@@ -1,0 +1,75 @@
+// The real `mace` binary's help: each command's own, the list of them, and the closest
+// command or flag when one is mistyped. No daemon is needed for any of it.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/maced_instance.h"
+
+namespace mace::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+ProcessResult mace(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {mace_binary()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv);
+}
+
+TEST(CommandHelpTest, ACommandsHelpIsAboutThatCommandAlone) {
+  auto r = mace({"submit", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_THAT(r.out, StartsWith("usage: mace submit FILE [--watch] [--backend B] [--model M]\n"));
+  EXPECT_THAT(r.out, Not(HasSubstr("eval submit")));
+  EXPECT_THAT(r.out, Not(HasSubstr("cancel")));
+  EXPECT_EQ(mace({"help", "submit"}).out, r.out);
+  EXPECT_EQ(mace({"submit", "-h"}).out, r.out);
+  EXPECT_THAT(mace({"eval", "results", "--help"}).out,
+              StartsWith("usage: mace eval results BATCH [--csv]\n"));
+}
+
+TEST(CommandHelpTest, TheOverallHelpListsEveryCommandOnALineOfItsOwn) {
+  auto r = mace({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* line : {"\n  submit FILE [--watch] [--backend B] [--model M]\n      ",
+                           "\n  watch RUN ", "\n  eval submit SUITE --methods M[,M...] [--repeats N]",
+                           "\n  eval cancel BATCH", "\n  spec check FILE", "\n  version "})
+    EXPECT_THAT(r.out, HasSubstr(line));
+  EXPECT_THAT(r.out, HasSubstr("`mace COMMAND --help`"));
+  EXPECT_THAT(r.out, Not(HasSubstr("\n  mcp")));  // started by agents, not people
+}
+
+TEST(CommandHelpTest, AGroupWithoutItsSecondWordListsItsCommands) {
+  auto r = mace({"eval"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("mace eval submit SUITE"));
+  EXPECT_THAT(r.err, HasSubstr("mace eval cancel BATCH"));
+  EXPECT_THAT(r.err, Not(HasSubstr("mace watch")));
+  EXPECT_EQ(mace({"eval", "--help"}).exit_code, 0);
+}
+
+TEST(CommandHelpTest, AMistypedCommandGetsTheClosestOneNotTheWholeHelp) {
+  auto r = mace({"sumbit", "spec.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("unknown command \"sumbit\"; did you mean \"submit\"?"));
+  EXPECT_THAT(r.err, Not(HasSubstr("Commands:")));
+  EXPECT_THAT(mace({"eval", "sbumit"}).err, HasSubstr("did you mean \"eval submit\"?"));
+  auto far = mace({"frobnicate"});
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_THAT(far.err, Not(HasSubstr("did you mean")));
+  EXPECT_THAT(far.err, HasSubstr("`mace --help` lists the commands"));
+}
+
+TEST(CommandHelpTest, AMistypedFlagGetsTheClosestFlagOfThatCommand) {
+  auto r = mace({"list", "--mnie"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("mace list: unknown option --mnie; did you mean --mine?"));
+  EXPECT_THAT(r.err, HasSubstr("usage: mace list [--state S,...] [--mine] [--limit N]"));
+  EXPECT_THAT(mace({"logs", "RUN", "--folow"}).err, HasSubstr("did you mean --follow?"));
+}
+
+}  // namespace
+}  // namespace mace::testing
