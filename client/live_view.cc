@@ -100,7 +100,9 @@ std::vector<std::string> LiveView::lines(int64_t now_ms, std::size_t width) cons
         line += "  ~" + clock_text(a.estimate_left_ms - (now_ms - a.estimate_at_ms)) + " left";
     } else {
       line += clock_text(now_ms - a.since_ms);
-      if (a.stage == "running") line += "  " + std::to_string(a.verdicts) + " workloads judged";
+      if (a.stage == "running")
+        line += "  " + std::to_string(a.verdicts) + (a.verdicts == 1 ? " workload" : " workloads") +
+                " judged";
     }
     out.push_back(fit(std::move(line), width));
   }

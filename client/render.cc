@@ -387,10 +387,14 @@ std::string human_event(api::Event::Reader e) {
   if (when.size() > 11) when = when.substr(11);  // the time of day is enough in a stream
   std::string line = when + "  ";
   switch (e.getKind()) {
-    case api::EventKind::TASK_STAGE:
-      line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
-              stage_name(e.getStage());
-      break;
+    case api::EventKind::TASK_STAGE: {
+      // The stage, then the message only when it says more ("failed: build_failed").
+      const std::string stage = stage_name(e.getStage());
+      line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": ";
+      const std::string message = text(e.getMessage());
+      if (message.empty()) return line + stage;
+      return line + (message.rfind(stage, 0) == 0 ? message : stage + "  " + message);
+    }
     case api::EventKind::VERDICT:
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
               text(e.getWorkload()) + " " + verdict_name(e.getVerdict());
@@ -399,7 +403,8 @@ std::string human_event(api::Event::Reader e) {
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": build " +
               text(e.getMessage()) + ", " +
               format_duration(static_cast<double>(e.getElapsedMs()) / 1000) + " elapsed";
-      if (e.getEstimateLeftMs() >= 0)
+      // Under a second left is the build's end, not an estimate worth a word.
+      if (e.getEstimateLeftMs() >= 1000)
         line += ", about " + format_duration(static_cast<double>(e.getEstimateLeftMs()) / 1000) +
                 " left";
       return line;

@@ -9,8 +9,10 @@ namespace {
 
 std::string source_of(const store::EventRecord& e) {
   if (e.task_id.empty()) return "maced";
+  // A stage change says its stage in its text: "iter1/build  passed", not "passed" twice.
+  const bool stage_in_text = e.kind == EventKind::task_stage;
   return "iter" + std::to_string(e.iteration) + "/" + e.task_id +
-         (e.stage ? "/" + std::string(to_string(*e.stage)) : "");
+         (e.stage && !stage_in_text ? "/" + std::string(to_string(*e.stage)) : "");
 }
 
 std::string text_of(const store::EventRecord& e) {

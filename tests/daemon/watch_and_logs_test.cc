@@ -211,6 +211,8 @@ TEST_F(WatchAndLogsTest, OnATerminalWatchDrawsALiveLinePerTaskAboveWhichTheLogSc
   EXPECT_THAT(all, HasSubstr("iter1 build: building"));
   EXPECT_THAT(all, HasSubstr("iter1 build: build linking 11/11 objects"));
   EXPECT_THAT(all, HasSubstr("iter1 build: add.S pass"));
+  EXPECT_THAT(all, HasSubstr("iter1 build: passed\n")) << "a stage is said once";
+  EXPECT_THAT(all, ::testing::Not(HasSubstr("building  building")));
 }
 
 TEST_F(WatchAndLogsTest, LogsServeTheBuildLogAndTheSimLogOfARun) {
@@ -242,6 +244,7 @@ TEST_F(WatchAndLogsTest, TheRunsLogNamesEachVerdictAndFoldsTheBuildsProgressToIt
   ASSERT_EQ(log.exit_code, 0) << log.err;
   EXPECT_THAT(log.out, ::testing::ContainsRegex("iter1/build  add\\.S pass \\([0-9]+\\.[0-9] s\\)\n"));
   EXPECT_THAT(log.out, HasSubstr("linking 11/11 objects\n"));
+  EXPECT_THAT(log.out, HasSubstr("iter1/build  passed\n")) << "a stage is said once";
   EXPECT_THAT(log.out, ::testing::Not(HasSubstr("compiling 5/11 objects")));
   EXPECT_THAT(log.out, ::testing::ContainsRegex("passed in [0-9]+\\.[0-9] s\n"))
       << "an iteration's time for people, not 1.234567 s";

@@ -52,9 +52,9 @@ TEST(RunLogTest, EachStretchOfABuildsProgressIsFoldedToItsLastLine) {
   events[8].stage = TaskStage::failed;
   EXPECT_THAT(texts(run_log(events)),
               ::testing::ElementsAre("1 maced running", "6 iter1/a/building linking 50/50 objects",
-                                     "7 iter1/a/running running",
+                                     "7 iter1/a running",
                                      "8 iter1/b/building compiling 2/50 objects",
-                                     "9 iter1/b/failed failed: build_failed",
+                                     "9 iter1/b failed: build_failed",
                                      "10 iter1/a/building verilating (narrowing: undo l1d)"));
 }
 
