@@ -71,27 +71,32 @@ say_how_to_use_mace() {
   fi
 }
 
+# A command and what it is for, the comments of several lined up.
+hint() {
+  printf '  %-48s  # %s\n' "$1" "$2"
+}
+
 # What to look at next, for the state the run is in.
 say_what_next() {
   local run=$1 state=$2
   echo "Next:"
   case $state in
     passed)
-      echo "  mace report $run -o run.html   # the whole run as one page"
-      echo "  mace logs $run --build         # the Verilator build's log"
+      hint "mace report $run -o run.html" "the whole run as one page"
+      hint "mace logs $run --build" "the Verilator build's log"
       ;;
     queued)
       echo "  the run waits for an OpenPiton checkout: set MACE_PITON_ROOT to one and run"
       echo "  scripts/quickstart.sh again, or cancel it: mace cancel $run"
       ;;
     running)
-      echo "  mace watch $run     # follow it to its end"
-      echo "  mace cancel $run    # stop it"
+      hint "mace watch $run" "follow it to its end"
+      hint "mace cancel $run" "stop it"
       ;;
     *)
-      echo "  mace status $run          # why it ended $state"
-      echo "  mace logs $run --build    # the build's log"
+      hint "mace status $run" "why it ended $state"
+      hint "mace logs $run --build" "the build's log"
       ;;
   esac
-  echo "  mace list                      # every run; docs/client.md has every command"
+  hint "mace list" "every run; docs/client.md has every command"
 }

@@ -63,7 +63,12 @@ config=$state/maced.json
 if [ -n "${MACE_PITON_ROOT:-}" ]; then
   root=$(cd "$MACE_PITON_ROOT" && pwd)
   step "patching the OpenPiton checkout $root for Verilator 5"
-  scripts/patch_openpiton.sh "$root"
+  # Each line it changes is kept in a file, not shown: the step's name and time say enough.
+  if ! scripts/patch_openpiton.sh "$root" >"$state/patch.log" 2>&1; then
+    cat "$state/patch.log" >&2
+    exit 1
+  fi
+  echo "    what it changed: $state/patch.log"
   step_done
   printf '{"checkouts": [{"path": "%s"}]}\n' "$root" > "$config"
 else
