@@ -47,7 +47,8 @@ say_how_to_use_mace() {
   local binary=$1 socket=$2 default_socket=$3 bin=$HOME/.local/bin on_path=
   case ":$PATH:" in *":$bin:"*) on_path=1 ;; esac
   local found
-  found=$(env -u MACE_SOCKET "$binary" version 2>/dev/null | sed -n 's/^maced .* at \(.*\)$/\1/p')
+  # A new shell that finds no maced is the case to say, not a failure.
+  found=$(env -u MACE_SOCKET "$binary" version 2>/dev/null | sed -n 's/^maced .* at \(.*\)$/\1/p' || true)
   echo "To use mace from any shell:"
   # Debian's ~/.profile puts ~/.local/bin on PATH at login when the folder exists.
   local at_login=

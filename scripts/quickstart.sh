@@ -96,8 +96,16 @@ if "${mace[@]}" version >/dev/null 2>&1; then
   echo "maced already running on $MACE_SOCKET"
 else
   echo "starting maced: socket $MACE_SOCKET, state $state, log $state/maced.log"
-  MACE_WORKLOADS_DIR=$PWD/workloads nohup "$build/daemon/maced/maced" --socket "$MACE_SOCKET" \
-    --state-dir "$state" --config "$config" >>"$state/maced.log" 2>&1 </dev/null &
+  # maced outlives this script: it keeps none of the descriptors this script was given (a
+  # lock held around the quick start, a pipe a caller waits on to close).
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd=${fd##*/}
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+    done
+    MACE_WORKLOADS_DIR=$PWD/workloads exec nohup "$build/daemon/maced/maced" \
+      --socket "$MACE_SOCKET" --state-dir "$state" --config "$config" >>"$state/maced.log" 2>&1 </dev/null
+  ) &
   echo $! >"$pidfile"
   cp "$config" "$state/maced.started.json"
   for _ in $(seq 1 100); do
