@@ -387,9 +387,9 @@ TEST_F(LlmRunTest, ATaskPromptCallPrecedesTheBuildAndItsFailureDoesNotStopIt) {
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_THAT(requests[1].body, HasSubstr("Task plain (kind config)"));
   std::string logs = maced_->mace({"logs", id}).out;
-  EXPECT_THAT(logs, HasSubstr("iter1/plain/prompting"));
+  EXPECT_THAT(logs, HasSubstr("iter1/plain  prompting\n"));
   EXPECT_THAT(logs, HasSubstr("the prompt call of plain failed"));
-  EXPECT_LT(logs.find("iter1/plain/prompting"), logs.find("iter1/plain/building"));
+  EXPECT_LT(logs.find("iter1/plain  prompting\n"), logs.find("iter1/plain  building\n"));
   EXPECT_THAT(maced_->mace({"status", id, "--json"}).out, HasSubstr(R"("state":"passed")"));
   EXPECT_EQ(checkout_.invocations("build"), 1);
 }
