@@ -46,7 +46,7 @@ for page in man1/mace.1 man8/maced.8; do
   rendered=$(LC_ALL=C.UTF-8 MANWIDTH=80 man -E UTF-8 -l "$file" 2>/dev/null)
   grep -q "^NAME" <<<"$rendered" || fail "$page renders without a NAME section"
 done
-LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$dest$mandir/man1/mace.1" 2>/dev/null | grep -q -- "--follow" ||
+LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$dest$mandir/man1/mace.1" 2>/dev/null | grep -- "--follow" >/dev/null ||
   fail "mace(1) does not describe logs --follow"
 echo "man pages render without warnings"
 
@@ -58,7 +58,9 @@ complete_words() {
     _ "$completion" "$@"
 }
 [[ $(complete_words mace lo) == logs ]] || fail "mace lo<TAB> is not logs"
-complete_words mace logs RUN --f | grep -qx -- --follow || fail "mace logs RUN --f<TAB> lacks --follow"
+# grep reads every word offered: -q would stop at the first and, under pipefail, fail the
+# pipeline whenever the completion was still writing (--follow, then --file).
+complete_words mace logs RUN --f | grep -x -- --follow >/dev/null || fail "mace logs RUN --f<TAB> lacks --follow"
 echo "bash completion completes"
 
 # Every command: its own --help, its entry in mace(1), completion; no page with an unfilled
