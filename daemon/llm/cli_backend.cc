@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -57,10 +56,13 @@ std::optional<std::chrono::seconds> zone_offset(const std::string& zone, int64_t
   static const std::regex kZoneName(R"([A-Za-z][A-Za-z0-9_+\-]*(/[A-Za-z0-9_+\-]+)*)");
   if (!std::regex_match(zone, kZoneName)) return std::nullopt;
   const char* dir = std::getenv("TZDIR");
-  std::ifstream in(std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + zone,
-                   std::ios::binary);
-  if (!in) return std::nullopt;
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // The name comes from a vendor's message: it may name a directory ("America"), and a
+  // zone file is a few KiB. Only a regular file, read whole up to a bound, never a throw.
+  constexpr std::size_t kMaxTzifBytes = 256 * 1024;
+  std::optional<std::string> file = os::try_read_file(
+      std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/" + zone, kMaxTzifBytes);
+  if (!file) return std::nullopt;
+  const std::string& data = *file;
   auto be32 = [&](size_t at) -> int64_t {
     if (at + 4 > data.size()) throw std::out_of_range("tzif");
     uint32_t v = 0;
@@ -154,7 +156,7 @@ std::optional<std::chrono::seconds> parse_reset_time(std::string_view text_in,
   }
   // "Please retry in 41.2s", "retry after 30 seconds", "try again in 2 minutes".
   static const std::regex kDelay(
-      R"((?:retry|try again)\s+(?:in|after)\s+(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hours?)?\b)",
+      R"((?:retry|try again)\s+(?:in|after)\s+(\d{1,9}(?:\.\d{1,9})?)\s*(ms|s|sec|secs|seconds?|m|mins?|minutes?|h|hours?)?\b)",
       std::regex::icase);
   if (std::regex_search(text, m, kDelay)) {
     double amount = std::stod(m[1].str());

@@ -3,6 +3,7 @@
 // retry policy needs (REQ-BUD-14).
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "llm_error_fixtures.h"
 
@@ -13,6 +14,7 @@
 #include <sstream>
 
 #include "llm/cli_backend.h"
+#include "support/child_process.h"
 
 namespace mace::llm {
 namespace {
@@ -296,6 +298,29 @@ TEST(ResetTime, Forms) {
   EXPECT_FALSE(parse_reset_time("resets 4pm (No/Such_Zone)", kNoon));
   EXPECT_FALSE(parse_reset_time("resets 4pm (../../etc/passwd)", kNoon));
   EXPECT_FALSE(parse_reset_time("nothing to see", kNoon));
+}
+
+// A zone name in a vendor's message is untrusted: one that names a directory of the tz
+// database ("America"), a FIFO or an oversized file is no zone, never an exception (which
+// ended the run in error instead of waiting) nor a read that blocks. Found by mace_fuzz
+// (--seconds 120 --seed 424242).
+TEST(ResetTime, AZoneThatIsNotAZoneFileIsNoZone) {
+  testing::TempDir tz;
+  std::filesystem::create_directories(tz.file("America"));
+  ASSERT_EQ(::mkfifo(tz.file("Fifo").c_str(), 0644), 0);
+  tz.write("Huge", std::string(1 << 20, 'x'));
+  const char* before = std::getenv("TZDIR");
+  const std::string saved = before ? before : "";
+  ::setenv("TZDIR", tz.path().c_str(), 1);
+  EXPECT_NO_THROW(EXPECT_FALSE(parse_reset_time("resets 4pm (America)", kNoon)));
+  EXPECT_NO_THROW(EXPECT_FALSE(parse_reset_time("resets 4pm (Fifo)", kNoon)));
+  EXPECT_NO_THROW(EXPECT_FALSE(parse_reset_time("resets 4pm (Huge)", kNoon)));
+  if (before) ::setenv("TZDIR", saved.c_str(), 1); else ::unsetenv("TZDIR");
+  // The system's own database, whose areas are directories.
+  EXPECT_NO_THROW(EXPECT_FALSE(parse_reset_time("resets 4pm (America)", kNoon)));
+  // A delay too long to be one is no delay, not an overflow or an exception.
+  EXPECT_NO_THROW(EXPECT_FALSE(parse_reset_time("retry in " + std::string(400, '9') + " s", kNoon)));
+  EXPECT_NO_THROW(parse_reset_time("retry in 999999999.999999999 hours", kNoon));
 }
 
 }  // namespace
