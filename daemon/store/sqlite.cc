@@ -24,6 +24,12 @@ Database::Database(const std::filesystem::path& path, int flags) : path_(path) {
     throw Error(path_.string() + ": cannot open database: " + message, rc & 0xff);
   }
   sqlite3_extended_result_codes(db_, 1);
+  // A WAL database's -wal and -shm files stay when the last connection closes. Otherwise
+  // the next open must create them, and on a full disk it cannot: the database could not
+  // even be read, and maced could not start to say what is wrong. With them kept, reads
+  // work on a full disk and writes fail with "database or disk is full".
+  int persist = 1;
+  sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
 }
 
 Database::~Database() {

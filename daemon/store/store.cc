@@ -247,6 +247,9 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& path) {
   // In WAL mode NORMAL loses at most the last commits on power loss, never consistency;
   // FULL would fsync on every event.
   db->exec("PRAGMA synchronous = NORMAL");
+  // The -wal file is kept between opens (sqlite.cc); after a checkpoint it is cut back to
+  // this, so a burst of writes does not hold its size for ever.
+  db->exec("PRAGMA journal_size_limit = 33554432");
 
   migrate(*db);
   return std::unique_ptr<Store>(new Store(std::move(db)));
