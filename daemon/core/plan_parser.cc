@@ -319,8 +319,9 @@ void add_graph_errors(Plan& plan) {
 Plan parse_plan(std::string_view reply, PlanGrammar grammar) {
   Plan plan;
   if (reply.size() > kMaxReplyBytes) {
-    plan.errors.push_back("the reply is " + std::to_string(reply.size()) + " bytes; a plan may be " +
-                          "at most " + std::to_string(kMaxReplyBytes));
+    // "over", not the size: a reader may have stopped one byte past the limit.
+    plan.errors.push_back("the reply is over " + std::to_string(kMaxReplyBytes) +
+                          " bytes, the most a plan may be");
     return plan;
   }
   std::vector<Skip> skips;

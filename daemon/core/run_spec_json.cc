@@ -15,6 +15,7 @@
 #include <simdjson.h>
 
 #include "core/json_syntax.h"
+#include "core/json_document.h"
 #include "core/json_writer.h"
 #include "core/printable_text.h"
 #include "core/run_spec.h"
@@ -554,19 +555,8 @@ void SpecReader::read_replay(element e) {
 SpecParseResult parse_run_spec_json(std::string_view json) {
   // The text first, before anything of it is parsed or kept: a size a caller may have
   // stopped reading at, and bytes a C string or a terminal would take for something else.
-  if (json.size() > kMaxSpecJsonBytes)
-    return {std::nullopt, {{"", "a run spec must be at most " + std::to_string(kMaxSpecJsonBytes) +
-                                    " bytes of JSON, got more"}}};
-  if (size_t nul = json.find('\0'); nul != std::string_view::npos)
-    return {std::nullopt, {{"", "a run spec must not contain a NUL byte, got one at byte " +
-                                    std::to_string(nul)}}};
-  for (size_t i = 0; i < json.size();) {
-    size_t n = os::utf8_sequence_length(json, i);
-    if (n == 0)
-      return {std::nullopt, {{"", "a run spec must be UTF-8 text, got bytes that are not UTF-8 "
-                                  "at byte " + std::to_string(i)}}};
-    i += n;
-  }
+  if (auto problem = json_document_problem(json, "a run spec", kMaxSpecJsonBytes))
+    return {std::nullopt, {{"", std::move(*problem)}}};
   simdjson::dom::parser parser;
   // An empty view may have no data pointer at all, which padded_string would copy from.
   simdjson::padded_string padded(json.empty() ? std::string_view("") : json);

@@ -15,6 +15,7 @@
 #include "core/direct_planner.h"
 #include "core/joined.h"
 #include "core/json_syntax.h"
+#include "core/json_document.h"
 #include "core/printable_text.h"
 
 namespace mace::eval {
@@ -415,9 +416,8 @@ const SuiteTask* Suite::task(std::string_view id) const {
 
 SuiteParseResult parse_suite_json(std::string_view json) {
   SuiteParseResult result;
-  if (json.size() > kMaxSuiteJsonBytes) {
-    result.errors.push_back({"", "a suite must be at most " + std::to_string(kMaxSuiteJsonBytes) +
-                                     " bytes, got " + std::to_string(json.size())});
+  if (auto problem = json_document_problem(json, "a suite", kMaxSuiteJsonBytes)) {
+    result.errors.push_back({"", std::move(*problem)});
     return result;
   }
   simdjson::dom::parser parser;

@@ -188,9 +188,8 @@ TEST(ParseRunSpec, EmptyWorkloadArgsEntryIsKept) {
 }
 
 TEST(ParseRunSpec, KeepsUnicodeAndEscapesInStrings) {
-  RunSpec spec = parsed(R"({"workloads":["h\u00e9llo"],"objective":"line\nbreak \"quoted\""})");
-  EXPECT_EQ(spec.workloads[0], "h\xc3\xa9llo");
-  EXPECT_EQ(spec.objective, "line\nbreak \"quoted\"");
+  RunSpec spec = parsed(R"({"workloads":["hello"],"objective":"h\u00e9llo line\nbreak \"quoted\""})");
+  EXPECT_EQ(spec.objective, "h\xc3\xa9llo line\nbreak \"quoted\"");
 }
 
 // ---------------------------------------------------------------- core (REQ-PLAN-4)
@@ -338,6 +337,23 @@ TEST(ParseRunSpec, RejectsWorkloadNamesUnfitForArgvOrFileNames) {
           FieldError{"workloads[5]",
                      "must not contain whitespace or control characters (it becomes a simulator "
                      "argument and part of file names), got \"nul\\u0000\""}));
+}
+
+// sims pastes a workload's name into a shell command line: what it accepts is an allowlist,
+// checked when the spec is, not when the first simulation would start after planning.
+TEST(ParseRunSpec, RejectsWorkloadNamesSimsWouldPasteIntoAShell) {
+  for (const char* name : {"it's", "a;b", "$HOME", "a`b`", "x|y", "a&b", "h\\u00e9llo", ".hidden",
+                           "a..b", "(x)", "a*b"}) {
+    const FieldErrors errors =
+        errors_for(std::string(R"({"workloads":[")") + name + R"("],"objective":"boot"})");
+    ASSERT_EQ(errors.size(), 1u) << name;
+    EXPECT_EQ(errors[0].path, "workloads[0]") << name;
+  }
+  EXPECT_THAT(errors_for(R"({"workloads":["a;b"],"objective":"boot"})")[0].message,
+              ::testing::HasSubstr("must be ASCII letters, digits, '_', '.', '+' and '-' only"));
+  for (const char* name : {"hello", "add.S", "princeton-test-test.s", "c++_test", "x_1.c"})
+    EXPECT_TRUE(parse_run_spec_json(std::string(R"({"workloads":[")") + name + R"("],"objective":"boot"})").spec)
+        << name;
 }
 
 TEST(ParseRunSpec, RejectsDuplicateWorkloads) {

@@ -358,14 +358,14 @@ TEST(RunSpecRoundTrip, MinimalParsedSpecReadsBackEqual) {
 TEST(RunSpecRoundTrip, FullParsedSpecReadsBackEqual) {
   // REQ-PLAN-1
   RunSpec spec = parsed(R"({
-    "core": "generic", "mesh": [16, 256], "workloads": ["hello", "mul", "h\u00e9"],
+    "core": "generic", "mesh": [16, 256], "workloads": ["hello", "mul", "h-e.S"],
     "objective": "tab\there \"quoted\" \\ \u00e9\nline two",
     "budget": {"max_iterations": 10000, "max_usd": 0.1, "max_wall_s": 1},
     "coverage": true, "rtl_timeout": 5, "max_cycle": 6,
     "workload_args": {"mul": {"finish_mask": "0xDeadBeef", "options": ["-nofast_boot"],
                               "rtl_timeout": 2147483647, "max_cycle": null},
                       "hello": {"options": ["-sim_run_args=+y", "-midas_args=-DZ"], "max_cycle": 7},
-                      "h\u00e9": {}},
+                      "h-e.S": {}},
     "core_descriptor": {"name": "c", "isa": "RV32IM", "top_module": "c", "files": ["piton/design/c.v"],
                         "reset_vector": "0x40000000", "memory_interface": {"protocol": "obi", "ports": 2},
                         "parameters": {"P": "32'h4000_0000", "Q": 1}, "link_script": "SECTIONS {\n}\n"},

@@ -82,6 +82,10 @@ TEST(SuiteTest, RejectsEachMalformedEntryNamingItsIndexAndField) {
       {R"({"tasks": [)" + ok + "]}", "suite: is required"},
       {R"({"suite": "S!", "tasks": [)" + ok + "]}", "suite: must be a name"},
       {suite_with("[" + ok + "]").substr(0, 20), "invalid JSON at line 1, column 16: a string that is never closed starts here"},
+      // As a spec is: simdjson stops at a NUL, and a C string, a log or a terminal would too.
+      {suite_with("[" + ok + "]") + std::string(1, '\0'), "a suite must not contain a NUL byte"},
+      {suite_with("[" + ok + "]") + "\xff", "a suite must be UTF-8 text"},
+      {std::string(kMaxSuiteJsonBytes + 1, ' '), "a suite must be at most 1048576 bytes of JSON, got more"},
       {R"({"suite": "s", "extra": 1, "tasks": [)" + ok + "]}", "extra: is not a field of a suite"},
       {suite_with("[" + ok + ", 3]"), "tasks[1]: must be an object"},
       {suite_with(R"([{"spec": )" + std::string(kTaskSpec) + R"(, "expert": {}}])"), "tasks[0].id: is required"},
