@@ -153,6 +153,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
     w.field("verdict", verdict_name(r.getVerdict())).field("wall_s", r.getWallS()).end_object();
   }
   w.end_array();
+  w.field("waiting_for", text(t.getWaitingFor()));
   w.end_object();
 }
 
@@ -349,6 +350,8 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
       out << "  iter" << t.getIteration() << " " << text(t.getTaskId()) << " [" << text(t.getKind())
           << "] " << stage_name(t.getStage());
       if (t.getFailureReason().size()) out << " (" << text(t.getFailureReason()) << ")";
+      if (t.getWaitingFor().size()) out << ": " << text(t.getWaitingFor());
+      if (t.getCheckout().size() && !t.getWaitingFor().size()) out << " on " << text(t.getCheckout());
       if (t.getBuildSource() == "built") out << " built";
       if (t.getBuildSource() == "checkout") out << " reused in place";
       if (t.getBuildSource() == "store") out << " model from store";

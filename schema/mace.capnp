@@ -77,9 +77,10 @@ struct RunSpec {
   options @11 :RunOptions;
   backend @12 :Text;             # empty: maced's configured default
   model @13 :Text;               # empty: the backend's default
-  checkouts @14 :UInt32;         # 0: as many as maced grants
+  checkouts @14 :UInt32;         # 0: as many as its levels can use; else at most this many
   tools @15 :List(Text);         # tools of maced's configuration every LLM call of the run gets
   replay @16 :ReplaySettings;
+  dispatch @17 :Text;            # "queue" | "batches"; empty: maced's configured default
 }
 
 struct SpecSource {
@@ -120,6 +121,7 @@ enum TaskStage {
   passed @4;
   failed @5;
   skipped @6;
+  waiting @7;           # ready, but held back: TaskState.waitingFor says why
 }
 
 enum Verdict {
@@ -152,6 +154,8 @@ struct TaskState {
   buildSource @12 :Text;         # "", built, checkout (reused in place), store (model store)
   buildOrigin @13 :Text;         # for store: the entry, and where and when it was built
   network @14 :Text;             # "" (OpenPiton's 2D mesh) or the network a co-design search chose
+  waitingFor @15 :Text;          # why a waiting task waits (no free checkout, a model
+                                 # another task is building, its node failed); "" otherwise
 }
 
 struct RunSummary {

@@ -56,6 +56,11 @@ enum class FailureReason {
 std::string_view to_string(FailureReason reason);
 std::optional<FailureReason> failure_reason_from_string(std::string_view text);
 
+// The task's work was lost to the machine or scheduler it was placed on (its node went
+// down, failed or was drained, the job never got its node, the scheduler ended it), not
+// ended by the design: it is run again on another checkout, never diagnosed or counted.
+bool lost_to_infrastructure(FailureReason reason);
+
 // Reasons that say nothing about the design: the budget, a cancel, MACE itself, a replay
 // cache miss, a workload that cannot be run. Narrowing a configuration for them would
 // only repeat them.

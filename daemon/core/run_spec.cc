@@ -512,6 +512,8 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   spec.model ? w.value(*spec.model) : w.null();
   w.key("checkouts");
   spec.checkouts ? w.value(*spec.checkouts) : w.null();
+  w.key("dispatch");
+  spec.dispatch ? w.value(to_string(*spec.dispatch)) : w.null();
   w.key("tools").begin_array();
   for (const std::string& name : spec.tools) w.value(name);
   w.end_array();

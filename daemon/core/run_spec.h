@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/dispatch.h"
 #include "core/field_error.h"
 #include "core/run_spec_limits.h"
 
@@ -85,6 +86,8 @@ struct RunSpec {
   std::optional<std::string> backend;
   std::optional<std::string> model;
   std::optional<int64_t> checkouts;
+  // How a level's tasks go onto the checkouts (core/dispatch.h); unset: maced's default.
+  std::optional<Dispatch> dispatch;
   // Tools maced's configuration declares (REQ-EXEC-7), by name; every LLM call of the run
   // is offered them. Whether each exists is checked at submit time, not here: `mace spec
   // check` has no daemon to ask.
@@ -121,7 +124,7 @@ struct SpecParseResult {
 // Errors come sorted by path, in the order run_spec_to_json writes the fields. null
 // means "unset" for the optional fields without a fixed default (max_cycle, a
 // finish_mask, a workload's rtl_timeout and max_cycle, core_descriptor, backend, model,
-// checkouts) and for rtl_timeout. Before it is parsed the text itself must fit
+// checkouts, dispatch) and for rtl_timeout. Before it is parsed the text itself must fit
 // kMaxSpecJsonBytes and be UTF-8 without a NUL byte (path "" for those). The
 // parsed spec always has rtl_timeout set, to kDefaultRtlTimeout when the JSON leaves it
 // out or null, so a parsed spec equals what its run_spec_to_json parses back to.

@@ -34,8 +34,8 @@ using FieldNames = std::span<const std::string_view>;
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "rtl_timeout", "max_cycle",
-    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "tools",
-    "replay"};
+    "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
+    "tools", "replay"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
                                                     "options"};
@@ -178,6 +178,7 @@ class SpecReader {
 
   void read_field(std::string_view key, element value, const std::string& path);
   void read_core(element e);
+  void read_dispatch(element e);
   void read_mesh(element e);
   void read_workloads(element e);
   void read_budget(element e);
@@ -371,6 +372,8 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
   } else if (key == "checkouts") {
     if (!value.is_null())
       spec_.checkouts = read_integer(value, path, integer_range_rule(kMaxCheckouts));
+  } else if (key == "dispatch") {
+    read_dispatch(value);
   } else if (key == "tools") {
     read_tools(value);
   } else if (key == "replay") {
@@ -385,6 +388,16 @@ void SpecReader::read_core(element e) {
     spec_.core = *core;
   else
     reject("core", "must be one of ariane, sparc, pico, generic", e);
+}
+
+void SpecReader::read_dispatch(element e) {
+  if (e.is_null()) return;
+  std::optional<Dispatch> dispatch;
+  if (e.is_string()) dispatch = dispatch_from_string(e.get_string().value_unsafe());
+  if (dispatch)
+    spec_.dispatch = *dispatch;
+  else
+    reject("dispatch", "must be \"queue\" or \"batches\"", e);
 }
 
 void SpecReader::read_mesh(element e) {

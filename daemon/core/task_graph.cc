@@ -150,16 +150,6 @@ std::vector<TaskLevel> topological_levels(const std::vector<PlannedTask>& tasks)
   return levels;
 }
 
-std::vector<TaskLevel> batches(const TaskLevel& level, std::size_t checkouts) {
-  if (checkouts < 1) throw std::invalid_argument("batches need at least one checkout");
-  std::vector<TaskLevel> out;
-  for (size_t i = 0; i < level.size(); i += checkouts) {
-    auto end = level.begin() + static_cast<long>(std::min(level.size(), i + checkouts));
-    out.emplace_back(level.begin() + static_cast<long>(i), end);
-  }
-  return out;
-}
-
 std::vector<std::string> inherited_defines(const Plan& plan, const PlannedTask& task) {
   std::set<std::string> defines(task.config_rtl.begin(), task.config_rtl.end());
   for (size_t i : ancestors(plan.tasks, task))

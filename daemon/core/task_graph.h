@@ -1,6 +1,6 @@
 #pragma once
-// The order a plan's tasks run in (REQ-EXEC-1, REQ-EXEC-2) and what a task inherits from
-// the tasks it depends on (REQ-EXEC-5).
+// The order a plan's tasks run in (REQ-EXEC-1; which checkout each goes on is
+// loop/dispatcher.h) and what a task inherits from the tasks it depends on (REQ-EXEC-5).
 
 #include <cstddef>
 #include <string>
@@ -16,10 +16,6 @@ using TaskLevel = std::vector<PlannedTask>;
 // keep their plan order. Throws std::invalid_argument on a duplicate id, a dependency on
 // an undefined task, or a cycle, naming the ids.
 std::vector<TaskLevel> topological_levels(const std::vector<PlannedTask>& tasks);
-
-// The level cut into consecutive batches of at most `checkouts` tasks; the i-th task of
-// a batch runs on the i-th checkout. Throws std::invalid_argument when checkouts < 1.
-std::vector<TaskLevel> batches(const TaskLevel& level, std::size_t checkouts);
 
 // Each dependency cycle found, as the ids along it with the first repeated at the end
 // ("a", "b", "a"). At least one per cyclic part of the graph, at most kMaxReportedCycles;

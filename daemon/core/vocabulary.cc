@@ -1,7 +1,8 @@
 // The names of the vocabulary enums (task_kind.h, task_stage.h, event_kind.h, verdict.h,
-// build_outcome.h, failure_reason.h). Switches without a default: an enumerator without a
+// build_outcome.h, failure_reason.h, dispatch.h). Switches without a default: an enumerator without a
 // name does not compile (-Werror=switch).
 #include "core/build_outcome.h"
+#include "core/dispatch.h"
 #include "core/enum_text.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
@@ -27,6 +28,7 @@ std::optional<TaskKind> task_kind_from_string(std::string_view text) {
 std::string_view to_string(TaskStage stage) {
   switch (stage) {
     case TaskStage::pending: return "pending";
+    case TaskStage::waiting: return "waiting";
     case TaskStage::prompting: return "prompting";
     case TaskStage::building: return "building";
     case TaskStage::running: return "running";
@@ -127,6 +129,11 @@ std::optional<FailureReason> failure_reason_from_string(std::string_view text) {
   return enum_from_string<FailureReason>(text);
 }
 
+bool lost_to_infrastructure(FailureReason reason) {
+  return reason == FailureReason::node_failure || reason == FailureReason::never_started ||
+         reason == FailureReason::killed_by_scheduler;
+}
+
 bool says_nothing_about_the_design(FailureReason reason) {
   switch (reason) {
     case FailureReason::budget_exhausted:
@@ -152,6 +159,17 @@ bool no_replan_can_change(FailureReason reason) {
     default:
       return false;
   }
+}
+
+std::string_view to_string(Dispatch dispatch) {
+  switch (dispatch) {
+    case Dispatch::queue: return "queue";
+    case Dispatch::batches: return "batches";
+  }
+  return "";
+}
+std::optional<Dispatch> dispatch_from_string(std::string_view text) {
+  return enum_from_string<Dispatch>(text);
 }
 
 }  // namespace mace

@@ -33,39 +33,56 @@ LocalExecutor::LocalExecutor(const RunSpec& spec, ExecutorSettings settings)
 }
 
 void LocalExecutor::stage(int iteration, const loop::TaskJob& job, TaskStage stage) const {
-  if (settings_.on_stage) settings_.on_stage(iteration, job.task.id, stage);
+  if (settings_.on_stage) settings_.on_stage(iteration, job, stage);
 }
 
-std::vector<loop::TaskOutcome> LocalExecutor::run_batch(int iteration,
-                                                        const std::vector<loop::TaskJob>& jobs) {
-  std::vector<loop::TaskOutcome> outcomes(jobs.size());
-  batch_size_ = static_cast<int>(jobs.size());
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    threads.emplace_back([&, i] {
-      try {
-        outcomes[i] = run_task(iteration, jobs[i]);
-      } catch (const std::exception& e) {
-        outcomes[i].task_id = jobs[i].task.id;
-        outcomes[i].failure_reason = FailureReason::executor_error;
-        outcomes[i].evidence = {e.what()};
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  return outcomes;
+LocalExecutor::~LocalExecutor() {
+  for (auto& worker : workers_)
+    if (worker.thread.joinable()) worker.thread.join();
 }
 
-loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& job) {
-  loop::TaskOutcome outcome;
-  outcome.task_id = job.task.id;
-  if (job.slot >= settings_.checkouts.size()) {
-    outcome.failure_reason = FailureReason::no_checkout;
-    outcome.evidence = {"the run holds no checkout for slot " + std::to_string(job.slot)};
+void LocalExecutor::join_ended() {
+  std::erase_if(workers_, [](Worker& worker) {
+    if (!worker.ended->load()) return false;
+    worker.thread.join();
+    return true;
+  });
+}
+
+void LocalExecutor::start(int iteration, loop::TaskJob job, openpiton::Checkout checkout,
+                          std::function<void(const loop::TaskJob&, loop::TaskOutcome)> done) {
+  join_ended();
+  auto ended = std::make_shared<std::atomic<bool>>(false);
+  ++under_way_;
+  std::thread thread([this, iteration, job = std::move(job), checkout = std::move(checkout),
+                      done = std::move(done), ended] {
+    loop::TaskOutcome outcome = run(iteration, job, checkout);
+    --under_way_;
+    done(job, std::move(outcome));
+    ended->store(true);
+  });
+  workers_.push_back({std::move(thread), std::move(ended)});
+}
+
+loop::TaskOutcome LocalExecutor::run(int iteration, const loop::TaskJob& job,
+                                     const openpiton::Checkout& checkout) {
+  try {
+    return run_task(iteration, job, checkout);
+  } catch (const std::exception& e) {
+    loop::TaskOutcome outcome;
+    outcome.task_id = job.task.id;
+    outcome.failure_reason = FailureReason::executor_error;
+    outcome.evidence = {e.what()};
     return outcome;
   }
+}
+
+loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& job,
+                                          const openpiton::Checkout& leased) {
+  loop::TaskOutcome outcome;
+  outcome.task_id = job.task.id;
   // Named after its task, so a cluster's queue says whose work a job is.
-  const openpiton::Checkout checkout = settings_.checkouts[job.slot].labelled(
+  const openpiton::Checkout checkout = leased.labelled(
       job.narrowing.empty() ? job.task.id : job.task.id + "." + job.narrowing);
   outcome.checkout = checkout.root().string();
 
@@ -147,11 +164,11 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   }
   openpiton::BuildResult build;
   {
-    // sims' unbounded `make -j` within what this build was given. Here, the
-    // machine is divided between this batch's builds and those of other runs under way.
+    // sims' unbounded `make -j` within what this build was given. Here, the machine is
+    // divided between this run's tasks under way and the builds of other runs.
     const LocalBuildSlot slot;
     options.max_parallelism = compile_jobs(settings_.build_share.value_or(
-        local_build_share(std::max(batch_size_, slot.builds_under_way()))));
+        local_build_share(std::max(under_way_.load(), slot.builds_under_way()))));
     build = calls_.build(site, checkout, config, options);
   }
   if (settings_.on_log_finished) settings_.on_log_finished(site, "");

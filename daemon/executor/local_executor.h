@@ -1,15 +1,19 @@
 #pragma once
-// The local executor: runs a batch's tasks on this machine, each on its own leased
-// checkout, at the same time (REQ-EXEC-3), through the OpenPiton adapter. Every build and
-// simulation of a checkout happens here, on the machine that holds it (REQ-EXEC-4). A
-// Slurm executor would implement the same TaskRunner with `srun` pinned to the node of
-// each checkout; the loop does not change.
+// The executor: runs each task it is given on the checkout it is given, on a thread of its
+// own, so the tasks of a level run at the same time (REQ-EXEC-3), through the OpenPiton
+// adapter. Every build and simulation of a checkout happens where the checkout is
+// (REQ-EXEC-4): here, or as Slurm jobs on its node when the checkout's commands go through
+// a SlurmRunner (openpiton::Checkout's runner); nothing here changes for that.
 
 #include <cstdint>
 #include <filesystem>
+#include <atomic>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/run_spec.h"
@@ -17,7 +21,7 @@
 #include "executor/build_share.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
-#include "loop/run_loop.h"
+#include "loop/task_job.h"
 #include "openpiton/checkout.h"
 #include "openpiton/edit_set.h"
 #include "openpiton/model_store.h"
@@ -28,8 +32,6 @@ namespace mace::executor {
 
 // Everything an executor works with, given once when it is made.
 struct ExecutorSettings {
-  // The run's leased checkouts: slot i of a batch runs on checkouts[i].
-  std::vector<openpiton::Checkout> checkouts;
   std::filesystem::path workloads_dir;
   const os::CancelToken* cancel = nullptr;
   // Makes the tasks' builds and workload runs (REQ-REPLAY-1..4: the replay cache wraps
@@ -39,7 +41,7 @@ struct ExecutorSettings {
   TaskLlm* llm = nullptr;
   // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
   // called from several threads at once.
-  std::function<void(int iteration, const std::string& task_id, TaskStage stage)> on_stage;
+  std::function<void(int iteration, const loop::TaskJob& job, TaskStage stage)> on_stage;
   // Told, from the build's thread, each time a build's progress moves (how many objects
   // are compiled; openpiton/build_progress.h). Not told of reused or cached models.
   std::function<void(const TaskCallSite& site, const openpiton::BuildProgress& progress)>
@@ -64,7 +66,7 @@ struct ExecutorSettings {
   // Where builds take finished models from and publish them to; null: none.
   const openpiton::ModelStore* model_store = nullptr;
   // What each build is given when its checkout's commands run elsewhere (a Slurm job's
-  // allocation); unset: this machine, divided between the builds of a batch.
+  // allocation); unset: this machine, divided between the builds under way.
   std::optional<BuildShare> build_share = {};
   // The ccache directory builds compile through, and its limit in MiB; empty: none.
   std::string compiler_cache_dir = {};
@@ -73,29 +75,46 @@ struct ExecutorSettings {
   std::optional<openpiton::GenericCore> generic;
 };
 
-class LocalExecutor final : public loop::TaskRunner {
+class LocalExecutor final {
  public:
   LocalExecutor(const RunSpec& spec, ExecutorSettings settings);
+  // Waits for the tasks still under way (the run's cancel token stops them first).
+  ~LocalExecutor();
+  LocalExecutor(const LocalExecutor&) = delete;
+  LocalExecutor& operator=(const LocalExecutor&) = delete;
 
-  std::vector<loop::TaskOutcome> run_batch(int iteration,
-                                           const std::vector<loop::TaskJob>& jobs) override;
+  // Runs `job` on `checkout` on a thread of its own and returns at once; `done` is called
+  // on that thread with the outcome, whatever happens (an exception is an executor_error).
+  void start(int iteration, loop::TaskJob job, openpiton::Checkout checkout,
+             std::function<void(const loop::TaskJob&, loop::TaskOutcome)> done);
+  // Runs `job` on `checkout` on the calling thread.
+  loop::TaskOutcome run(int iteration, const loop::TaskJob& job, const openpiton::Checkout& checkout);
 
  private:
-  loop::TaskOutcome run_task(int iteration, const loop::TaskJob& job);
+  loop::TaskOutcome run_task(int iteration, const loop::TaskJob& job,
+                             const openpiton::Checkout& leased);
   // Builds the task's configuration (the edits already applied) and simulates the gate
   // workloads on it, filling `outcome` (REQ-VER-1..5).
   void build_and_simulate(int iteration, const loop::TaskJob& job,
                           const openpiton::Checkout& checkout, const std::string& edits_hash,
                           loop::TaskOutcome& outcome);
   void stage(int iteration, const loop::TaskJob& job, TaskStage stage) const;
+  // Joins the threads of tasks that have ended.
+  void join_ended();
+
+  struct Worker {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> ended;
+  };
 
   const RunSpec& spec_;
   ExecutorSettings settings_;
   DirectTaskCalls direct_calls_;
   TaskCalls& calls_;
   Agent agent_;
-  // The tasks of the batch running now: they may all build at once.
-  int batch_size_ = 1;
+  // The tasks under way now: their builds share the machine.
+  std::atomic<int> under_way_{0};
+  std::vector<Worker> workers_;  // touched only by the thread that starts tasks
 };
 
 }  // namespace mace::executor

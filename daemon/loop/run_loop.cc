@@ -25,6 +25,12 @@ struct PlannerSilent {
   std::string error;
 };
 
+// The infrastructure left the run nothing to run a task on, or lost one task too often:
+// the run ends, naming what the infrastructure did, never the design.
+struct InfrastructureGone {
+  std::string why;
+};
+
 std::string caches_text(const CacheGeometry& caches) {
   std::string out;
   for (const auto& [name, geometry] : caches) {
@@ -98,13 +104,25 @@ class RunLoop {
     return r;
   }
 
+  // What the levels of one iteration left: every task that ended, in plan order.
+  struct LevelsRun {
+    std::vector<TaskJob> jobs;
+    std::vector<TaskOutcome> outcomes;
+    std::optional<std::size_t> first_failure;
+    std::optional<RtlEdits> last_built_edits;
+    std::string last_built_diff;
+  };
+  class Calls;
+
   LoopResult iterate();
+  LevelsRun run_levels(int iteration, const Plan& plan);
+  DispatchSettings dispatch_settings() const;
   std::optional<Plan> make_plan(std::string& reply_text, std::vector<std::string>& reasons);
   void triage(int iteration, const TaskJob& job, const TaskOutcome& outcome);
   std::optional<Diagnosis> narrow(int iteration, const TaskJob& job, FailedTaskReport& report);
   void post_mortem(const LoopResult& result);
 
-  TaskJob job_for(const PlannedTask& task, std::size_t slot, const Plan& plan) {
+  TaskJob job_for(const PlannedTask& task, const Plan& plan) {
     // REQ-EXEC-15, 19: the carried edits, then those of every rtl task it depends on.
     RtlEdits edits = in_.generic_files;  // REQ-EXEC-20: before every build
     edits.append(carried_edits_);
@@ -113,7 +131,6 @@ class RunLoop {
     return TaskJob{.task = task,
                    .defines = inherited_defines(plan, task),
                    .caches = effective_caches(task, in_.default_caches),
-                   .slot = slot,
                    .build_limit = budget_.cap(kBuildTimeLimit, in_.now()),
                    .run_limit = budget_.cap(kRunTimeLimit, in_.now()),
                    .prompt = task_prompts_on() && builds_without_agent(task.kind),
@@ -171,6 +188,99 @@ class RunLoop {
   std::map<std::string, RtlEdits> edits_by_task_;  // this iteration's tasks' applied edits
   bool cause_known_ = false;  // ended on a failure no plan can change
 };
+
+// What the dispatcher asks of the loop and tells it, for the plan's own tasks or for one
+// failed task's narrowing rebuilds.
+class RunLoop::Calls final : public DispatchCalls {
+ public:
+  Calls(RunLoop& loop, int iteration, bool narrowing)
+      : loop_(loop), iteration_(iteration), narrowing_(narrowing) {}
+
+  bool cancelled() override { return loop_.in_.cancelled(); }
+  bool prepare(TaskJob& job) override {
+    // Capped by what is left of the budget when it starts (REQ-BUD-11).
+    job.build_limit = loop_.budget_.cap(kBuildTimeLimit, loop_.in_.now());
+    job.run_limit = loop_.budget_.cap(kRunTimeLimit, loop_.in_.now());
+    // "While the run's time allows" (REQ-FAIL-12): a rebuild that cannot start is not tried.
+    return !narrowing_ || job.build_limit.count() > 0;
+  }
+  void waiting(const TaskJob& job, const std::string& why) override {
+    if (!narrowing_) loop_.observer_.task_waiting(iteration_, job, why);
+  }
+  void started(const TaskJob& job) override {
+    if (!narrowing_) loop_.observer_.task_started(iteration_, job);
+  }
+  void finished(const TaskJob& job, const TaskOutcome& outcome) override {
+    loop_.budget_.add_cost(outcome.llm_cost_usd);  // REQ-BUD-5
+    // Narrowing's rebuilds are told in their order once all have ended (narrow()).
+    if (!narrowing_) loop_.observer_.task_finished(iteration_, job, outcome);
+  }
+  void lost(const TaskJob& job, const TaskOutcome& outcome, const std::string& next) override {
+    loop_.budget_.add_cost(outcome.llm_cost_usd);
+    loop_.observer_.task_lost(iteration_, job, outcome, next);
+  }
+
+ private:
+  RunLoop& loop_;
+  const int iteration_;
+  const bool narrowing_;
+};
+
+DispatchSettings RunLoop::dispatch_settings() const {
+  DispatchSettings settings;
+  settings.mode = in_.spec.dispatch.value_or(in_.dispatch);
+  settings.max_checkouts = in_.spec.checkouts ? static_cast<std::size_t>(*in_.spec.checkouts) : 0;
+  settings.infrastructure_retries = in_.infrastructure_retries;
+  settings.models_shared = in_.models_shared;
+  return settings;
+}
+
+// Executes the plan level by level (REQ-EXEC-1, 2): each level's tasks on the run's
+// checkouts as the dispatcher places them, no level after one with a failed task (REQ-VER-9).
+RunLoop::LevelsRun RunLoop::run_levels(int iteration, const Plan& plan) {
+  LevelsRun run;
+  edits_by_task_.clear();
+  const DispatchSettings settings = dispatch_settings();
+  std::vector<TaskLevel> levels = topological_levels(plan.tasks);
+  for (std::size_t level = 0; level < levels.size() && !run.first_failure && !in_.cancelled(); ++level) {
+    std::vector<std::string> ids;
+    std::vector<TaskJob> jobs;
+    std::vector<ExpectedTime> expected;
+    for (const auto& task : levels[level]) {
+      ids.push_back(task.id);
+      jobs.push_back(job_for(task, plan));
+      if (in_.expected) expected.push_back(in_.expected(jobs.back()));
+    }
+    observer_.level_started(iteration, level, ids);
+    if (settings.mode == Dispatch::queue && jobs.size() > 1 && !expected.empty())
+      observer_.note("level " + std::to_string(level) + ", longest expected first: " +
+                     describe_order(jobs, expected));
+    Calls calls(*this, iteration, false);
+    DispatchResult done = dispatch(runner_, iteration, jobs, expected, settings, calls);
+    for (const auto& finished : done.finished) {
+      if (!finished) continue;
+      const TaskJob& job = finished->job;
+      const TaskOutcome& outcome = finished->outcome;
+      if (!outcome.applied_edits.empty()) edits_by_task_[job.task.id] = outcome.applied_edits;
+      if (outcome.built) {
+        run.last_built_edits = outcome.applied_edits;
+        run.last_built_diff = outcome.edits_diff;
+      }
+      if (!outcome.passed) {
+        failed_signatures_.insert(task_build_signature(plan, job.task, in_.default_caches));
+        if (!run.first_failure) run.first_failure = run.outcomes.size();
+      }
+      run.jobs.push_back(job);
+      run.outcomes.push_back(outcome);
+    }
+    if (done.end == DispatchResult::End::no_checkout_left ||
+        done.end == DispatchResult::End::infrastructure)
+      throw InfrastructureGone{done.why};
+    // The next level's width is what the run keeps (it asks for more as it needs them).
+    if (level + 1 < levels.size()) keep_checkouts(runner_, levels[level + 1].size());
+  }
+  return run;
+}
 
 std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std::string>& reasons) {
   std::optional<Plan> plan;
@@ -252,42 +362,14 @@ LoopResult RunLoop::iterate() {
     if (fast_path_applies(*plan)) *plan = fast_path(*plan);  // REQ-PLAN-17
     observer_.plan_made(iteration, *plan, reply_text);
 
-    // Execute level by level, in batches of one task per checkout (REQ-EXEC-1, 2).
-    edits_by_task_.clear();
-    std::optional<RtlEdits> last_built_edits;
-    std::string last_built_diff;
-    std::vector<TaskJob> jobs_run;
-    std::vector<TaskOutcome> outcomes;
-    std::optional<std::size_t> first_failure;
-    std::vector<TaskLevel> levels = topological_levels(plan->tasks);
-    for (std::size_t level = 0; level < levels.size() && !first_failure; ++level) {
-      std::vector<std::string> ids;
-      for (const auto& task : levels[level]) ids.push_back(task.id);
-      observer_.level_started(iteration, level, ids);
-      for (const TaskLevel& batch : batches(levels[level], in_.checkouts)) {
-        if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
-        std::vector<TaskJob> jobs;
-        for (std::size_t slot = 0; slot < batch.size(); ++slot)
-          jobs.push_back(job_for(batch[slot], slot, *plan));
-        std::vector<TaskOutcome> done = runner_.run_batch(iteration, jobs);
-        for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
-          budget_.add_cost(done[i].llm_cost_usd);
-          if (!done[i].applied_edits.empty()) edits_by_task_[jobs[i].task.id] = done[i].applied_edits;
-          if (done[i].built) {
-            last_built_edits = done[i].applied_edits;
-            last_built_diff = done[i].edits_diff;
-          }
-          observer_.task_finished(iteration, jobs[i], done[i]);
-          jobs_run.push_back(jobs[i]);
-          outcomes.push_back(done[i]);
-          if (!done[i].passed)
-            failed_signatures_.insert(task_build_signature(*plan, jobs[i].task, in_.default_caches));
-        }
-      }
-      // REQ-VER-9: no later level builds on a level that failed verification.
-      for (std::size_t i = 0; i < outcomes.size() && !first_failure; ++i)
-        if (!outcomes[i].passed) first_failure = i;
+    LevelsRun levels;
+    try {
+      levels = run_levels(iteration, *plan);
+    } catch (const InfrastructureGone& gone) {
+      return finish(RunState::error, "the infrastructure failed, not the design: " + gone.why);
     }
+    const std::vector<TaskOutcome>& outcomes = levels.outcomes;
+    const std::optional<std::size_t>& first_failure = levels.first_failure;
 
     bool all_passed = !outcomes.empty() && !first_failure;
     bool one_design_passed = false;
@@ -313,9 +395,9 @@ LoopResult RunLoop::iterate() {
 
     // REQ-EXEC-19: the next iteration starts from the edits of the last task that built.
     const RtlEdits edits_before = carried_edits_;
-    if (last_built_edits) {
-      carried_edits_ = *last_built_edits;
-      carried_diff_ = last_built_diff;
+    if (levels.last_built_edits) {
+      carried_edits_ = *levels.last_built_edits;
+      carried_diff_ = levels.last_built_diff;
     }
     const TaskOutcome& failure = outcomes[*first_failure];
     // REQ-FAIL-13: the next prompt carries what the failed task left behind.
@@ -323,7 +405,12 @@ LoopResult RunLoop::iterate() {
                       std::string(to_string(failure.failure_reason)) + ")\n" +
                       digest_lines(failure.evidence, kDigestBytes);
     last_failure_ = failure;
-    if (in_.triage_failures) triage(iteration, jobs_run[*first_failure], failure);
+    try {
+      if (in_.triage_failures) triage(iteration, levels.jobs[*first_failure], failure);
+    } catch (const InfrastructureGone& gone) {
+      return finish(RunState::error, "the infrastructure failed, not the design: " + gone.why);
+    }
+    keep_checkouts(runner_, 1);  // planning needs none; the next plan asks for what it needs
     if (in_.cancelled()) return finish(RunState::cancelled, "cancelled");
     // A planner that plans alike whatever it is told would run this very iteration again:
     // from the same edits, or from the very edits the failed build was built with.
@@ -395,37 +482,39 @@ std::optional<Diagnosis> RunLoop::narrow(int iteration, const TaskJob& job, Fail
   if (!builds_without_agent(job.task.kind)) return std::nullopt;
   std::vector<NarrowingVariant> variants =
       narrowing_variants(job.caches, job.defines, in_.default_caches);
-  std::vector<std::pair<const NarrowingVariant*, TaskOutcome>> tried;
-  for (std::size_t begin = 0; begin < variants.size(); begin += in_.checkouts) {
-    // "While the run's time allows" (REQ-FAIL-12): a rebuild that cannot start is not tried.
-    if (in_.cancelled() || budget_.cap(kBuildTimeLimit, in_.now()).count() <= 0) {
-      report.narrowing.push_back("stopped: the run's time is up");
-      break;
-    }
-    std::vector<TaskJob> jobs;
-    for (std::size_t i = begin; i < variants.size() && i < begin + in_.checkouts; ++i) {
-      TaskJob variant = job;
-      variant.caches = variants[i].caches;
-      variant.defines = variants[i].defines;
-      variant.slot = i - begin;
-      variant.build_limit = budget_.cap(kBuildTimeLimit, in_.now());
-      variant.run_limit = budget_.cap(kRunTimeLimit, in_.now());
-      variant.narrowing = variants[i].description();
-      variant.prompt = false;
-      jobs.push_back(std::move(variant));
-    }
-    std::vector<TaskOutcome> done = runner_.run_batch(iteration, jobs);
-    for (std::size_t i = 0; i < done.size() && i < jobs.size(); ++i) {
-      observer_.narrowing_finished(iteration, jobs[i], done[i]);
-      tried.emplace_back(&variants[begin + i], done[i]);
-    }
-    // Variants go in order, so the first that passes is the smallest change explained.
-    for (const auto& [variant, outcome] : tried) {
-      if (!outcome.passed) continue;
-      breaking_.add(variant->undone);  // REQ-PLAN-15
-      return narrowing_diagnosis(*variant, evidence_digest(report, kEvidenceBytes));
-    }
+  std::vector<TaskJob> jobs;
+  for (const auto& variant : variants) {
+    TaskJob rebuild = job;
+    rebuild.caches = variant.caches;
+    rebuild.defines = variant.defines;
+    rebuild.narrowing = variant.description();
+    rebuild.prompt = false;
+    jobs.push_back(std::move(rebuild));
   }
+  // In order, in batches of the checkouts the run holds, until a batch has one that
+  // passes: the first that passes is the smallest change explained. Batches, so the
+  // rebuilds tried do not depend on which ended first, and a replay tries the same.
+  DispatchSettings settings = dispatch_settings();
+  settings.mode = Dispatch::batches;
+  settings.stop_after_a_pass = true;
+  Calls calls(*this, iteration, true);
+  DispatchResult done = dispatch(runner_, iteration, jobs, {}, settings, calls);
+  if (done.end == DispatchResult::End::no_checkout_left ||
+      done.end == DispatchResult::End::infrastructure)
+    throw InfrastructureGone{done.why};
+  std::vector<std::pair<const NarrowingVariant*, TaskOutcome>> tried;
+  for (std::size_t i = 0; i < variants.size(); ++i) {
+    if (!done.finished[i]) continue;
+    observer_.narrowing_finished(iteration, done.finished[i]->job, done.finished[i]->outcome);
+    tried.emplace_back(&variants[i], done.finished[i]->outcome);
+  }
+  for (const auto& [variant, outcome] : tried) {
+    if (!outcome.passed) continue;
+    breaking_.add(variant->undone);  // REQ-PLAN-15
+    return narrowing_diagnosis(*variant, evidence_digest(report, kEvidenceBytes));
+  }
+  if (done.end == DispatchResult::End::out_of_time || done.end == DispatchResult::End::cancelled)
+    report.narrowing.push_back("stopped: the run's time is up");
   for (const auto& [variant, outcome] : tried)
     report.narrowing.push_back(variant->description() + ": failed (" +
                                std::string(to_string(outcome.failure_reason)) + ")");

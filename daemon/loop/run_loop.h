@@ -1,15 +1,16 @@
 #pragma once
 // The MACE loop for one run, as the spec tells it: verify the workload checksums, then
-// iterate — check the budget, plan, run the plan's levels in batches, verify, and when an
-// iteration fails, narrow and diagnose its first failed task — until an iteration passes
-// or a limit ends the run; then, for a run that did not pass, ask for a post-mortem
-// (REQ-PLAN-*, REQ-EXEC-1..3, REQ-VER-9..11, REQ-FAIL-*, REQ-BUD-3..8). It is sequential
-// logic over three injected parts, so it knows nothing of threads, sockets, processes or
-// the store:
+// iterate — check the budget, plan, run the plan's levels on the run's checkouts, verify,
+// and when an iteration fails, narrow and diagnose its first failed task — until an
+// iteration passes or a limit ends the run; then, for a run that did not pass, ask for a
+// post-mortem (REQ-PLAN-*, REQ-EXEC-1..3, REQ-VER-9..11, REQ-FAIL-*, REQ-BUD-3..8). It is
+// sequential logic over three injected parts, so it knows nothing of threads, sockets,
+// processes or the store:
 //   Planner     turns a prompt into a reply (an LLM backend, or the direct planner), and
 //               answers diagnosis and post-mortem prompts when it has an LLM;
-//   TaskRunner  builds and simulates a batch of tasks on the run's checkouts (the
-//               executor: local today, Slurm later) — concurrency lives there;
+//   TaskRunner  holds the run's checkouts and builds and simulates tasks on them (the
+//               executor, local or Slurm, and maced's pool; loop/task_runner.h) —
+//               concurrency lives there; which task goes where is loop/dispatcher.h;
 //   LoopObserver hears every decision, to record and show it.
 
 #include <chrono>
@@ -28,6 +29,9 @@
 #include "core/run_spec.h"
 #include "core/run_state.h"
 #include "core/verdict.h"
+#include "loop/dispatcher.h"
+#include "loop/task_job.h"
+#include "loop/task_runner.h"
 
 namespace mace::loop {
 
@@ -38,88 +42,6 @@ struct PlannerReply {
   std::string text;
   double cost_usd = 0;  // counts towards budget.max_usd (REQ-BUD-5)
   std::string error;    // when !ok, after the backend's own retries (REQ-BUD-14)
-};
-
-// RTL edits as the full new content of each file, in the order they apply: a later entry
-// for a path replaces an earlier one (REQ-EXEC-15). The loop only carries them from task to
-// task and iteration to iteration (REQ-EXEC-19); the executor applies and restores them.
-struct RtlEdits {
-  struct File {
-    std::string path;  // relative to the checkout root, under piton/design/
-    std::string content;
-    bool operator==(const File&) const = default;
-  };
-  std::vector<File> files;
-
-  bool empty() const { return files.empty(); }
-  void append(const RtlEdits& later) { files.insert(files.end(), later.files.begin(), later.files.end()); }
-  std::vector<std::string> paths() const;  // sorted, unique
-  bool operator==(const RtlEdits&) const = default;
-};
-
-// One task of a batch, ready to execute on the run's checkout `slot` (REQ-EXEC-2).
-struct TaskJob {
-  PlannedTask task;
-  std::vector<std::string> defines;  // the task's and its dependencies' (REQ-EXEC-5)
-  CacheGeometry caches;              // every cache, defaults filled in
-  std::size_t slot = 0;
-  std::chrono::milliseconds build_limit{0};  // capped by the budget (REQ-BUD-11)
-  std::chrono::milliseconds run_limit{0};
-  // Non-empty for a narrowing rebuild of task.id (REQ-FAIL-12): which changes it undoes.
-  std::string narrowing = {};
-  // Make the task's prompt call first (REQ-EXEC-10, 11, 18): only with task prompts on.
-  bool prompt = false;
-  // Simulate the gate workloads once built; off for a build-only check, whose tasks pass
-  // on their build (RunOptions::build_only).
-  bool simulate = true;
-  // The edits the task's build starts from: those carried from the last iteration and
-  // those of the rtl tasks it depends on (REQ-EXEC-15, 19). An rtl task adds its own.
-  RtlEdits edits = {};
-};
-
-struct WorkloadVerdict {
-  std::string workload;
-  Verdict verdict = Verdict::none;
-  std::string run_dir = {};
-  double wall_s = 0;
-  int returncode = 0;
-};
-
-struct TaskOutcome {
-  std::string task_id;
-  bool passed = false;        // REQ-VER-5
-  bool built = false;
-  FailureReason failure_reason = FailureReason::none;
-  std::vector<WorkloadVerdict> verdicts;
-  std::vector<std::string> evidence;  // error lines or the simulation log's tail
-  std::string build_id = {};
-  bool reused = false;
-  // When reused: "checkout" or "store" (openpiton::reuse_source), and for the store where
-  // the model was built; what went wrong with the model store, to be logged.
-  std::string reused_from = {};
-  std::string build_origin = {};
-  std::vector<std::string> store_notes = {};
-  std::string checkout = {};
-  // For triage (REQ-FAIL-2): the failed build's output tail, the last run's sim.log tail
-  // and status.log.
-  std::string build_output_tail = {};
-  std::string sim_log_tail = {};
-  std::string status_log = {};
-  std::string build_log = {};  // the build's transcript file, for the diagnostic tools
-  // The edits the build carried (the job's and, for an rtl task, its agent's), their
-  // unified diff, and for an rtl or unit_test task the agent's closing words.
-  RtlEdits applied_edits = {};
-  std::string edits_diff = {};
-  std::string edits_hash = {};
-  std::string agent_reply = {};
-  bool agent_recorded_no_edit = false;  // an rtl task whose agent changed nothing (REQ-EXEC-16)
-  // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
-  double llm_cost_usd = 0;
-
-  BuildOutcome build_outcome() const {
-    if (!built) return build_id.empty() ? BuildOutcome::none : BuildOutcome::failed;
-    return reused ? BuildOutcome::reused : BuildOutcome::succeeded;
-  }
 };
 
 enum class TriagePhase { diagnosis, post_mortem };
@@ -150,14 +72,6 @@ class Planner {
 };
 
 
-class TaskRunner {
- public:
-  virtual ~TaskRunner() = default;
-  // Runs the batch's config and workload tasks concurrently (REQ-EXEC-3) and returns one
-  // outcome per job, in order.
-  virtual std::vector<TaskOutcome> run_batch(int iteration, const std::vector<TaskJob>& jobs) = 0;
-};
-
 class LoopObserver {
  public:
   virtual ~LoopObserver() = default;
@@ -165,8 +79,16 @@ class LoopObserver {
   virtual void plan_made(int /*iteration*/, const Plan& /*plan*/, const std::string& /*reply*/) {}
   virtual void level_started(int /*iteration*/, std::size_t /*level*/,
                              const std::vector<std::string>& /*task_ids*/) {}
+  // A task of the plan is ready but waits, and why (no free checkout, a model another task
+  // is building, a checkout lost to the infrastructure); told again when the reason changes.
+  virtual void task_waiting(int /*iteration*/, const TaskJob& /*job*/, const std::string& /*why*/) {}
+  virtual void task_started(int /*iteration*/, const TaskJob& /*job*/) {}
   virtual void task_finished(int /*iteration*/, const TaskJob& /*job*/,
                              const TaskOutcome& /*outcome*/) {}
+  // A task's (or a narrowing rebuild's) work was lost to the infrastructure: never its
+  // outcome; `next` says what happens now (run again elsewhere, or the run ends).
+  virtual void task_lost(int /*iteration*/, const TaskJob& /*job*/, const TaskOutcome& /*outcome*/,
+                         const std::string& /*next*/) {}
   virtual void iteration_finished(int /*iteration*/, bool /*passed*/, double /*cost_usd*/,
                                   double /*wall_s*/) {}
   virtual void note(const std::string& /*message*/) {}
@@ -184,7 +106,15 @@ class LoopObserver {
 
 struct LoopInputs {
   const RunSpec& spec;
-  std::size_t checkouts = 1;     // leased to the run
+  // How levels go onto checkouts (core/dispatch.h); the spec's `dispatch` wins when set.
+  Dispatch dispatch = Dispatch::queue;
+  // How often one task may be lost to the infrastructure and run again elsewhere.
+  int infrastructure_retries = 3;
+  // What a task is expected to take and the model it needs, for the queue's order;
+  // unset: plan order, and no task waits for another's model.
+  std::function<ExpectedTime(const TaskJob&)> expected = {};
+  // Whether a model one checkout built is found by the others (a model store).
+  bool models_shared = true;
   // False for the evaluation's fault checks and LLM baselines (REQ-EVAL-5, 11): a failed
   // task is not triaged (no narrowing rebuild, no diagnosis), so they check exactly the
   // designs they propose and a retry sees only the failure itself.

@@ -25,6 +25,7 @@ constexpr std::size_t kMaxSrunOptions = 32;
 constexpr std::size_t kMaxOptionBytes = 256;
 constexpr std::size_t kMaxEnvironment = 32;
 constexpr std::size_t kMaxEnvValueBytes = 4096;
+constexpr int64_t kMaxInfrastructureRetries = 20;
 
 // The options MACE forms itself (slurm/srun_command.h): one given again would change
 // where, as whom or under what name a job runs, or what maced reads back.
@@ -223,6 +224,27 @@ void read_slurm(element value, slurm::SlurmSettings& settings, FieldErrors& erro
   if (!obj.at_key("environment").get(part)) read_environment(part, settings, errors);
 }
 
+void read_dispatch(object obj, ExecutorConfig& executor, FieldErrors& errors) {
+  if (auto text = string_field(obj, "dispatch", "executor.dispatch", errors)) {
+    if (auto dispatch = dispatch_from_string(*text))
+      executor.dispatch = *dispatch;
+    else
+      errors.push_back({"executor.dispatch", "must be \"queue\" or \"batches\", got \"" +
+                                                 text->substr(0, 60) + "\""});
+  }
+  element value;
+  if (obj.at_key("infrastructure_retries").get(value)) return;
+  int64_t n = -1;
+  if (value.type() != simdjson::dom::element_type::INT64 || value.get(n) || n < 0 ||
+      n > kMaxInfrastructureRetries) {
+    errors.push_back({"executor.infrastructure_retries",
+                      "must be an integer from 0 to " + std::to_string(kMaxInfrastructureRetries) +
+                          ", got " + shown(value)});
+    return;
+  }
+  executor.infrastructure_retries = static_cast<int>(n);
+}
+
 }  // namespace
 
 std::string slurm_node_problem(std::string_view node) {
@@ -237,7 +259,8 @@ void read_executor(element value, ExecutorConfig& executor, FieldErrors& errors)
     errors.push_back({"executor", "must be an object with \"kind\" (\"local\" or \"slurm\")"});
     return;
   }
-  check_keys(obj, "executor", {"kind", "slurm"}, errors);
+  check_keys(obj, "executor", {"kind", "slurm", "dispatch", "infrastructure_retries"}, errors);
+  read_dispatch(obj, executor, errors);
   if (auto kind = string_field(obj, "kind", "executor.kind", errors)) {
     if (*kind == "local")
       executor.kind = ExecutorConfig::Kind::local;

@@ -2,6 +2,7 @@
 // `executor` in maced's configuration: where checkouts run their builds and simulations.
 //
 //   "executor": {"kind": "local"}                     every checkout is on maced's machine
+//   "executor": {"kind": "local", "dispatch": "batches", "infrastructure_retries": 3}
 //   "executor": {"kind": "slurm", "slurm": {          each checkout's work runs on its node
 //       "partition": "piton", "account": "arch", "qos": "normal",
 //       "gres": "openpiton:1",
@@ -12,6 +13,11 @@
 //       "pending_limit_s": 600, "cleanup_limit_s": 120,
 //       "bin_dir": "/usr/bin", "environment": {"SLURM_CONF": "/etc/slurm/slurm.conf"}}}
 //
+// `dispatch` is how a level's tasks go onto the checkouts when a run spec does not say
+// ("queue", the default, or "batches"; core/dispatch.h); `infrastructure_retries` how often
+// one task lost to the infrastructure (its node failed) runs again on another checkout
+// before its run ends (0 to 20, default 3).
+//
 // With Slurm, every checkout names its node (`checkouts[i].node`), which must be a Slurm
 // node name; the checkout's path must be the same on that node and on maced's machine.
 
@@ -19,6 +25,7 @@
 
 #include <simdjson.h>
 
+#include "core/dispatch.h"
 #include "core/field_error.h"
 #include "slurm/slurm_settings.h"
 
@@ -27,6 +34,8 @@ namespace mace {
 struct ExecutorConfig {
   enum class Kind { local, slurm };
   Kind kind = Kind::local;
+  Dispatch dispatch = Dispatch::queue;
+  int infrastructure_retries = 3;
   // When kind is slurm. maced sets `instance` itself at start (from its state directory).
   slurm::SlurmSettings slurm;
 };

@@ -98,6 +98,8 @@ mace::run::RunSettings run_settings(const mace::MacedConfig& config, const Optio
   settings.backend_options.cli.maced_socket = socket_path;
   settings.backend_options.cli.sessions = &sessions;
   settings.retry = mace::llm::RetryPolicy::from_environment(mace::llm::process_environment());
+  settings.dispatch = config.executor.dispatch;
+  settings.infrastructure_retries = config.executor.infrastructure_retries;
   // Under Slurm the compiles run on the checkouts' nodes, which need not see maced's state
   // directory: there only a configured (shared) path is used.
   const bool on_slurm = config.executor.kind == mace::ExecutorConfig::Kind::slurm;
@@ -364,11 +366,11 @@ int main(int argc, char** argv) {
       settings_for_runs.cluster_observer = cluster;
     }
     // A checkout whose node was found down is not leased until the node is back.
-    auto usable = [cluster](const mace::service::PooledCheckout& checkout) {
-      return !cluster || !cluster->node_down(checkout.node);
+    auto unusable = [cluster](const mace::service::PooledCheckout& checkout) {
+      return cluster ? cluster->node_down(checkout.node) : std::nullopt;
     };
     mace::RunSupervisor supervisor(service, *store, pooled(config), std::move(settings_for_runs),
-                                   usable);
+                                   unusable);
     service.set_checkouts_source(on_slurm ? "slurm" : "local", [&supervisor, cluster] {
       auto checkouts = supervisor.checkouts();
       if (cluster) {

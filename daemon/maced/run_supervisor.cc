@@ -18,12 +18,12 @@ class EventLoopGone : public std::runtime_error {
 
 RunSupervisor::RunSupervisor(service::RunService& service, store::Store& store,
                              std::vector<service::PooledCheckout> pool, run::RunSettings settings,
-                             service::CheckoutPool::Usable usable)
+                             service::CheckoutPool::Unusable unusable)
     : service_(service),
       store_(store),
       settings_(std::move(settings)),
       pool_(std::move(pool)),
-      usable_(std::move(usable)),
+      unusable_(std::move(unusable)),
       loop_(kj::getCurrentThreadExecutor()) {}
 
 std::vector<service::CheckoutStatus> RunSupervisor::checkouts() const {
@@ -53,7 +53,7 @@ void RunSupervisor::start_queued() {
   if (!unrecorded_.empty()) retry_unrecorded();
   if (stopping_) return;
   try {
-    start_leased_runs();
+    grant_checkouts();
   } catch (const std::exception& e) {
     // The store cannot be read or written now (a full disk); queued runs wait for the next
     // turn, which comes with the next submit, run end or status refresh.
@@ -61,11 +61,10 @@ void RunSupervisor::start_queued() {
   }
 }
 
-void RunSupervisor::start_leased_runs() {
+void RunSupervisor::grant_checkouts() {
   auto queued_runs = service_.queued_runs();
-  if (queued_runs.empty()) return;
   if (pool_.size() == 0) {
-    if (!told_no_checkouts_) {
+    if (!queued_runs.empty() && !told_no_checkouts_) {
       std::cerr << "maced: runs are queued but no OpenPiton checkout is configured "
                    "(\"checkouts\" in the config file)\n";
       told_no_checkouts_ = true;
@@ -73,19 +72,60 @@ void RunSupervisor::start_leased_runs() {
     return;
   }
   std::vector<service::QueuedRun> queued;
-  for (const auto& run : queued_runs)
-    queued.push_back({run.id, run.submitted_by_uid, run.checkouts_wanted});
-  while (auto lease = pool_.lease_next(queued, usable_)) {
-    try {
-      service_.set_state(lease->run_id, RunState::running, "");
-    } catch (...) {
-      pool_.release(lease->run_id);
-      throw;
+  for (const auto& run : queued_runs) queued.push_back({run.id, run.submitted_by_uid});
+  while (auto grant = pool_.grant_next(queued, unusable_)) {
+    if (grant->starts_run) {
+      start_run(grant->run_id, grant->checkout);
+      std::erase_if(queued, [&](const service::QueuedRun& q) { return q.run_id == grant->run_id; });
+      continue;
     }
-    auto& run = active_[lease->run_id];
-    run.cancel = std::make_unique<os::CancelToken>();
-    run.thread = std::thread(&RunSupervisor::run_thread, this, lease->run_id, lease->checkouts, &run);
-    std::erase_if(queued, [&](const service::QueuedRun& q) { return q.run_id == lease->run_id; });
+    auto& run = active_.at(grant->run_id);
+    run.told_none_left = false;
+    run.mailbox->post(run::RunMailbox::Granted{grant->checkout, pool_.at(grant->checkout)});
+  }
+  tell_runs_none_left();
+}
+
+void RunSupervisor::start_run(const std::string& run_id, size_t checkout) {
+  try {
+    service_.set_state(run_id, RunState::running, "");
+  } catch (...) {
+    pool_.release(run_id);
+    throw;
+  }
+  auto& run = active_[run_id];
+  run.cancel = std::make_unique<os::CancelToken>();
+  run.mailbox = std::make_shared<run::RunMailbox>();
+  run.thread = std::thread(&RunSupervisor::run_thread, this, run_id, lease_for(run_id, checkout, run), &run);
+}
+
+run::RunLease RunSupervisor::lease_for(const std::string& run_id, size_t checkout, ActiveRun& active) {
+  run::RunLease lease;
+  lease.held = {{checkout, pool_.at(checkout)}};
+  lease.mailbox = active.mailbox;
+  // From the run's thread: each a turn of the event loop, which grants what is free at once.
+  lease.want = [this, run_id](size_t count) {
+    on_loop_thread([&] {
+      pool_.want(run_id, count);
+      start_queued();
+    });
+  };
+  lease.give_back = [this, run_id](size_t index) {
+    on_loop_thread([&] {
+      pool_.release(run_id, index);
+      start_queued();
+    });
+  };
+  return lease;
+}
+
+void RunSupervisor::tell_runs_none_left() {
+  for (auto& [run_id, run] : active_) {
+    if (run.told_none_left || !pool_.held_by(run_id).empty() || pool_.wanted_by(run_id) == 0) continue;
+    if (auto why = pool_.none_usable(unusable_)) {
+      run.told_none_left = true;
+      run.mailbox->post(run::RunMailbox::NoneLeft{"no checkout of maced's can take work: " + *why});
+    }
   }
 }
 
@@ -172,14 +212,12 @@ void RunSupervisor::on_loop_thread(const std::function<void()>& work) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void RunSupervisor::run_thread(std::string run_id, std::vector<size_t> slots, ActiveRun* active) {
-  std::vector<service::PooledCheckout> checkouts;
+void RunSupervisor::run_thread(std::string run_id, run::RunLease lease, ActiveRun* active) {
   run::RunEnding ending;
   try {
-    for (size_t slot : slots) checkouts.push_back(pool_.at(slot));
     run::RunRecorder recorder(service_, store_, [this](const auto& work) { on_loop_thread(work); },
                               run_id);
-    ending = run::execute_run(recorder, settings_, checkouts, *active->cancel);
+    ending = run::execute_run(recorder, settings_, std::move(lease), *active->cancel);
   } catch (const std::exception& e) {
     ending = {RunState::error, e.what()};  // REQ-BUD-10: this run ends; maced goes on
   }

@@ -3,7 +3,9 @@
 // own: the loop is sequential and blocks on builds and simulations, so a thread per
 // active run keeps it reading like the spec. Everything the thread reports comes back to
 // the event-loop thread (kj::Executor::executeSync), where the service, the store and the
-// watchers live; so the store keeps one writer.
+// watchers live; so the store keeps one writer. The same way, a run asks the pool for more
+// checkouts and gives them back (run::RunLease); what the pool grants it later, as
+// checkouts come free, goes into the run's mailbox.
 
 #include <filesystem>
 #include <functional>
@@ -26,13 +28,14 @@ namespace mace {
 class RunSupervisor {
  public:
   // `pool` lists the checkouts runs are leased; `settings` is what every run gets;
-  // `usable` says whether a checkout may be leased now (its node is up; unset: always).
+  // `unusable` says why a checkout may not be leased now (its node is down; unset: never).
   RunSupervisor(service::RunService& service, store::Store& store,
                 std::vector<service::PooledCheckout> pool, run::RunSettings settings,
-                service::CheckoutPool::Usable usable = {});
+                service::CheckoutPool::Unusable unusable = {});
   ~RunSupervisor();
 
-  // Event-loop thread only. Starts queued runs while checkouts are free.
+  // Event-loop thread only. Hands out free checkouts: queued runs start, running runs
+  // that asked for more get them.
   void start_queued();
   // Stops a run's builds and simulations at once.
   void cancel(const std::string& run_id);
@@ -49,9 +52,15 @@ class RunSupervisor {
   struct ActiveRun {
     std::unique_ptr<os::CancelToken> cancel;
     std::thread thread;
+    std::shared_ptr<run::RunMailbox> mailbox;
+    bool told_none_left = false;
   };
-  void start_leased_runs();
-  void run_thread(std::string run_id, std::vector<size_t> checkouts, ActiveRun* active);
+  void grant_checkouts();
+  void start_run(const std::string& run_id, size_t checkout);
+  // Runs holding no checkout that cannot get one (every node down) are told, once.
+  void tell_runs_none_left();
+  run::RunLease lease_for(const std::string& run_id, size_t checkout, ActiveRun& active);
+  void run_thread(std::string run_id, run::RunLease lease, ActiveRun* active);
   void report_end(const std::string& run_id, RunState state, std::string reason);
   struct Ending {
     std::string run_id;
@@ -69,7 +78,7 @@ class RunSupervisor {
   store::Store& store_;
   run::RunSettings settings_;
   service::CheckoutPool pool_;
-  service::CheckoutPool::Usable usable_;
+  service::CheckoutPool::Unusable unusable_;
   const kj::Executor& loop_;
   std::map<std::string, ActiveRun> active_;
   std::vector<std::thread> ended_;  // joined on the next start_queued or at the end

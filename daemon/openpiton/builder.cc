@@ -268,6 +268,8 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
     result.verilator =
         options.verilator ? *options.verilator
                           : detect_verilator_version(env, options.cancel, checkout.runner());
+  } catch (const os::HostStopped& stopped) {  // the node, not the build
+    return failed_before_start(std::move(result), os::to_string(stopped.stop()), stopped.what());
   } catch (const std::exception& error) {
     if (options.cancel != nullptr && options.cancel->cancelled()) {
       return failed_before_start(std::move(result), build_failure::cancelled,

@@ -275,6 +275,19 @@ std::string ModelKey::entry_name() const {
 
 ModelStore::ModelStore(ModelStoreSettings settings) : settings_(std::move(settings)) {}
 
+bool ModelStore::holds_build(const std::string& build_id) const {
+  const std::string prefix = build_id + "-";
+  std::error_code error;
+  for (fs::directory_iterator it(settings_.directory / "entries", error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() == prefix.size() + 64 && name.starts_with(prefix) &&
+        is_hex_digest(name.substr(prefix.size())) && fs::exists(it->path() / kManifest, error))
+      return true;
+  }
+  return false;
+}
+
 fs::path ModelStore::entry_path(const ModelKey& key) const {
   return settings_.directory / "entries" / key.entry_name();
 }

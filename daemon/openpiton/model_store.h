@@ -136,6 +136,11 @@ class ModelStore {
   // The sum of the entries' sizes as their manifests give them.
   std::uint64_t total_bytes() const;
 
+  // Whether an entry of model `build_id` is published, whatever checkout sources it was
+  // built from: a cheap guess that a build of it will be a hit (nothing is read but the
+  // directory's names and the manifest's presence), for ordering work before it starts.
+  bool holds_build(const std::string& build_id) const;
+
   // Waits until no other Claim of `key` lives in this process, then returns one; nullopt
   // when `cancel` (may be null) is cancelled first. Throws std::invalid_argument for a key
   // the store cannot hold.

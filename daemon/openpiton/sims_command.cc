@@ -146,9 +146,10 @@ VerilatorVersion detect_verilator_version(const std::map<std::string, std::strin
   spec.timeout = std::chrono::seconds(60);
   spec.kill_grace = std::chrono::seconds(2);
   const os::ProcessResult result = runner.run(spec, cancel);
+  if (result.host_stop != os::HostStop::none)
+    throw os::HostStopped(result.host_stop, "`" + program + " --version` failed: " + result.host_stop_detail);
   if (!result.succeeded()) {
     std::string why = result.launch_failed                         ? result.error
-                      : result.host_stop != os::HostStop::none     ? result.host_stop_detail
                       : result.timed_out                           ? std::string("timed out")
                       : result.exit_code == 127 && !key
                           ? "verilator is not in the build environment's PATH"

@@ -40,7 +40,8 @@ std::optional<VerilatorVersion> parse_verilator_version(std::string_view output)
 // the one asked). Remembered per binary as this machine sees it (path, inode, size, mtime),
 // so each installation is asked once per process and an upgrade in place is still noticed;
 // a Verilator only the runner's machine has is asked every time. Throws std::runtime_error
-// when Verilator cannot be run or its answer cannot be parsed.
+// when Verilator cannot be run or its answer cannot be parsed, os::HostStopped when the
+// machine the runner put it on ended it (its node went down).
 VerilatorVersion detect_verilator_version(const std::map<std::string, std::string>& env,
                                           const os::CancelToken* cancel = nullptr,
                                           const os::CommandRunner& runner =

@@ -322,9 +322,10 @@ RunSetting setting_for(const SimulationRequest& request) {
   return setting;
 }
 
-// prepare_workload in the run's directory; what it throws becomes the run's error.
+// prepare_workload in the run's directory; what it throws becomes the run's error, and the
+// run's host stop when the machine ended one of its commands.
 PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunSetting& setting,
-                                    const WorkloadRunResult& run) {
+                                    WorkloadRunResult& run) {
   WorkloadContext ctx;
   ctx.workloads_dir = setting.workloads_dir;
   ctx.run_dir = run.run_dir;
@@ -337,6 +338,9 @@ PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunS
   PreparedWorkload prepared;
   try {
     prepared = prepare_workload(run.workload, ctx);
+  } catch (const os::HostStopped& stopped) {
+    run.host_stop = std::string(os::to_string(stopped.stop()));
+    prepared.error = std::string("cannot prepare ") + run.workload + ": " + stopped.what();
   } catch (const std::exception& e) {
     prepared.error = std::string("cannot prepare ") + run.workload + ": " + e.what();
   }

@@ -120,6 +120,7 @@ bool is_compiler_error_line(std::string_view line) {
 // Runs one toolchain command; empty string on success, else the message for `error`.
 // `program_at_fault` (when given) is set when the tool ran and refused the program (an
 // exit status), not when the machine stopped it.
+// Throws os::HostStopped when the machine running it ended it.
 std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext& ctx,
                      const fs::path& log_path, const std::string& what,
                      bool* program_at_fault = nullptr) {
@@ -144,7 +145,7 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
     return message;
   }
   if (result.host_stop != os::HostStop::none) {
-    message += result.host_stop_detail;
+    throw os::HostStopped(result.host_stop, message + result.host_stop_detail);
   } else if (result.timed_out) {
     message += "timed out after " + std::to_string(kCompileTimeout.count()) + " s";
   } else if (result.cancelled) {

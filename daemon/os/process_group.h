@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,6 +99,18 @@ enum class HostStop {
 };
 // "" for none, otherwise the enumerator's name: the word the adapter reports.
 std::string_view to_string(HostStop stop);
+
+// Thrown by a step made of commands (a version probe, a workload's compile) when the
+// machine or scheduler ended one of them: the step did not fail, its host did, and the
+// step's caller reports it as that host stop rather than as the step's own failure.
+class HostStopped : public std::runtime_error {
+ public:
+  HostStopped(HostStop stop, const std::string& detail) : std::runtime_error(detail), stop_(stop) {}
+  HostStop stop() const { return stop_; }
+
+ private:
+  HostStop stop_;
+};
 
 struct ProcessResult {
   pid_t pid = -1;         // the leader's pid, which is also the group's id; -1: not started

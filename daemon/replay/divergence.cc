@@ -216,6 +216,20 @@ void ReplayObserver::level_started(int iteration, std::size_t level,
   inner_.level_started(iteration, level, ids);
 }
 
+void ReplayObserver::task_waiting(int iteration, const loop::TaskJob& job, const std::string& why) {
+  inner_.task_waiting(iteration, job, why);
+}
+
+void ReplayObserver::task_started(int iteration, const loop::TaskJob& job) {
+  inner_.task_started(iteration, job);
+}
+
+// Where and how often a task ran says nothing of the run's decisions: not compared.
+void ReplayObserver::task_lost(int iteration, const loop::TaskJob& job,
+                               const loop::TaskOutcome& outcome, const std::string& next) {
+  inner_.task_lost(iteration, job, outcome, next);
+}
+
 void ReplayObserver::task_finished(int iteration, const loop::TaskJob& job,
                                    const loop::TaskOutcome& outcome) {
   inner_.task_finished(iteration, job, outcome);

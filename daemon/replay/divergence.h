@@ -67,7 +67,11 @@ class ReplayObserver final : public loop::LoopObserver {
   void iteration_started(int iteration) override;
   void plan_made(int iteration, const Plan& plan, const std::string& reply) override;
   void level_started(int iteration, std::size_t level, const std::vector<std::string>& ids) override;
+  void task_waiting(int iteration, const loop::TaskJob& job, const std::string& why) override;
+  void task_started(int iteration, const loop::TaskJob& job) override;
   void task_finished(int iteration, const loop::TaskJob& job, const loop::TaskOutcome& outcome) override;
+  void task_lost(int iteration, const loop::TaskJob& job, const loop::TaskOutcome& outcome,
+                 const std::string& next) override;
   void iteration_finished(int iteration, bool passed, double cost_usd, double wall_s) override;
   void note(const std::string& message) override;
   void narrowing_finished(int iteration, const loop::TaskJob& job, const loop::TaskOutcome& outcome) override;

@@ -35,6 +35,7 @@ api::EventKind to_wire(EventKind kind) {
 api::TaskStage to_wire(TaskStage stage) {
   switch (stage) {
     case TaskStage::pending: return api::TaskStage::PENDING;
+    case TaskStage::waiting: return api::TaskStage::WAITING;
     case TaskStage::prompting: return api::TaskStage::PROMPTING;
     case TaskStage::building: return api::TaskStage::BUILDING;
     case TaskStage::running: return api::TaskStage::RUNNING;
@@ -155,6 +156,7 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
   }
   out.setCheckout(t.checkout);
   out.setRtlEdits(t.rtl_edits);
+  out.setWaitingFor(t.waiting_for);
 }
 
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
@@ -316,6 +318,7 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   if (in.getBackend().size() > 0) w.field("backend", texts(in.getBackend(), "backend"));
   if (in.getModel().size() > 0) w.field("model", texts(in.getModel(), "model"));
   if (in.getCheckouts() != 0) w.field("checkouts", in.getCheckouts());
+  if (in.getDispatch().size() > 0) w.field("dispatch", texts(in.getDispatch(), "dispatch"));
   if (in.getTools().size() > 0) {
     w.key("tools").begin_array();
     index = 0;

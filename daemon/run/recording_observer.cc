@@ -30,6 +30,7 @@ void RecordingObserver::iteration_started(int iteration) {
     iteration_ = iteration;
     started_ms_ = system_now_ms();
     accepted_.clear();
+    started_ms_by_task_.clear();
   }
   recorder_.event(EventKind::iteration_started, iteration, "", std::nullopt,
                   "iteration " + std::to_string(iteration));
@@ -55,8 +56,7 @@ void RecordingObserver::level_started(int iteration, std::size_t level,
                   "level " + std::to_string(level) + ": " + joined(task_ids, ", "));
 }
 
-store::TaskRecord RecordingObserver::task_record(int iteration, const loop::TaskJob& job,
-                                                 const loop::TaskOutcome& outcome) const {
+store::TaskRecord RecordingObserver::task_record(int iteration, const loop::TaskJob& job) const {
   store::TaskRecord t;
   t.run_id = recorder_.run_id();
   t.iteration = iteration;
@@ -64,7 +64,6 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   t.kind = job.task.kind;
   t.instruction = job.task.instruction;
   t.deps = job.task.deps;
-  t.checkout = outcome.checkout;
   t.core = std::string(to_string(spec_.core));
   t.mesh_x = spec_.mesh_x;
   t.mesh_y = spec_.mesh_y;
@@ -72,9 +71,19 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
     t.set_cache(name, geometry.size, geometry.associativity);
   t.rtl_defines = job.defines;
   t.network = job.task.network;
+  t.extra_flags = extra_build_flags(spec_);
+  std::lock_guard lock(mutex_);
+  if (auto it = started_ms_by_task_.find(job.task.id); it != started_ms_by_task_.end())
+    t.started_at_ms = it->second;
+  return t;
+}
+
+store::TaskRecord RecordingObserver::task_record(int iteration, const loop::TaskJob& job,
+                                                 const loop::TaskOutcome& outcome) const {
+  store::TaskRecord t = task_record(iteration, job);
+  t.checkout = outcome.checkout;
   t.rtl_edits = outcome.edits_diff;  // REQ-VER-13
   t.rtl_edits_hash = outcome.edits_hash;
-  t.extra_flags = extra_build_flags(spec_);
   t.build_id = outcome.build_id;
   t.build_outcome = outcome.build_outcome();
   t.build_reused = outcome.reused;
@@ -89,6 +98,38 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   for (const auto& v : outcome.verdicts)
     t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s});
   return t;
+}
+
+void RecordingObserver::task_waiting(int iteration, const loop::TaskJob& job,
+                                     const std::string& why) {
+  store::TaskRecord t = task_record(iteration, job);
+  t.stage = TaskStage::waiting;
+  t.waiting_for = why;
+  recorder_.with_store([&](store::Store& s) { s.upsert_task(t); });
+  recorder_.event(EventKind::task_stage, iteration, job.task.id, TaskStage::waiting, why);
+}
+
+void RecordingObserver::task_started(int iteration, const loop::TaskJob& job) {
+  {
+    std::lock_guard lock(mutex_);
+    started_ms_by_task_[job.task.id] = system_now_ms();
+  }
+  // The row exists from the start, so `mace status` shows the task under way; its stage
+  // follows the executor's (prompting, building, running).
+  store::TaskRecord t = task_record(iteration, job);
+  t.stage = TaskStage::pending;
+  recorder_.with_store([&](store::Store& s) { s.upsert_task(t); });
+}
+
+void RecordingObserver::task_lost(int iteration, const loop::TaskJob& job,
+                                  const loop::TaskOutcome& outcome, const std::string& next) {
+  // The node and Slurm's reason are in the evidence the Slurm runner gave.
+  std::string what = job.narrowing.empty() ? "task " + job.task.id
+                                           : "narrowing " + job.task.id + " (" + job.narrowing + ")";
+  what += " lost to the infrastructure (" + std::string(to_string(outcome.failure_reason)) + ")";
+  if (!outcome.checkout.empty()) what += " on " + outcome.checkout;
+  if (!outcome.evidence.empty()) what += ": " + outcome.evidence.front();
+  recorder_.message(iteration, job.task.id, what + "; " + next);
 }
 
 void RecordingObserver::task_finished(int iteration, const loop::TaskJob& job,

@@ -3,6 +3,7 @@
 // narrowing builds, diagnoses and the post-mortem (REQ-VER-13, 14, REQ-FAIL-8..10).
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -34,8 +35,12 @@ class RecordingObserver final : public loop::LoopObserver {
   void plan_made(int iteration, const Plan& plan, const std::string& reply) override;
   void level_started(int iteration, std::size_t level,
                      const std::vector<std::string>& task_ids) override;
+  void task_waiting(int iteration, const loop::TaskJob& job, const std::string& why) override;
+  void task_started(int iteration, const loop::TaskJob& job) override;
   void task_finished(int iteration, const loop::TaskJob& job,
                      const loop::TaskOutcome& outcome) override;
+  void task_lost(int iteration, const loop::TaskJob& job, const loop::TaskOutcome& outcome,
+                 const std::string& next) override;
   void iteration_finished(int iteration, bool passed, double cost_usd, double wall_s) override;
   void note(const std::string& message) override;
   void narrowing_finished(int iteration, const loop::TaskJob& job,
@@ -45,6 +50,8 @@ class RecordingObserver final : public loop::LoopObserver {
   void post_mortem_made(const PostMortem& pm) override;
 
  private:
+  // What the job says of its task, before it has an outcome.
+  store::TaskRecord task_record(int iteration, const loop::TaskJob& job) const;
   store::TaskRecord task_record(int iteration, const loop::TaskJob& job,
                                 const loop::TaskOutcome& outcome) const;
 
@@ -55,6 +62,7 @@ class RecordingObserver final : public loop::LoopObserver {
   int64_t started_ms_ = 0;
   std::vector<std::filesystem::path> passing_run_dirs_;
   std::vector<AcceptedDesign> accepted_;
+  std::map<std::string, int64_t> started_ms_by_task_;  // this iteration's, by task id
 };
 
 }  // namespace mace::run

@@ -14,17 +14,34 @@ loop::TaskJob resimulation_job(const RecordingObserver::AcceptedDesign& design) 
   return job;
 }
 
+namespace {
+
+// Nothing to record per job: the caller records the verdicts.
+class ResimulationCalls final : public loop::DispatchCalls {
+ public:
+  explicit ResimulationCalls(const std::function<bool()>& cancelled) : cancelled_(cancelled) {}
+  bool cancelled() override { return cancelled_ && cancelled_(); }
+  bool prepare(loop::TaskJob&) override { return true; }
+
+ private:
+  const std::function<bool()>& cancelled_;
+};
+
+}  // namespace
+
 std::vector<store::EvalResimulationRecord> resimulate_accepted(
     loop::TaskRunner& runner, int iteration,
     const std::vector<RecordingObserver::AcceptedDesign>& designs,
-    const std::vector<std::string>& workloads) {
+    const std::vector<std::string>& workloads, const std::function<bool()>& cancelled) {
   std::vector<loop::TaskJob> jobs;
   for (const auto& design : designs) jobs.push_back(resimulation_job(design));
-  std::vector<loop::TaskOutcome> outcomes = jobs.empty() ? std::vector<loop::TaskOutcome>{}
-                                                         : runner.run_batch(iteration, jobs);
+  ResimulationCalls calls(cancelled);
+  const loop::DispatchResult done =
+      jobs.empty() ? loop::DispatchResult{} : loop::dispatch(runner, iteration, jobs, {}, {}, calls);
   std::vector<store::EvalResimulationRecord> out;
   for (size_t i = 0; i < designs.size(); ++i) {
-    const loop::TaskOutcome* outcome = i < outcomes.size() ? &outcomes[i] : nullptr;
+    const loop::TaskOutcome* outcome =
+        i < done.finished.size() && done.finished[i] ? &done.finished[i]->outcome : nullptr;
     store::EvalResimulationRecord record{designs[i].job.task.id,
                                          outcome && !outcome->build_id.empty()
                                              ? outcome->build_id

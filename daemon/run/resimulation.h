@@ -7,6 +7,7 @@
 // rebuilt). An rtl task's is rebuilt as a config task from the edits it applied, so no
 // agent is asked again.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,14 @@ namespace mace::run {
 // The job that simulates `design`.
 loop::TaskJob resimulation_job(const RecordingObserver::AcceptedDesign& design);
 
-// Simulates every design through `runner` (as one batch of iteration `iteration`) and
-// returns, per design, each of `workloads`' verdicts in order: `none` for one the runner
-// did not get to (its build failed, the time ran out, the run was cancelled).
+// Simulates every design on `runner`'s checkouts (as tasks of iteration `iteration`, as
+// many at once as it has checkouts) and returns, per design, each of `workloads`' verdicts
+// in order: `none` for one the runner did not get to (its build failed, the time ran out,
+// the run was cancelled: `cancelled` says so).
 std::vector<store::EvalResimulationRecord> resimulate_accepted(
     loop::TaskRunner& runner, int iteration,
     const std::vector<RecordingObserver::AcceptedDesign>& designs,
-    const std::vector<std::string>& workloads);
+    const std::vector<std::string>& workloads, const std::function<bool()>& cancelled);
 
 // "hello=pass memstress=timeout": a design's verdicts, for the run's log.
 std::string verdicts_text(const store::EvalResimulationRecord& design);

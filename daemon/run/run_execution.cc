@@ -1,12 +1,15 @@
 #include "run/run_execution.h"
 
 #include <optional>
+#include <set>
 
 #include "core/core_descriptor.h"
 #include "executor/adapter_bridge.h"
 #include "executor/local_executor.h"
 #include "loop/direct_planner.h"
 #include "loop/run_loop.h"
+#include "run/expected_times.h"
+#include "run/leased_runner.h"
 #include "run/resimulation.h"
 #include "openpiton/cache_defaults.h"
 #include "openpiton/define_search.h"
@@ -52,10 +55,13 @@ std::unique_ptr<llm::Backend> make_run_backend(const RunSettings& settings,
 
 // The loop's view of the checkout: its cache defaults, the defines and modules it has, the
 // workloads' checksums (REQ-PLAN-15, REQ-BUD-7).
-loop::LoopInputs loop_inputs(const RunSpec& spec, const std::vector<openpiton::Checkout>& checkouts,
+loop::LoopInputs loop_inputs(const RunSpec& spec, const openpiton::Checkout& first,
                              const RunSettings& settings) {
-  const openpiton::Checkout& first = checkouts.front();
-  loop::LoopInputs in{.spec = spec, .checkouts = checkouts.size(), .default_caches = {}};
+  loop::LoopInputs in{.spec = spec,
+                      .dispatch = settings.dispatch,
+                      .infrastructure_retries = settings.infrastructure_retries,
+                      .models_shared = settings.model_store != nullptr,
+                      .default_caches = {}};
   auto defaults = openpiton::read_cache_defaults(first, executor::adapter_core(spec.core));
   if (!defaults.caches) throw std::runtime_error(defaults.error);
   in.default_caches = executor::loop_caches(*defaults.caches);
@@ -101,8 +107,8 @@ std::optional<std::string> unsupported_core_reason(const RunSpec& spec,
 // The parts of one run, made in the order they need each other.
 class Run {
  public:
-  Run(RunRecorder& recorder, const RunSettings& settings,
-      const std::vector<service::PooledCheckout>& leased, const os::CancelToken& cancel)
+  Run(RunRecorder& recorder, const RunSettings& settings, RunLease lease,
+      const os::CancelToken& cancel)
       : recorder_(recorder),
         settings_(settings),
         cancel_(cancel),
@@ -112,39 +118,52 @@ class Run {
         progress_(recorder, spec_),
         logs_(recorder, settings.evidence),
         replay_(recorder, record_, spec_, settings.replay_cache),
-        generic_(generic_core_of(spec_)) {
-    place_checkouts(leased);
+        generic_(generic_core_of(spec_)),
+        lease_(std::move(lease)) {
+    if (settings_.slurm)
+      slurm_jobs_ = std::make_shared<SlurmJobRecorder>(recorder_, settings_.cluster_observer,
+                                                       current_iteration());
   }
 
   RunEnding execute() {
     eval_job_ = eval_job_of(recorder_);
-    if (eval_job_) start_eval_job();
     make_planner();
     if (eval_job_ && eval_job_->method == eval::Method::seeded_fault)  // REQ-EVAL-10
       planner_ = std::make_unique<SeededFaultPlanner>(std::move(planner_), eval_job_->fault_config);
     executor::LocalExecutor executor(spec_, executor_settings());
-    loop::LoopInputs in = loop_inputs(spec_, checkouts_, settings_);
+    LeasedRunner runner(
+        executor, std::move(lease_), [this](const auto& pooled) { return place(pooled); },
+        [this](const openpiton::Checkout& checkout) { make_ready(checkout); }, cancel_);
+    if (runner.held().empty()) throw std::logic_error("a run was started without a checkout");
+    // The checkout the run started on: where the checkout's defaults, defines and modules
+    // are read (every checkout of the pool has the same sources).
+    const openpiton::Checkout home = runner.held().front();
+    if (eval_job_) start_eval_job(runner.held());
+    loop::LoopInputs in = loop_inputs(spec_, home, settings_);
     if (generic_) {
-      in.unsupported_core = [this] { return unsupported_core_reason(spec_, checkouts_); };
+      in.unsupported_core = [this, &runner] { return unsupported_core_reason(spec_, runner.held()); };
       // REQ-EXEC-20: written into each checkout for every build, taken out after it (and
       // after a crash, through the edit journal), as RTL edits are.
-      in.generic_files = executor::generic_tile_edits(*generic_, checkouts_.front().root());
+      in.generic_files = executor::generic_tile_edits(*generic_, home.root());
       in.generic_wrapper_path = std::string(openpiton::kGeneratedWrapper);
     }
     in.cancelled = [this] { return cancel_.cancelled() || replay_.stopping(); };
+    const ExpectedTimes expected(recorder_, spec_, settings_.model_store.get(),
+                                 eval_job_ && eval_job_->fault_kind == eval::FaultKind::source);
+    in.expected = [&expected](const loop::TaskJob& job) { return expected(job); };
     if (eval_job_ && eval_job_->method != eval::Method::mace &&
         eval_job_->method != eval::Method::seeded_fault)
       in.triage_failures = false;
     loop::LoopResult result;
     try {
-      result = loop::run_loop(in, *planner_, executor, replay_.observer(observer_));
+      result = loop::run_loop(in, *planner_, runner, replay_.observer(observer_));
     } catch (...) {
       logs_.keep_remaining();
       throw;
     }
     logs_.keep_remaining();
     if (eval_job_ && spec_.options.build_only && result.state == RunState::passed)
-      if (auto ending = resimulate_accepted_designs(executor, result.iterations)) return *ending;
+      if (auto ending = resimulate_accepted_designs(runner, result.iterations)) return *ending;
     auto [state, reason] = replay_.conclude(result);
     if (eval_job_ && eval_job_->method == eval::Method::fault_check) return conclude_fault_check(state, reason);
     return {state, reason};
@@ -159,22 +178,19 @@ class Run {
 
   // REQ-EXEC-4: each checkout's commands run where the checkout is: here, or as Slurm jobs
   // on its node, named after this run and recorded in its store.
-  void place_checkouts(const std::vector<service::PooledCheckout>& leased) {
-    std::shared_ptr<slurm::JobObserver> jobs;
-    if (settings_.slurm)
-      jobs = std::make_shared<SlurmJobRecorder>(recorder_, settings_.cluster_observer,
-                                                current_iteration());
-    for (const auto& checkout : leased) {
-      if (!settings_.slurm) {
-        checkouts_.emplace_back(checkout.path);
-        continue;
-      }
-      slurm::Placement placement{.run_id = recorder_.run_id(),
-                                 .core = std::string(to_string(spec_.core)),
-                                 .node = checkout.node, .checkout = checkout.path, .label = ""};
-      checkouts_.emplace_back(checkout.path, std::make_shared<slurm::SlurmRunner>(
-                                                 settings_.slurm, std::move(placement), jobs));
-    }
+  openpiton::Checkout place(const service::PooledCheckout& checkout) const {
+    if (!settings_.slurm) return openpiton::Checkout(checkout.path);
+    slurm::Placement placement{.run_id = recorder_.run_id(),
+                               .core = std::string(to_string(spec_.core)),
+                               .node = checkout.node, .checkout = checkout.path, .label = ""};
+    return openpiton::Checkout(checkout.path, std::make_shared<slurm::SlurmRunner>(
+                                                  settings_.slurm, std::move(placement), slurm_jobs_));
+  }
+
+  // REQ-EVAL-4, 12: a checkout an evaluation job is given is made ready for it, once.
+  void make_ready(const openpiton::Checkout& checkout) {
+    if (!eval_job_ || !made_ready_.insert(checkout.root().string()).second) return;
+    prepare_eval_checkouts(recorder_, *eval_job_, {checkout});
   }
 
   std::function<int()> current_iteration() {
@@ -187,7 +203,8 @@ class Run {
     const auto designs = observer_.accepted_designs();
     recorder_.message("the build-only check passed: simulating the " + std::to_string(designs.size()) +
                       " design" + (designs.size() == 1 ? "" : "s") + " it accepted (REQ-EVAL-7)");
-    const auto records = resimulate_accepted(runner, iteration, designs, spec_.workloads);
+    const auto records = resimulate_accepted(runner, iteration, designs, spec_.workloads,
+                                             [this] { return cancel_.cancelled(); });
     recorder_.with_store(
         [&](store::Store& store) { store.set_eval_resimulations(recorder_.run_id(), records); });
     for (const auto& record : records)
@@ -207,11 +224,10 @@ class Run {
     return {conclusion.state, conclusion.reason};
   }
 
-  // REQ-EVAL-4, 9, 10..12: the checkouts made ready for the job, its environment and
-  // fault recorded.
-  void start_eval_job() {
-    prepare_eval_checkouts(recorder_, *eval_job_, checkouts_);
-    const std::string env = environment_json(record_, checkouts_);
+  // REQ-EVAL-9, 10..12: the job's environment (the checkouts it started on, made ready as
+  // they were given) and fault recorded.
+  void start_eval_job(const std::vector<openpiton::Checkout>& checkouts) {
+    const std::string env = environment_json(record_, checkouts);
     recorder_.with_store([&](store::Store& store) { store.set_eval_run_env(recorder_.run_id(), env); });
     if (!eval_job_->fault.empty())
       recorder_.message("evaluation job " + std::string(eval::to_string(eval_job_->method)) +
@@ -281,7 +297,6 @@ class Run {
 
   executor::ExecutorSettings executor_settings() {
     executor::ExecutorSettings s;
-    s.checkouts = checkouts_;
     s.workloads_dir = settings_.workloads_dir;
     s.cancel = &cancel_;
     s.task_calls = &replay_.task_calls();
@@ -297,8 +312,13 @@ class Run {
     }
     s.llm = task_llm_;
     s.generic = generic_;
-    s.on_stage = [this](int iteration, const std::string& task, TaskStage stage) {
-      recorder_.event(EventKind::task_stage, iteration, task, stage, std::string(to_string(stage)));
+    s.on_stage = [this](int iteration, const loop::TaskJob& job, TaskStage stage) {
+      recorder_.event(EventKind::task_stage, iteration, job.task.id, stage, std::string(to_string(stage)));
+      // A narrowing rebuild is recorded apart; the task's own row keeps its end.
+      if (job.narrowing.empty())
+        recorder_.with_store([&](store::Store& store) {
+          store.set_task_stage(recorder_.run_id(), iteration, job.task.id, stage, "");
+        });
     };
     s.on_build_progress = [this](const executor::TaskCallSite& site,
                                  const openpiton::BuildProgress& progress) {
@@ -321,7 +341,6 @@ class Run {
 
   RunRecorder& recorder_;
   const RunSettings& settings_;
-  std::vector<openpiton::Checkout> checkouts_;
   const os::CancelToken& cancel_;
   store::RunRecord record_;
   RunSpec spec_;
@@ -334,16 +353,17 @@ class Run {
   executor::TaskLlm* task_llm_ = nullptr;
   std::optional<eval::JobInstructions> eval_job_;
   std::optional<openpiton::GenericCore> generic_;
+  RunLease lease_;  // handed to the run's LeasedRunner when it starts
+  std::shared_ptr<slurm::JobObserver> slurm_jobs_;
+  std::set<std::string> made_ready_;  // checkouts an evaluation job made ready
 };
 
 }  // namespace
 
-RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
-                      const std::vector<service::PooledCheckout>& checkouts,
+RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings, RunLease lease,
                       const os::CancelToken& cancel) {
   try {
-    if (checkouts.empty()) throw std::logic_error("a run was started without a checkout");
-    return Run(recorder, settings, checkouts, cancel).execute();
+    return Run(recorder, settings, std::move(lease), cancel).execute();
   } catch (const std::exception& e) {
     return {RunState::error, e.what()};  // REQ-BUD-10: this run ends; maced goes on
   }

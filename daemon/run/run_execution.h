@@ -20,6 +20,7 @@
 #include "openpiton/checkout.h"
 #include "openpiton/model_store.h"
 #include "os/cancel_token.h"
+#include "run/leased_runner.h"
 #include "run/run_recorder.h"
 #include "service/checkout_pool.h"
 #include "slurm/job_observer.h"
@@ -57,6 +58,10 @@ struct RunSettings {
   // Where each run keeps its own copies of its logs (run/log_keeper.h); null: nowhere, the
   // store records where they were written and nothing more.
   std::shared_ptr<const evidence::EvidenceArchive> evidence;
+  // How a level's tasks go onto the checkouts when a spec does not say (`executor.dispatch`
+  // in maced's configuration), and how often a task lost to the infrastructure runs again.
+  Dispatch dispatch = Dispatch::queue;
+  int infrastructure_retries = 3;
 };
 
 struct RunEnding {
@@ -64,12 +69,12 @@ struct RunEnding {
   std::string reason;
 };
 
-// Plans, builds, simulates and triages the run `recorder` names on `checkouts` (leased to
-// it, at least one; each run where its node is, see RunSettings::slurm) until it ends,
-// recording every step. Never throws: whatever goes wrong ends the run in `error` with the
-// reason (REQ-BUD-10: maced goes on). `cancel` stops its builds and simulations at once.
-RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings,
-                      const std::vector<service::PooledCheckout>& checkouts,
+// Plans, builds, simulates and triages the run `recorder` names on the checkouts of
+// `lease` (it starts with at least one and asks for more as its levels need them; each
+// runs where its node is, see RunSettings::slurm) until it ends, recording every step.
+// Never throws: whatever goes wrong ends the run in `error` with the reason (REQ-BUD-10:
+// maced goes on). `cancel` stops its builds and simulations at once.
+RunEnding execute_run(RunRecorder& recorder, const RunSettings& settings, RunLease lease,
                       const os::CancelToken& cancel);
 
 }  // namespace mace::run

@@ -74,6 +74,10 @@ bool is_pending(const JobStatus& job) {
          job.state == "RESV_DEL_HOLD" || job.state == "REQUEUE_HOLD" || job.state == "REQUEUE_FED";
 }
 
+bool is_requeued(const JobStatus& job) {
+  return job.state == "REQUEUED" || job.state == "REQUEUE_HOLD" || job.state == "REQUEUE_FED";
+}
+
 bool is_live(const JobStatus& job) {
   return is_pending(job) || job.state == "RUNNING" || job.state == "COMPLETING" ||
          job.state == "SUSPENDED" || job.state == "STOPPED" || job.state == "SIGNALING" ||

@@ -190,12 +190,19 @@ class Run {
     }
   }
 
-  // A pending job past the limit is cancelled; one whose node stopped taking work is too.
+  // A pending job past the limit is cancelled; one whose node stopped taking work is too,
+  // and one Slurm requeued (its work on the node was lost: the task runs again elsewhere).
   void look_at_job(Clock::time_point now, Clock::time_point& next_node_check) {
     std::optional<JobStatus> job;
     try {
       job = commands_.job(job_id());
     } catch (const CommandFailure&) {
+      return;
+    }
+    if (job && is_requeued(*job)) {
+      decide(OwnStop::node_failure, "Slurm job " + job->id + " on node " + placement_.node +
+                                        " was requeued" +
+                                        (job->reason.empty() || job->reason == "None" ? "" : " (" + job->reason + ")"));
       return;
     }
     if (!job || !is_pending(*job)) return;

@@ -425,6 +425,14 @@ UPDATE runs SET outcome = CASE
   WHERE state IN ('failed', 'budget_exceeded', 'passed')
     AND EXISTS (SELECT 1 FROM eval_runs e WHERE e.run_id = runs.id AND e.method = 'fault_check');
 )sql",
+
+    // 13: why a task that is ready waits (no free checkout, a model another task is
+    // building, a checkout lost to the infrastructure), for `mace status`; '' otherwise.
+    // Expected task times look a model's last build up by its build ID.
+    R"sql(
+ALTER TABLE tasks ADD COLUMN waiting_for TEXT NOT NULL DEFAULT '';
+CREATE INDEX build_times_build_id ON build_times(build_id, finished_at_ms);
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -1,6 +1,7 @@
-// What migration 8 keeps of work under way: how long models took to build, by core and
-// mesh (what a running build is compared with to say how long it has left). Where each
-// log is written and kept is in evidence_records.cc.
+// What migrations 8 and 13 keep of work under way: how long models took to build, by core
+// and mesh and by build ID (what a running build is compared with to say how long it has
+// left, and what orders a level's tasks), how long simulations took, and why a task waits.
+// Where each log is written and kept is in evidence_records.cc.
 
 #include <algorithm>
 #include <vector>
@@ -9,6 +10,16 @@
 #include "store/store.h"
 
 namespace mace::store {
+namespace {
+
+// The median: one build slowed by a busy machine should not move the estimate.
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+}  // namespace
 
 void Store::record_build_time(const BuildTimeRecord& b) {
   auto stmt = db_->prepare(R"sql(
@@ -36,10 +47,44 @@ ORDER BY finished_at_ms DESC, id DESC LIMIT ?4
   std::vector<double> seconds;
   while (stmt.step()) seconds.push_back(stmt.real(0));
   if (seconds.empty()) return std::nullopt;
-  // The median: one build slowed by a busy machine should not move the estimate.
-  std::sort(seconds.begin(), seconds.end());
-  const std::size_t mid = seconds.size() / 2;
-  return seconds.size() % 2 ? seconds[mid] : (seconds[mid - 1] + seconds[mid]) / 2;
+  return median(std::move(seconds));
+}
+
+std::optional<double> Store::last_build_seconds(const std::string& build_id) const {
+  auto stmt = db_->prepare(R"sql(
+SELECT wall_s FROM build_times WHERE build_id = ?1 ORDER BY finished_at_ms DESC, id DESC LIMIT 1
+)sql");
+  stmt.bind(1, build_id);
+  if (!stmt.step()) return std::nullopt;
+  return stmt.real(0);
+}
+
+std::optional<double> Store::typical_simulation_seconds(const std::string& core, int64_t mesh_x,
+                                                        int64_t mesh_y, const std::string& workload,
+                                                        int last) const {
+  auto stmt = db_->prepare(R"sql(
+SELECT r.wall_s FROM task_results r JOIN tasks t ON t.id = r.task_row
+WHERE t.core = ?1 AND t.mesh_x = ?2 AND t.mesh_y = ?3 AND r.workload = ?4 AND r.wall_s > 0
+ORDER BY t.finished_at_ms DESC, t.id DESC LIMIT ?5
+)sql");
+  stmt.bind(1, core).bind(2, mesh_x).bind(3, mesh_y).bind(4, workload).bind(5, int64_t{std::max(last, 1)});
+  std::vector<double> seconds;
+  while (stmt.step()) seconds.push_back(stmt.real(0));
+  if (seconds.empty()) return std::nullopt;
+  return median(std::move(seconds));
+}
+
+void Store::set_task_stage(const std::string& run_id, int64_t iteration, const std::string& task_id,
+                           TaskStage stage, const std::string& waiting_for) {
+  db_->prepare(R"sql(
+UPDATE tasks SET stage = ?4, waiting_for = ?5 WHERE run_id = ?1 AND iteration = ?2 AND task_id = ?3
+)sql")
+      .bind(1, run_id)
+      .bind(2, iteration)
+      .bind(3, task_id)
+      .bind(4, to_string(stage))
+      .bind(5, waiting_for)
+      .run();
 }
 
 }  // namespace mace::store

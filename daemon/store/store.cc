@@ -187,7 +187,7 @@ constexpr const char* kTaskColumns[] = {
     "l15_size",    "l15_assoc",  "l2_size",        "l2_assoc",     "rtl_defines",
     "rtl_edits",   "rtl_edits_hash", "extra_flags", "build_id",    "build_outcome",
     "build_reused", "failure_reason", "stage",      "passed",       "started_at_ms",
-    "finished_at_ms", "build_source", "build_origin",
+    "finished_at_ms", "build_source", "build_origin", "waiting_for",
 };
 constexpr int kTaskKeyColumns = 3;
 
@@ -574,7 +574,8 @@ int64_t Store::upsert_task(const TaskRecord& t) {
       .bind(30, unless_zero(t.started_at_ms))
       .bind(31, unless_zero(t.finished_at_ms))
       .bind(32, t.build_source)
-      .bind(33, t.build_origin);
+      .bind(33, t.build_origin)
+      .bind(34, t.waiting_for);
   upsert.run();
 
   // last_insert_rowid is not set when the upsert updated, so look the row up.
@@ -667,6 +668,7 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       t.finished_at_ms = stmt.int64(31);
       t.build_source = stmt.text(32);
       t.build_origin = stmt.text(33);
+      t.waiting_for = stmt.text(34);
       out.push_back(std::move(t));
     }
     if (stmt.is_null(r0)) continue;  // a task without results

@@ -169,6 +169,7 @@ struct TaskRecord {
   std::string build_origin;
   FailureReason failure_reason = FailureReason::none;
   TaskStage stage = TaskStage::pending;
+  std::string waiting_for;  // why a `waiting` task waits; "" otherwise
   std::optional<bool> passed;     // none until the task ends
   int64_t started_at_ms = 0;
   int64_t finished_at_ms = 0;
@@ -435,6 +436,16 @@ class Store {
   // nullopt when none is recorded.
   std::optional<double> typical_build_seconds(const std::string& core, int64_t mesh_x,
                                               int64_t mesh_y, int last = 5) const;
+  // How long the last recorded build of model `build_id` took; nullopt when none is.
+  std::optional<double> last_build_seconds(const std::string& build_id) const;
+  // The median wall time of the last `last` simulations of `workload` on a model of that
+  // core and mesh (tasks' recorded results); nullopt when none is recorded.
+  std::optional<double> typical_simulation_seconds(const std::string& core, int64_t mesh_x,
+                                                   int64_t mesh_y, const std::string& workload,
+                                                   int last = 5) const;
+  // The stage of a recorded task, and why it waits; nothing when it has no row yet.
+  void set_task_stage(const std::string& run_id, int64_t iteration, const std::string& task_id,
+                      TaskStage stage, const std::string& waiting_for);
   // Log files (store/evidence_records.cc). record_log_file records where one is being
   // written and returns its id; once its copy is in the run's evidence, keep_log_file
   // points the row at it, or log_file_not_kept says why it is not.

@@ -1,4 +1,4 @@
-// topological_levels, batches, inherited_defines and builds_on_rtl_edits.
+// topological_levels, inherited_defines and builds_on_rtl_edits.
 
 #include "core/task_graph.h"
 
@@ -86,33 +86,6 @@ TEST(TaskGraphLevels, CyclesAreFoundBehindHealthyTasks) {
                                    t("tail", {"x"})});
   ASSERT_EQ(cycles.size(), 1u);
   EXPECT_THAT(cycles[0], ElementsAre("x", "z", "y", "x"));
-}
-
-// ---------------------------------------------------------------- batches
-
-TEST(TaskGraphBatches, CutsALevelIntoCheckoutSizedBatches) {
-  // REQ-EXEC-2
-  TaskLevel level{t("a"), t("b"), t("c"), t("d"), t("e")};
-  EXPECT_THAT(ids(batches(level, 2)), ElementsAre(ElementsAre("a", "b"), ElementsAre("c", "d"), ElementsAre("e")));
-  EXPECT_THAT(ids(batches(level, 5)), ElementsAre(ElementsAre("a", "b", "c", "d", "e")));
-  EXPECT_THAT(ids(batches(level, 8)), ElementsAre(ElementsAre("a", "b", "c", "d", "e")));
-  EXPECT_EQ(batches(level, 1).size(), 5u);
-}
-
-TEST(TaskGraphBatches, TheIthTaskGoesToTheIthCheckout) {
-  // REQ-EXEC-2
-  TaskLevel level{t("a"), t("b"), t("c")};
-  auto cut = batches(level, 2);
-  // Position within a batch is the checkout slot, so order must survive the cut.
-  EXPECT_EQ(cut[0][0].id, "a");
-  EXPECT_EQ(cut[0][1].id, "b");
-  EXPECT_EQ(cut[1][0].id, "c");
-}
-
-TEST(TaskGraphBatches, NeedsACheckoutAndHandlesAnEmptyLevel) {
-  // REQ-EXEC-2
-  EXPECT_THROW(batches({t("a")}, 0), std::invalid_argument);
-  EXPECT_THAT(batches({}, 3), IsEmpty());
 }
 
 // ---------------------------------------------------------------- inheritance

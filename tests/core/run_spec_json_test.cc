@@ -25,7 +25,7 @@ using testing::StartsWith;
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
     "core, mesh, workloads, objective, budget, coverage, rtl_timeout, max_cycle, "
-    "workload_args, core_descriptor, options, backend, model, checkouts, tools, replay";
+    "workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay";
 
 std::string with_budget(std::string_view budget_members) {
   return spec_json(R"("budget":{)" + std::string(budget_members) + "}");
@@ -745,7 +745,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
             "rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
-            "tools, replay");
+            "dispatch, tools, replay");
 }
 
 TEST(ParseRunSpec, RejectsUnknownNestedFields) {
@@ -828,6 +828,17 @@ TEST(ParseRunSpec, ReportsEveryErrorInFieldOrder) {
           FieldError{"checkouts", "must be an integer from 1 to 1024, got 0"},
           FieldError{"colour",
                      "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
+}
+
+TEST(ParseRunSpec, DispatchIsQueueOrBatchesOrUnset) {  // REQ-EXEC-2
+  EXPECT_EQ(parsed(spec_json(R"("dispatch":"batches")")).dispatch, Dispatch::batches);
+  EXPECT_EQ(parsed(spec_json(R"("dispatch":"queue")")).dispatch, Dispatch::queue);
+  EXPECT_EQ(parsed(spec_json(R"("dispatch":null)")).dispatch, std::nullopt);
+  EXPECT_EQ(parsed(spec_json()).dispatch, std::nullopt);
+  EXPECT_THAT(errors_for(spec_json(R"("dispatch":"fifo")")),
+              ElementsAre(FieldError{"dispatch", R"(must be "queue" or "batches", got "fifo")"}));
+  EXPECT_THAT(errors_for(spec_json(R"("dispatch":2)")),
+              ElementsAre(FieldError{"dispatch", R"(must be "queue" or "batches", got 2)"}));
 }
 
 TEST(ParseRunSpec, MissingRequiredFieldsAreBothReported) {

@@ -304,7 +304,7 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
             R"("budget":{"max_iterations":10,"max_usd":20.0,"max_wall_s":3600},"coverage":false,)"
             R"("rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
             R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false,"build_only":false},)"
-            R"("backend":null,"model":null,"checkouts":null,"tools":[],)"
+            R"("backend":null,"model":null,"checkouts":null,"dispatch":null,"tools":[],)"
             R"("replay":{"cache":null,"bypass":[],"from":null}})");
 }
 
@@ -325,6 +325,7 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.backend = "opencode";
   spec.model = "big";
   spec.checkouts = 8;
+  spec.dispatch = Dispatch::batches;
   spec.tools = {"search_logs", "waveforms"};
   spec.replay = {std::vector<std::string>{"build"}, {"run"}, "R1"};
   EXPECT_EQ(
@@ -336,7 +337,8 @@ TEST(RunSpecToJson, WritesSetFields) {
       R"("options":[]},"mul":{"finish_mask":"f0","rtl_timeout":5,"max_cycle":6,)"
       R"("options":["-fast_boot"]}},)"
       R"("core_descriptor":)" + std::string(kDescriptor) + R"(,"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true,"build_only":false},)"
-      R"("backend":"opencode","model":"big","checkouts":8,"tools":["search_logs","waveforms"],)"
+      R"("backend":"opencode","model":"big","checkouts":8,"dispatch":"batches",)"
+      R"("tools":["search_logs","waveforms"],)"
       R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
 }
 

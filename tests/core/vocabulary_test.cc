@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/build_outcome.h"
+#include "core/dispatch.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
 #include "core/run_outcome.h"
@@ -32,7 +33,7 @@ int round_trips(std::optional<Enum> (*parse)(std::string_view)) {
 
 TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<TaskKind>(task_kind_from_string), 4);
-  EXPECT_EQ(round_trips<TaskStage>(task_stage_from_string), 7);
+  EXPECT_EQ(round_trips<TaskStage>(task_stage_from_string), 8);
   EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 9);
   EXPECT_EQ(round_trips<Verdict>(verdict_from_string), 5);
   EXPECT_EQ(round_trips<BuildOutcome>(build_outcome_from_string), 4);
@@ -40,6 +41,7 @@ TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<RunState>(run_state_from_string), 10);
   EXPECT_EQ(round_trips<PlannerKind>(planner_kind_from_string), 5);
   EXPECT_EQ(round_trips<RunOutcome>(run_outcome_from_string), 3);
+  EXPECT_EQ(round_trips<Dispatch>(dispatch_from_string), 2);
 }
 
 TEST(VocabularyTest, UnknownTextIsRefused) {

@@ -1,28 +1,16 @@
-// Runs through maced with the Slurm executor on a real single-node Slurm the tests start
-// themselves (support/slurm_cluster.h), on fixture checkouts: every build and simulation a
-// job pinned to the checkout's node (REQ-EXEC-4), cancel and kill -9 leave no job, a node
-// going down ends the task with its reason and is not leased until it is back, and Slurm's
-// own time limit is a timeout.
-
-#include <signal.h>
-
-#include <sqlite3.h>
+// Runs through maced with the Slurm executor on a real Slurm the tests start themselves
+// (support/slurm_cluster.h), on fixture checkouts of its first node: every build and
+// simulation a job pinned to the checkout's node (REQ-EXEC-4), cancel and kill -9 leave no
+// job, a node going down with no other checkout left ends the run naming the node, and is
+// not leased until it is back, and Slurm's own time limit is a timeout. Runs across the
+// cluster's nodes are slurm_nodes_test.cc.
 
 #include <chrono>
 #include <iostream>
-#include <filesystem>
-#include <fstream>
-#include <optional>
-#include <sstream>
 #include <thread>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include "support/fixture_checkout.h"
-#include "support/maced_instance.h"
+#include "daemon/slurm_run_fixture.h"
 #include "support/real_checkout.h"
-#include "support/slurm_cluster.h"
 
 namespace mace::testing {
 namespace {
@@ -35,121 +23,6 @@ std::string spec_json(const std::string& extra = "") {
              "objective": "build the tile and run add")" +
          extra + "}";
 }
-
-// Rows of one column of `sql` in maced's store, read-only.
-std::vector<std::string> column(const std::string& db_path, const std::string& sql) {
-  std::vector<std::string> rows;
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr) == SQLITE_OK) {
-      while (sqlite3_step(stmt) == SQLITE_ROW) {
-        const auto* text = sqlite3_column_text(stmt, 0);
-        rows.emplace_back(text ? reinterpret_cast<const char*>(text) : "");
-      }
-    }
-    sqlite3_finalize(stmt);
-  }
-  sqlite3_close(db);
-  return rows;
-}
-
-// Alive and not a zombie.
-bool alive(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  if (!std::getline(in, text)) return false;
-  const auto close = text.rfind(')');
-  return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
-}
-
-std::optional<pid_t> keeper_of(pid_t maced) {
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string text;
-    if (!std::getline(in, text)) continue;
-    const auto open = text.find('('), close = text.rfind(')');
-    if (open == std::string::npos || close == std::string::npos) continue;
-    std::istringstream rest(text.substr(close + 2));
-    std::string state;
-    pid_t ppid = 0;
-    rest >> state >> ppid;
-    if (ppid == maced && text.substr(open + 1, close - open - 1) == "maced-keeper")
-      return std::stoi(name);
-  }
-  return std::nullopt;
-}
-
-class SlurmRunTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    MACE_REQUIRE_SLURM();
-    ASSERT_TRUE(cluster().wait_until_idle()) << cluster().live_jobs();
-  }
-  void TearDown() override {
-    maced_.reset();
-    if (!cluster().available()) return;
-    cluster().command({"scancel", "--user=root"});
-    cluster().resume_node();
-    cluster().wait_until_idle();
-  }
-  static SlurmCluster& cluster() { return SlurmCluster::shared(); }
-
-  // maced with the Slurm executor and `count` fixture checkouts on the cluster's node.
-  void start(std::size_t count = 1,
-             const std::string& build = R"({"cpus": 1, "memory_mb": 200})") {
-    while (checkouts_.size() < count) checkouts_.push_back(std::make_unique<FixtureCheckout>());
-    std::string list;
-    for (std::size_t i = 0; i < count; ++i)
-      list += std::string(i ? ", " : "") + R"({"path": ")" + checkouts_[i]->root() +
-              R"(", "node": ")" + cluster().node() + R"("})";
-    dir_.write("maced.json", R"({"checkouts": [)" + list + R"(],
-      "executor": {"kind": "slurm", "slurm": {
-        "gres": "openpiton:1", "pending_limit_s": 120, "cleanup_limit_s": 60,
-        "build": )" + build + R"(, "simulate": {"cpus": 1, "memory_mb": 200},
-        "environment": {"SLURM_CONF": ")" + cluster().conf() + R"("}}}})");
-    MacedOptions options;
-    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
-                          source_root() + "/workloads"};
-    maced_.reset();
-    maced_ = std::make_unique<MacedInstance>(dir_, options);
-  }
-  std::string submit(const std::string& spec) {
-    dir_.write("spec.json", spec);
-    auto r = maced_->mace({"submit", dir_.file("spec.json")});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.out.substr(0, r.out.find('\n'));
-  }
-  ProcessResult wait_for(const std::string& id, int seconds = 120) {
-    ProcessOptions options;
-    options.timeout = std::chrono::seconds(seconds);
-    return maced_->mace({"watch", id}, options);
-  }
-  std::string status(const std::string& id) { return maced_->mace({"status", id, "--json"}).out; }
-  std::string db() const { return maced_->state_dir() + "/mace.db"; }
-  // The IDs of the run's jobs Slurm still runs or waits to run.
-  std::string live_jobs_of(const std::string& run_id) {
-    std::string out;
-    std::istringstream lines(cluster().live_jobs());
-    for (std::string line; std::getline(lines, line);)
-      if (line.find("mace:" + run_id + ":") != std::string::npos) out += line + "\n";
-    return out;
-  }
-  bool job_running_for(const std::string& run_id, const std::string& purpose) {
-    std::istringstream lines(cluster().live_jobs());
-    for (std::string line; std::getline(lines, line);)
-      if (line.find("mace:" + run_id + ":") != std::string::npos &&
-          line.find(":" + purpose + " RUNNING") != std::string::npos)
-        return true;
-    return false;
-  }
-
-  TempDir dir_;
-  std::vector<std::unique_ptr<FixtureCheckout>> checkouts_;
-  std::unique_ptr<MacedInstance> maced_;
-};
 
 TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckoutsNode) {  // REQ-EXEC-4
   start();
@@ -294,7 +167,9 @@ TEST_F(SlurmRunTest, AJobTheKeeperCouldNotCancelIsCancelledByTheNextMaced) {
               Not(HasSubstr("running")));
 }
 
-TEST_F(SlurmRunTest, ANodeGoingDownEndsTheTaskWithItsReasonAndIsNotLeasedUntilBack) {
+// The run's only checkout is on the node that goes down, and no other checkout is left:
+// the run ends in error naming the infrastructure, never a diagnosis of the design.
+TEST_F(SlurmRunTest, ANodeGoingDownWithNoOtherCheckoutEndsTheRunNamingItAndIsNotLeasedUntilBack) {
   start();
   checkouts_[0]->set_control("build", "hang");
   const std::string id = submit(spec_json(R"(, "budget": {"max_iterations": 1})"));
@@ -302,9 +177,12 @@ TEST_F(SlurmRunTest, ANodeGoingDownEndsTheTaskWithItsReasonAndIsNotLeasedUntilBa
   cluster().set_node_down("disk died");
   auto watched = wait_for(id);
   const std::string s = status(id);
-  EXPECT_THAT(s, HasSubstr("\"failure_reason\":\"node_failure\"")) << s;
+  EXPECT_THAT(s, HasSubstr(R"("state":"error")")) << s;
+  EXPECT_THAT(s, HasSubstr("the infrastructure failed, not the design")) << s;
+  EXPECT_THAT(s, HasSubstr("node " + cluster().node() + " is down (disk died)")) << s;
+  EXPECT_THAT(s, Not(HasSubstr(R"("diagnoses":[{)"))) << "nothing about the design was diagnosed";
   const std::string log = maced_->mace({"logs", id}).out;
-  EXPECT_THAT(log, HasSubstr("node " + cluster().node() + " is down (disk died)")) << log;
+  EXPECT_THAT(log, HasSubstr("lost to the infrastructure (node_failure)")) << log;
   EXPECT_THAT(log, HasSubstr("NODE_FAIL")) << log;
 
   // While the node is down its checkout is not given to the next run.

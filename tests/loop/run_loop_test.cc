@@ -9,6 +9,7 @@
 #include <map>
 
 #include "loop/direct_planner.h"
+#include "loop/simulated_runner.h"
 
 namespace mace::loop {
 namespace {
@@ -56,43 +57,27 @@ class ScriptedPlanner : public Planner {
 PlannerReply reply(const std::string& text, double cost = 0.01) { return {true, text, cost, ""}; }
 
 // Outcomes by "iteration/task"; unlisted tasks pass with a pass verdict on "hello".
-class ScriptedRunner : public TaskRunner {
+class ScriptedRunner : public testing::SimulatedRunner {
  public:
   std::map<std::string, TaskOutcome> outcomes;
-  std::vector<std::vector<std::string>> batches;  // "task@slot" per batch
-  std::vector<TaskJob> jobs;
+  std::vector<TaskJob> jobs;  // the plan's tasks, as started
   // Narrowing rebuilds, apart: by default they fail as their task did. An outcome for
   // one is scripted as "iteration/task/<what it undoes>".
   std::vector<TaskJob> narrowing_jobs;
-  std::function<void()> during_batch;
-  bool return_nothing = false;
+  std::function<void()> during_task;  // as each task starts
 
-  std::vector<TaskOutcome> run_batch(int iteration, const std::vector<TaskJob>& batch) override {
-    if (during_batch) during_batch();
-    std::vector<std::string> names;
-    std::vector<TaskOutcome> out;
-    for (const auto& job : batch) {
+  ScriptedRunner() {
+    outcome = [this](int iteration, const TaskJob& job) {
       std::string key = std::to_string(iteration) + "/" + job.task.id;
-      if (!job.narrowing.empty()) {
-        narrowing_jobs.push_back(job);
-        auto it = outcomes.find(key + "/" + job.narrowing);
-        if (it == outcomes.end()) it = outcomes.find(key);
-        out.push_back(it != outcomes.end() ? it->second
-                                           : TaskOutcome{job.task.id, true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}});
-        continue;
-      }
-      names.push_back(job.task.id + "@" + std::to_string(job.slot));
-      jobs.push_back(job);
-      auto it = outcomes.find(key);
-      if (it != outcomes.end()) {
-        out.push_back(it->second);
-      } else {
-        out.push_back({job.task.id, true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}});
-      }
-    }
-    if (!names.empty()) batches.push_back(names);
-    if (return_nothing) return {};
-    return out;
+      auto it = job.narrowing.empty() ? outcomes.end() : outcomes.find(key + "/" + job.narrowing);
+      if (it == outcomes.end()) it = outcomes.find(key);
+      if (it != outcomes.end()) return it->second;
+      return TaskOutcome{job.task.id, true, true, FailureReason::none, {{"hello", Verdict::pass}}, {}};
+    };
+    on_start = [this](const TaskJob& job) {
+      (job.narrowing.empty() ? jobs : narrowing_jobs).push_back(job);
+      if (during_task) during_task();
+    };
   }
 };
 
@@ -107,7 +92,15 @@ class RecordingObserver : public LoopObserver {
   std::vector<std::string> notes;
   std::vector<PostMortem> post_mortems;
   std::vector<std::string> narrowed;  // "<task>: <undone> -> passed|failed"
+  std::vector<std::string> lost;      // "<task>: <next>"
+  std::vector<std::string> waiting;   // "<task>: <why>"
   bool recovered = false;
+  void task_lost(int, const TaskJob& job, const TaskOutcome&, const std::string& next) override {
+    lost.push_back(job.task.id + ": " + next);
+  }
+  void task_waiting(int, const TaskJob& job, const std::string& why) override {
+    waiting.push_back(job.task.id + ": " + why);
+  }
   void diagnosed(int, const std::string&, const Diagnosis& d) override { diagnoses.push_back(d); }
   void note(const std::string& m) override { notes.push_back(m); }
   void post_mortem_made(const PostMortem& pm) override { post_mortems.push_back(pm); }
@@ -141,8 +134,10 @@ class RunLoopTest : public ::testing::Test {
     defaults = {{"l1i", {16384, 4}}, {"l1d", {8192, 4}}, {"l15", {8192, 4}}, {"l2", {65536, 4}}};
   }
   LoopResult run(std::size_t checkouts = 1) {
-    LoopInputs in{.spec = spec, .checkouts = checkouts, .default_caches = defaults,
-                  .now = [this] { return now; }, .cancelled = [this] { return cancel; },
+    runner.pool = checkouts;
+    LoopInputs in{.spec = spec, .infrastructure_retries = retries, .expected = expected,
+                  .default_caches = defaults, .now = [this] { return now; },
+                  .cancelled = [this] { return cancel; },
                   .checksum_problems = [this] { return checksum_problems; }};
     return run_loop(in, planner, runner, observer);
   }
@@ -152,6 +147,8 @@ class RunLoopTest : public ::testing::Test {
   Clock::time_point now{};
   bool cancel = false;
   std::vector<std::string> checksum_problems;
+  int retries = 3;
+  std::function<ExpectedTime(const TaskJob&)> expected;
   ScriptedPlanner planner;
   ScriptedRunner runner;
   RecordingObserver observer;
@@ -181,7 +178,7 @@ TEST_F(RunLoopTest, AChecksumMismatchEndsTheRunBeforeAnyPlan) {  // REQ-BUD-7, R
   EXPECT_EQ(result.state, RunState::checksum_mismatch);
   EXPECT_THAT(result.reason, HasSubstr("hello.c"));
   EXPECT_TRUE(planner.prompts.empty());
-  EXPECT_TRUE(runner.batches.empty());
+  EXPECT_TRUE(runner.starts.empty());
   EXPECT_EQ(result.iterations, 0);
 }
 
@@ -203,7 +200,7 @@ TEST_F(RunLoopTest, NoUsablePlanAfterTwoReasksIsPlanningFailed) {  // REQ-PLAN-1
   auto result = run();
   EXPECT_EQ(result.state, RunState::planning_failed);
   EXPECT_EQ(planner.prompts.size(), 3u);
-  EXPECT_TRUE(runner.batches.empty());
+  EXPECT_TRUE(runner.starts.empty());
 }
 
 TEST_F(RunLoopTest, AnUnusablePlanIsSentBackWithTheReasons) {  // REQ-PLAN-16
@@ -257,7 +254,7 @@ TEST_F(RunLoopTest, RunningOutOfTimeEndsTheRunAndCapsEveryBuild) {  // REQ-BUD-3
   spec.budget.max_wall_s = 600;
   planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n")};
   runner.outcomes["1/t1"] = failed("t1", "e");
-  runner.during_batch = [this] { now += std::chrono::seconds(700); };
+  runner.during_task = [this] { now += std::chrono::seconds(700); };
   auto result = run();
   EXPECT_EQ(result.state, RunState::budget_exceeded);
   EXPECT_THAT(result.reason, HasSubstr("wall-clock"));
@@ -287,12 +284,27 @@ TEST_F(RunLoopTest, LevelsRunInOrderAndStopAfterAFailedLevel) {  // REQ-EXEC-1, 
   EXPECT_EQ(runner.jobs.size(), 1u);
 }
 
-TEST_F(RunLoopTest, ALevelRunsInBatchesOfOneTaskPerCheckout) {  // REQ-EXEC-2, REQ-EXEC-3
+TEST_F(RunLoopTest, ALevelRunsOneTaskPerCheckoutAtATime) {  // REQ-EXEC-2, REQ-EXEC-3
   planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
                            "TASK: c | deps= | kind=config | z\nCACHES: a | l1d=16384,4\n"
                            "CACHES: b | l2=131072,4\n")};
+  runner.duration = [](const TaskJob& job) { return job.task.id == "a" ? 3.0 : 1.0; };
   run(2);
-  EXPECT_THAT(runner.batches, ElementsAre(ElementsAre("a@0", "b@1"), ElementsAre("c@0")));
+  // a and b at once; c as soon as b's checkout is free, while a still runs.
+  EXPECT_THAT(runner.starts, ElementsAre("a@0", "b@1", "c@1"));
+  EXPECT_EQ(runner.makespan(), 3.0);
+}
+
+TEST_F(RunLoopTest, DispatchBatchesIsTheSeedsLiteralForm) {  // REQ-EXEC-2
+  spec.dispatch = Dispatch::batches;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                           "TASK: c | deps= | kind=config | z\nCACHES: a | l1d=16384,4\n"
+                           "CACHES: b | l2=131072,4\n")};
+  runner.duration = [](const TaskJob& job) { return job.task.id == "a" ? 3.0 : 1.0; };
+  run(2);
+  // The i-th task of a batch on the i-th checkout; c waits for the whole first batch.
+  EXPECT_THAT(runner.starts, ElementsAre("a@0", "b@1", "c@0"));
+  EXPECT_EQ(runner.makespan(), 4.0);
 }
 
 TEST_F(RunLoopTest, ATaskBuildsWithTheDefinesOfEveryTaskItDependsOn) {  // REQ-EXEC-5
@@ -312,19 +324,82 @@ TEST_F(RunLoopTest, ConfigTasksWithTheSameFlagsRunAsTheLastOneAlone) {  // REQ-P
   EXPECT_EQ(runner.jobs[0].task.id, "b");
 }
 
-TEST_F(RunLoopTest, AnIterationWithoutResultsEndsTheRunFailed) {  // REQ-VER-11
-  planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
-  runner.return_nothing = true;
-  EXPECT_EQ(run().state, RunState::failed);
-}
-
-TEST_F(RunLoopTest, CancellingStopsBeforeTheNextBatch) {
+TEST_F(RunLoopTest, CancellingStopsBeforeTheNextLevel) {
   planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps=a | kind=workload | y\n"
                            "CACHES: b | l1d=16384,4\n")};
-  runner.during_batch = [this] { cancel = true; };
+  runner.during_task = [this] { cancel = true; };
   auto result = run();
   EXPECT_EQ(result.state, RunState::cancelled);
   EXPECT_EQ(runner.jobs.size(), 1u);
+}
+
+TEST_F(RunLoopTest, TheQueueStartsALevelsLongestExpectedTaskFirstAndSaysSo) {  // REQ-EXEC-2
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                           "CACHES: a | l1d=16384,4\nCACHES: b | l2=131072,4\n")};
+  expected = [](const TaskJob& job) {
+    return ExpectedTime{.seconds = job.task.id == "b" ? 400.0 : 50.0, .model = job.task.id,
+                        .basis = job.task.id == "b" ? "its last build" : "pico 2x1 builds"};
+  };
+  run(1);
+  EXPECT_THAT(runner.starts, ElementsAre("b@0", "a@0"));
+  EXPECT_THAT(observer.notes, ::testing::Contains("level 0, longest expected first: b (about 7 min, its "
+                                                  "last build), a (about 50 s, pico 2x1 builds)"));
+  EXPECT_THAT(observer.waiting, ::testing::Contains(HasSubstr("a: waiting for a free checkout")));
+}
+
+TEST_F(RunLoopTest, ARunHoldsWhatItsLevelsNeedAndOneCheckoutBetweenIterations) {
+  spec.budget.max_iterations = 2;
+  planner.replies = {reply("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                           "CACHES: a | l1d=16384,4\nCONFIG_RTL: a | PITON_A\nCACHES: b | l2=131072,4\n"),
+                     reply("TASK: d | deps= | kind=config | w\nCACHES: d | l2=32768,4\n")};
+  runner.outcomes["1/a"] = failed("a", "FAIL");
+  runner.outcomes["1/b"] = failed("b", "FAIL");
+  EXPECT_EQ(run(4).state, RunState::passed);
+  // Two tasks, then narrowing a's two changes (each undone, then both), then one task.
+  ASSERT_FALSE(runner.wants.empty());
+  EXPECT_EQ(runner.wants.front(), 2u);
+  EXPECT_EQ(*std::max_element(runner.wants.begin(), runner.wants.end()), 3u);
+  EXPECT_EQ(runner.wants.back(), 1u);
+  EXPECT_EQ(runner.checkouts().size(), 1u) << "what is left after the last level";
+}
+
+// A node lost under a task is the infrastructure's doing: the task runs again on another
+// checkout, and the iteration, the diagnosis and the budget never hear of it.
+TEST_F(RunLoopTest, ANodeLostMidRunCostsARetryNotTheRun) {
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n")};
+  runner.on_start = [this](const TaskJob& job) {
+    if (job.slot == 0) runner.down.insert(0);
+  };
+  auto result = run(2);
+  EXPECT_EQ(result.state, RunState::passed);
+  EXPECT_EQ(result.iterations, 1);
+  EXPECT_THAT(runner.starts, ElementsAre("t1@0", "t1@1"));
+  ASSERT_EQ(observer.lost.size(), 1u);
+  EXPECT_THAT(observer.lost[0], HasSubstr("run again on another checkout"));
+  EXPECT_TRUE(observer.diagnoses.empty());
+  EXPECT_TRUE(observer.narrowed.empty());
+  EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
+}
+
+TEST_F(RunLoopTest, WhenTheInfrastructureLeavesNothingTheRunEndsNamingItNotTheDesign) {
+  planner.replies = {reply("TASK: t1 | deps= | kind=config | x\n")};
+  runner.on_start = [this](const TaskJob& job) { runner.down.insert(job.slot); };
+  retries = 5;
+  auto result = run(2);  // both nodes fail under it: no checkout is left
+  EXPECT_EQ(result.state, RunState::error);
+  EXPECT_THAT(result.reason, HasSubstr("the infrastructure failed, not the design"));
+  EXPECT_EQ(result.iterations, 0) << "the iteration is not counted";
+  EXPECT_TRUE(observer.diagnoses.empty());
+  EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
+  EXPECT_EQ(planner.triage_calls(TriagePhase::post_mortem), 0u);
+
+  retries = 1;
+  runner = ScriptedRunner();
+  runner.on_start = [this](const TaskJob& job) { runner.down.insert(job.slot); };
+  result = run(3);  // lost twice with one retry allowed
+  EXPECT_EQ(result.state, RunState::error);
+  EXPECT_THAT(result.reason, HasSubstr("task t1 was lost to the infrastructure 2 times"));
+  EXPECT_THAT(result.reason, HasSubstr("NODE_FAIL"));
 }
 
 // A cancel ends the planner's rate-limit wait, so its call comes back without a reply: the
@@ -342,7 +417,7 @@ TEST_F(RunLoopTest, APlannerCallCutShortByACancelEndsCancelled) {
 
 TEST_F(RunLoopTest, TheDirectPlannerBuildsTheSpecsMeshWithDefaults) {
   DirectPlanner direct(spec);
-  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  LoopInputs in{.spec = spec, .default_caches = defaults};
   auto result = run_loop(in, direct, runner, observer);
   EXPECT_EQ(result.state, RunState::passed);
   ASSERT_EQ(runner.jobs.size(), 1u);
@@ -410,7 +485,7 @@ TEST(DefineCandidates, UpperSnakeWordsOfTheObjective) {  // REQ-PLAN-15
 
 TEST_F(RunLoopTest, EveryBuildingTaskGetsTheDefinesTheObjectiveNeeds) {  // REQ-PLAN-15
   planner.replies = {reply("TASK: a | deps= | kind=config | x\n")};
-  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+  LoopInputs in{.spec = spec, .default_caches = defaults,
                 .objective_defines = {"PITON_EXTRA_MEMS"}};
   run_loop(in, planner, runner, observer);
   ASSERT_EQ(runner.jobs.size(), 1u);
@@ -457,7 +532,7 @@ TEST_F(RunLoopTest, NarrowingThatExplainsNothingTriesAllTogetherThenAsksTheLlm) 
   run(2);
   EXPECT_EQ(observer.narrowed.size(), 3u);
   ASSERT_EQ(runner.narrowing_jobs.size(), 3u);
-  EXPECT_EQ(runner.narrowing_jobs[0].slot, 0u) << "rebuilds use every checkout of the run";
+  EXPECT_EQ(runner.narrowing_jobs[0].slot, 0u) << "rebuilds use every checkout the run may hold";
   EXPECT_EQ(runner.narrowing_jobs[1].slot, 1u);
   EXPECT_TRUE(runner.narrowing_jobs[2].defines.empty());
   EXPECT_EQ(runner.narrowing_jobs[2].caches, defaults);
@@ -472,7 +547,7 @@ TEST_F(RunLoopTest, NarrowingDoesNotStartWhenTheRunsTimeIsUp) {  // REQ-FAIL-12,
   spec.budget.max_wall_s = 100;
   planner.replies = {reply("TASK: t1 | deps= | kind=config | x\nCACHES: t1 | l2=131072,4\n")};
   runner.outcomes["1/t1"] = failed("t1", "FAIL");
-  runner.during_batch = [this] { now += std::chrono::seconds(200); };
+  runner.during_task = [this] { now += std::chrono::seconds(200); };
   auto result = run();
   EXPECT_EQ(result.state, RunState::budget_exceeded);
   EXPECT_TRUE(runner.narrowing_jobs.empty());
@@ -669,7 +744,7 @@ TEST_F(RunLoopTest, AnRtlTaskWithoutAnEditIsReportedToTriageWithTheAgentsWords) 
 TEST_F(RunLoopTest, AUnitTestOfAMissingModuleIsSentBack) {
   planner.replies = {reply("TASK: u | deps= | kind=unit_test | piton/design/nope.v: test it\n"),
                      reply("TASK: u | deps= | kind=unit_test | piton/design/a.v\n")};
-  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+  LoopInputs in{.spec = spec, .default_caches = defaults,
                 .now = [this] { return now; }, .cancelled = [this] { return cancel; },
                 .checksum_problems = [this] { return checksum_problems; },
                 .module_exists = [](const std::string& m) { return m == "piton/design/a.v"; }};
@@ -688,7 +763,7 @@ class GenericRunLoopTest : public RunLoopTest {
     generic_files.files = {{"piton/design/w.v", "skeleton"}, {"piton/design/Flist.g", "w.v"}};
   }
   LoopResult run_generic() {
-    LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults,
+    LoopInputs in{.spec = spec, .default_caches = defaults,
                   .now = [this] { return now; }, .cancelled = [this] { return cancel; }};
     in.unsupported_core = [this] { return unsupported; };
     in.generic_files = generic_files;
@@ -708,7 +783,7 @@ TEST_F(GenericRunLoopTest, ACoreTheTileCannotHostEndsTheRunUnsupportedBeforeAnyC
   EXPECT_THAT(result.reason, HasSubstr("harts 2"));
   EXPECT_TRUE(planner.prompts.empty());
   EXPECT_EQ(planner.triage_prompts.size(), 0u) << "no post-mortem call either";
-  EXPECT_TRUE(runner.batches.empty());
+  EXPECT_TRUE(runner.starts.empty());
 }
 
 // REQ-EXEC-20: every build carries the descriptor's files, the task's own edits after them.

@@ -30,6 +30,23 @@ TEST(ExecutorConfig, LocalUnlessToldOtherwise) {
   EXPECT_EQ(parsed.config->executor.kind, ExecutorConfig::Kind::local);
 }
 
+TEST(ExecutorConfig, DispatchIsTheQueueAndThreeRetriesUnlessToldOtherwise) {  // REQ-EXEC-2
+  auto defaults = parse_maced_config("{}");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->executor.dispatch, Dispatch::queue);
+  EXPECT_EQ(defaults.config->executor.infrastructure_retries, 3);
+  auto set = parse_maced_config(
+      R"({"executor": {"kind": "local", "dispatch": "batches", "infrastructure_retries": 0}})");
+  ASSERT_TRUE(set.config) << set.errors.front().to_string();
+  EXPECT_EQ(set.config->executor.dispatch, Dispatch::batches);
+  EXPECT_EQ(set.config->executor.infrastructure_retries, 0);
+  EXPECT_THAT(errors_of(R"({"executor": {"dispatch": "fifo", "infrastructure_retries": 21}})"),
+              ElementsAre(R"(executor.dispatch: must be "queue" or "batches", got "fifo")",
+                          "executor.infrastructure_retries: must be an integer from 0 to 20, got 21"));
+  EXPECT_THAT(errors_of(R"({"executor": {"infrastructure_retries": "3"}})"),
+              ElementsAre(R"(executor.infrastructure_retries: must be an integer from 0 to 20, got "3")"));
+}
+
 TEST(ExecutorConfig, ReadsEverySlurmSetting) {  // REQ-EXEC-4
   auto parsed = parse_maced_config(kCluster);
   ASSERT_TRUE(parsed.config) << parsed.errors.front().to_string();

@@ -5,6 +5,7 @@
 #include "maced/run_supervisor.h"
 
 #include <chrono>
+#include <set>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -72,6 +73,30 @@ TEST_F(RunSupervisorTest, RunsTakeTurnsOnTheCheckoutsOfThePool) {
   EXPECT_EQ(state(first), RunState::passed);
   EXPECT_EQ(state(second), RunState::passed);
   EXPECT_EQ(supervisor.active(), 0u);
+}
+
+// A run holds what its level uses: three runs of one task each, submitted together on
+// three free checkouts, start together, each on a checkout of its own.
+TEST_F(RunSupervisorTest, ThreeRunsSubmittedTogetherOnThreeFreeCheckoutsStartTogether) {
+  mace::testing::FixtureCheckout second, third;
+  for (auto* checkout : {&checkout_, &second, &third}) checkout->set_control("build_sleep", "2");
+  RunSupervisor supervisor(*service_, *store_,
+                           {{checkout_.root(), "local"}, {second.root(), "local"}, {third.root(), "local"}},
+                           settings_);
+  std::vector<std::string> ids = {submit(), submit(), submit()};
+  supervisor.start_queued();
+  for (const auto& id : ids) EXPECT_EQ(state(id), RunState::running) << id;
+  ASSERT_TRUE(turn_until([&] {
+    for (const auto& id : ids)
+      if (!is_final(state(id))) return false;
+    return true;
+  }, std::chrono::seconds(60)));
+  std::set<std::string> used;
+  for (const auto& id : ids) {
+    EXPECT_EQ(state(id), RunState::passed);
+    for (const auto& task : store_->tasks(id)) used.insert(task.checkout);
+  }
+  EXPECT_EQ(used.size(), 3u);
 }
 
 // REQ-BUD-13: cancel stops the run's build at once; the run ends cancelled.

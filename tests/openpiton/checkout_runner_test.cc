@@ -117,9 +117,27 @@ TEST_F(CheckoutRunnerTest, VerilatorIsAskedItsVersionWhereTheCheckoutBuilds) {
   BuildOptions opts = options();
   opts.verilator.reset();
   const BuildResult result = build(checkout, pico_1x1(checkout), opts);
-  EXPECT_EQ(result.failure_reason, "launch_failed");
+  // The node ended the probe: a node failure, like the build's own, not the build's.
+  EXPECT_EQ(result.failure_reason, "node_failure");
   EXPECT_THAT(result.message, HasSubstr("NODE_FAIL"));
   EXPECT_THAT(runner->purposes(), ElementsAre("verilator-version"));
+}
+
+TEST_F(CheckoutRunnerTest, AWorkloadCompileTheNodeEndsFailsTheGateAsANodeFailure) {
+  auto runner = std::make_shared<NodeThatFails>("compile-workload");
+  const Checkout checkout(fixture_.root(), runner);
+  const BuildResult built = build(checkout, pico_1x1(checkout), options());
+  ASSERT_TRUE(built.success) << built.message;
+  SimulationRequest request{.checkout = checkout, .build_id = built.build_id, .core = Core::pico,
+                            .x_tiles = 1, .y_tiles = 1, .workloads = {"hello.c"},
+                            .workloads_dir = std::filesystem::path(mace::testing::source_root()) /
+                                             "workloads"};
+  const SimulationResult result = simulate_workloads(request);
+  EXPECT_FALSE(result.passed);
+  EXPECT_EQ(result.failure_reason, "node_failure");
+  ASSERT_EQ(result.runs.size(), 1u);
+  EXPECT_EQ(result.runs[0].host_stop, "node_failure");
+  EXPECT_THAT(result.failure_detail, HasSubstr("Slurm job 7 on node n1"));
 }
 
 TEST_F(CheckoutRunnerTest, ACheckoutRunsItsCommandsHereUnlessToldOtherwise) {

@@ -45,8 +45,7 @@ class CachedTaskCallsTest : public ::testing::Test {
     cache.checkout_fingerprint = current_checkout_fingerprint;
     executor::DirectTaskCalls direct;
     CachedTaskCalls calls(cache, direct, MACE_VERSION);
-    executor::LocalExecutor executor(spec_, {.checkouts = {openpiton::Checkout(checkout_.root())},
-                                             .workloads_dir = dir_.file("workloads"),
+    executor::LocalExecutor executor(spec_, {.workloads_dir = dir_.file("workloads"),
                                              .task_calls = &calls});
     loop::TaskJob job;
     job.task.id = task_id;
@@ -56,7 +55,7 @@ class CachedTaskCallsTest : public ::testing::Test {
     job.build_limit = std::chrono::seconds(60);
     job.run_limit = std::chrono::seconds(60);
     job.narrowing = narrowing;
-    return executor.run_batch(iteration, {job}).at(0);
+    return executor.run(iteration, job, openpiton::Checkout(checkout_.root()));
   }
 
   std::vector<std::string> tags(const std::string& run) {

@@ -54,7 +54,7 @@ class ProgressEventsTest : public ::testing::Test {
                            after_each_record();
                          },
                          run_id);
-    return execute_run(recorder, settings_, {service::PooledCheckout{checkout_.root(), "local"}},
+    return execute_run(recorder, settings_, own_checkouts({{checkout_.root(), "local"}}),
                        cancel_);
   }
 

@@ -6,19 +6,25 @@
 
 #include "run/resimulation.h"
 
+#include <map>
+
+#include "loop/simulated_runner.h"
+
 namespace mace::run {
 namespace {
 
-// Answers each job with the verdicts it is given, and keeps the jobs it was asked.
-class AnsweringRunner final : public loop::TaskRunner {
+// Answers each job with the outcome given for its task, and keeps the jobs it was asked.
+class AnsweringRunner final : public loop::testing::SimulatedRunner {
  public:
-  std::vector<loop::TaskOutcome> answers;
+  std::map<std::string, loop::TaskOutcome> answers;  // by task id
   std::vector<loop::TaskJob> asked;
   int iteration = 0;
-  std::vector<loop::TaskOutcome> run_batch(int it, const std::vector<loop::TaskJob>& jobs) override {
-    iteration = it;
-    asked = jobs;
-    return answers;
+  AnsweringRunner() : SimulatedRunner(2) {
+    outcome = [this](int it, const loop::TaskJob& job) {
+      iteration = it;
+      asked.push_back(job);
+      return answers.at(job.task.id);
+    };
   }
 };
 
@@ -40,10 +46,10 @@ TEST(ResimulationTest, EachAcceptedDesignIsSimulatedWithoutAskingAnAgentAgain) {
   config_answer.build_id = "mace_1";
   config_answer.verdicts = {{"hello", Verdict::pass, "/r/1", 1.5, 0}, {"memstress", Verdict::timeout, "/r/2", 9, 1}};
   rtl_answer.build_id = "";  // its build failed: nothing simulated
-  runner.answers = {config_answer, rtl_answer};
+  runner.answers = {{"c", config_answer}, {"r", rtl_answer}};
   auto records = resimulate_accepted(runner, 3,
                                      {design("c", TaskKind::config, "mace_1"), design("r", TaskKind::rtl, "mace_2")},
-                                     {"hello", "memstress"});
+                                     {"hello", "memstress"}, {});
   EXPECT_EQ(runner.iteration, 3);
   ASSERT_EQ(runner.asked.size(), 2u);
   EXPECT_TRUE(runner.asked[0].simulate);
@@ -64,7 +70,7 @@ TEST(ResimulationTest, EachAcceptedDesignIsSimulatedWithoutAskingAnAgentAgain) {
 TEST(ResimulationTest, NoDesignAsksNothing) {
   AnsweringRunner runner;
   runner.iteration = -1;
-  EXPECT_TRUE(resimulate_accepted(runner, 1, {}, {"hello"}).empty());
+  EXPECT_TRUE(resimulate_accepted(runner, 1, {}, {"hello"}, {}).empty());
   EXPECT_EQ(runner.iteration, -1);
 }
 

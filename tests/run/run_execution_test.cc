@@ -54,7 +54,7 @@ class RunExecutionTest : public ::testing::Test {
                            work();
                          },
                          run_id);
-    return execute_run(recorder, settings_, {service::PooledCheckout{checkout_.root(), "local"}}, cancel_);
+    return execute_run(recorder, settings_, own_checkouts({{checkout_.root(), "local"}}), cancel_);
   }
 
   std::vector<std::string> phases(const std::string& run_id) {
@@ -170,10 +170,31 @@ TEST_F(RunExecutionTest, ACancelEndsARateLimitWaitAtOnce) {
   EXPECT_EQ(checkout_.invocations(), 0);
 }
 
+// A run holds what its level uses: it starts with one checkout, asks for a second when its
+// plan has two tasks, and runs them at once, each on its own checkout.
+TEST_F(RunExecutionTest, ALevelsTasksRunAtOnceOnTheCheckoutsTheRunAsksFor) {  // REQ-EXEC-2, 3
+  mace::testing::FixtureCheckout second;
+  checkout_.set_control("build_sleep", "1");
+  second.set_control("build_sleep", "1");
+  replies_ = {ScriptedBackend::text("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
+                                    "CACHES: b | l2=131072,4\n")};
+  std::string id = submit(R"(, "backend": "vertex", "budget": {"max_iterations": 1})");
+  RunRecorder recorder(*service_, *store_, [](const std::function<void()>& work) { work(); }, id);
+  RunEnding ending = execute_run(recorder, settings_,
+                                 own_checkouts({{checkout_.root(), "local"}, {second.root(), "local"}}), cancel_);
+  EXPECT_EQ(ending.state, RunState::passed) << ending.reason;
+  auto tasks = store_->tasks(id);
+  ASSERT_EQ(tasks.size(), 2u);
+  EXPECT_NE(tasks[0].checkout, tasks[1].checkout);
+  // Each started before the other ended.
+  EXPECT_LT(tasks[0].started_at_ms, tasks[1].finished_at_ms);
+  EXPECT_LT(tasks[1].started_at_ms, tasks[0].finished_at_ms);
+}
+
 TEST_F(RunExecutionTest, ARunWithoutACheckoutIsAnErrorNotACrash) {
   std::string id = submit(R"(, "backend": "direct")");
   RunRecorder recorder(*service_, *store_, [](const std::function<void()>& work) { work(); }, id);
-  RunEnding ending = execute_run(recorder, settings_, {}, cancel_);
+  RunEnding ending = execute_run(recorder, settings_, own_checkouts({}), cancel_);
   EXPECT_EQ(ending.state, RunState::error);
   EXPECT_THAT(ending.reason, HasSubstr("without a checkout"));
 }

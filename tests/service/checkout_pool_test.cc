@@ -1,4 +1,5 @@
-// Leasing checkouts to runs: one run per checkout, the spec's limit, fair between users.
+// Leasing checkouts to runs: a run starts with one checkout and is granted more as it asks,
+// up to what it wants; one run per checkout; fair between users; nodes that are down.
 
 #include "service/checkout_pool.h"
 
@@ -17,89 +18,102 @@ CheckoutPool pool_of(size_t n) {
   return CheckoutPool(std::move(checkouts));
 }
 
-TEST(CheckoutPool, ARunGetsAtMostTheCheckoutsItAsksFor) {  // REQ-EXEC-2
+// Hands out checkouts until none is free or nobody wants one: "run@checkout" each, "+"
+// for a run that starts with it.
+std::vector<std::string> hand_out(CheckoutPool& pool, std::vector<QueuedRun> queued,
+                                  const CheckoutPool::Unusable& unusable = {}) {
+  std::vector<std::string> out;
+  while (auto grant = pool.grant_next(queued, unusable)) {
+    out.push_back((grant->starts_run ? "+" : "") + grant->run_id + "@" + std::to_string(grant->checkout));
+    std::erase_if(queued, [&](const QueuedRun& q) { return q.run_id == grant->run_id; });
+  }
+  return out;
+}
+
+TEST(CheckoutPool, ThreeRunsSubmittedTogetherOnThreeFreeCheckoutsStartTogether) {
   auto pool = pool_of(3);
-  auto lease = pool.lease_next({{"r1", 1000, 2}});
-  ASSERT_TRUE(lease);
-  EXPECT_EQ(lease->run_id, "r1");
-  EXPECT_THAT(lease->checkouts, ElementsAre(0, 1));
+  EXPECT_THAT(hand_out(pool, {{"r1", 1000}, {"r2", 1000}, {"r3", 1000}}),
+              ElementsAre("+r1@0", "+r2@1", "+r3@2"));
+}
+
+TEST(CheckoutPool, ARunIsGrantedMoreAsItAsksAndNeverMoreThanItWants) {  // REQ-EXEC-2
+  auto pool = pool_of(4);
+  EXPECT_THAT(hand_out(pool, {{"r1", 1000}}), ElementsAre("+r1@0")) << "a run starts with one";
+  pool.want("r1", 3);
+  EXPECT_THAT(hand_out(pool, {}), ElementsAre("r1@1", "r1@2"));
+  EXPECT_THAT(pool.held_by("r1"), ElementsAre(0, 1, 2));
   EXPECT_EQ(pool.free_count(), 1u);
 }
 
-TEST(CheckoutPool, ARunAskingForNoneGetsEveryFreeCheckout) {
+TEST(CheckoutPool, ACheckoutGivenBackGoesToWhoeverWaits) {
   auto pool = pool_of(2);
-  auto lease = pool.lease_next({{"r1", 1000, 0}});
-  ASSERT_TRUE(lease);
-  EXPECT_THAT(lease->checkouts, ElementsAre(0, 1));
+  hand_out(pool, {{"r1", 1000}});
+  pool.want("r1", 2);
+  hand_out(pool, {});
+  EXPECT_THAT(hand_out(pool, {{"r2", 1000}}), IsEmpty()) << "r1 holds both";
+  // r1 still wants two, but a run of the same user that holds none goes first.
+  pool.release("r1", 1);
+  EXPECT_THAT(hand_out(pool, {{"r2", 1000}}), ElementsAre("+r2@1"));
+  pool.release("r2");
+  EXPECT_THAT(hand_out(pool, {{"r3", 1000}}), ElementsAre("+r3@1"));
 }
 
-// REQ-PLAT-3, REQ-PLAT-4, as maced has them: one slot per configured checkout (the
-// `openpiton` resource of the Ray version), each held by one run at a time.
-TEST(CheckoutPool, TwoRunsShareAPoolOfTwoCheckouts) {
-  auto pool = pool_of(2);
-  std::vector<QueuedRun> queued = {{"r1", 1000, 1}, {"r2", 1000, 1}, {"r3", 1000, 1}};
-  auto first = pool.lease_next(queued);
-  auto second = pool.lease_next(queued);
-  ASSERT_TRUE(first && second);
-  EXPECT_EQ(first->run_id, "r1");
-  EXPECT_EQ(second->run_id, "r2");
-  EXPECT_THAT(second->checkouts, ElementsAre(1));
-  EXPECT_FALSE(pool.lease_next(queued)) << "no checkout is free for r3";
-  pool.release("r1");  // r1 ended: it is no longer queued
-  queued.erase(queued.begin());
-  auto third = pool.lease_next(queued);
-  ASSERT_TRUE(third);
-  EXPECT_EQ(third->run_id, "r3");
-  EXPECT_THAT(third->checkouts, ElementsAre(0));
-}
-
-TEST(CheckoutPool, AUserWithALongQueueDoesNotStarveAnother) {
-  auto pool = pool_of(3);
+TEST(CheckoutPool, AUserWithALongQueueOrAWidePlanDoesNotStarveAnother) {
+  auto pool = pool_of(4);
   // uid 1000 submitted three runs before uid 2000 submitted one.
-  std::vector<QueuedRun> queued = {
-      {"a1", 1000, 1}, {"a2", 1000, 1}, {"a3", 1000, 1}, {"b1", 2000, 1}};
-  EXPECT_EQ(pool.lease_next(queued)->run_id, "a1");
-  EXPECT_EQ(pool.lease_next(queued)->run_id, "b1");
-  EXPECT_EQ(pool.lease_next(queued)->run_id, "a2");
+  EXPECT_THAT(hand_out(pool, {{"a1", 1000}, {"a2", 1000}, {"a3", 1000}, {"b1", 2000}}),
+              ElementsAre("+a1@0", "+b1@1", "+a2@2", "+a3@3"));
+  pool.release("a2");
+  pool.release("a3");
+  // a1 wants three more, b1 one more. Both users have one in use: the older run first;
+  // then uid 1000 has two, so uid 2000's run.
+  pool.want("a1", 4);
+  pool.want("b1", 2);
+  EXPECT_THAT(hand_out(pool, {}), ElementsAre("a1@2", "b1@3"));
 }
 
 TEST(CheckoutPool, ReleasingFreesExactlyThatRunsCheckouts) {
   auto pool = pool_of(3);
-  pool.lease_next({{"r1", 1, 1}});
-  pool.lease_next({{"r2", 2, 2}});
+  hand_out(pool, {{"r1", 1}, {"r2", 2}});
+  pool.want("r2", 2);
+  hand_out(pool, {});
+  EXPECT_THAT(pool.held_by("r2"), ElementsAre(1, 2));
+  pool.release("r1", 1);  // not r1's: nothing
   EXPECT_THAT(pool.held_by("r2"), ElementsAre(1, 2));
   pool.release("r2");
   EXPECT_THAT(pool.held_by("r2"), IsEmpty());
   EXPECT_THAT(pool.held_by("r1"), ElementsAre(0));
   EXPECT_EQ(pool.free_count(), 2u);
+  EXPECT_EQ(pool.wanted_by("r2"), 0u) << "an ended run wants nothing";
 }
 
 TEST(CheckoutPool, AnEmptyPoolOrQueueLeasesNothing) {
   auto empty = pool_of(0);
-  EXPECT_FALSE(empty.lease_next({{"r1", 1, 1}}));
+  EXPECT_FALSE(empty.grant_next({{"r1", 1}}));
+  EXPECT_EQ(empty.none_usable({}), "maced has no checkout");
   auto pool = pool_of(1);
-  EXPECT_FALSE(pool.lease_next({}));
+  EXPECT_FALSE(pool.grant_next({}));
 }
-
-}  // namespace
-}  // namespace mace::service
-
-namespace mace::service {
-namespace {
 
 TEST(CheckoutPool, ACheckoutOnANodeThatIsDownIsNotLeased) {  // REQ-EXEC-4
   CheckoutPool pool({{"/scratch/a", "n1"}, {"/scratch/b", "n2"}});
-  auto up = [](const PooledCheckout& c) { return c.node != "n1"; };
-  auto lease = pool.lease_next({{"r1", 1000, 0}}, up);
-  ASSERT_TRUE(lease);
-  EXPECT_THAT(lease->checkouts, ElementsAre(1));
-  EXPECT_FALSE(pool.lease_next({{"r2", 1000, 1}}, up)) << "the only free checkout is on n1";
-  EXPECT_EQ(pool.holder(1), "r1");
-  EXPECT_EQ(pool.holder(0), std::nullopt);
+  auto n1_down = [](const PooledCheckout& c) -> std::optional<std::string> {
+    if (c.node == "n1") return "node n1 is down (disk died)";
+    return std::nullopt;
+  };
+  EXPECT_THAT(hand_out(pool, {{"r1", 1000}, {"r2", 1000}}, n1_down), ElementsAre("+r1@1"))
+      << "the only other free checkout is on n1";
+  EXPECT_EQ(pool.none_usable(n1_down), std::nullopt) << "n2 takes work";
   // Back up: leased again.
-  auto later = pool.lease_next({{"r2", 1000, 1}}, [](const PooledCheckout&) { return true; });
-  ASSERT_TRUE(later);
-  EXPECT_THAT(later->checkouts, ElementsAre(0));
+  EXPECT_THAT(hand_out(pool, {{"r2", 1000}}), ElementsAre("+r2@0"));
+}
+
+TEST(CheckoutPool, WhenEveryNodeIsDownNoneIsUsableAndEachReasonIsSaid) {
+  CheckoutPool pool({{"/scratch/a", "n1"}, {"/scratch/b", "n2"}, {"/scratch/c", "n2"}});
+  auto all_down = [](const PooledCheckout& c) -> std::optional<std::string> {
+    return "node " + c.node + " is down";
+  };
+  EXPECT_EQ(pool.none_usable(all_down), "node n1 is down; node n2 is down");
 }
 
 }  // namespace

@@ -60,6 +60,17 @@ TEST(JobState, CompletingIsLiveAndEndedStatesAreNot) {
   }
 }
 
+TEST(JobState, ARequeuedJobLostItsWorkAndIsStillLive) {
+  for (const char* state : {"REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED"}) {
+    auto job = parse_job_line(std::string("12|") + state + "|NodeDown||||");
+    ASSERT_TRUE(job) << state;
+    EXPECT_TRUE(is_requeued(*job)) << state;
+    EXPECT_TRUE(is_live(*job)) << state;
+  }
+  EXPECT_FALSE(is_requeued(*parse_job_line("12|PENDING|Resources||||")));
+  EXPECT_FALSE(is_requeued(*parse_job_line("12|NODE_FAIL|NodeDown|n1|||")));
+}
+
 TEST(NodeLine, ReadsStateAndTheOperatorsReason) {
   auto node = parse_node_line("down*|disk died [root@2026-12-01T16:00:00]");
   ASSERT_TRUE(node);

@@ -56,6 +56,10 @@ SlurmCluster::SlurmCluster() {
   for (std::string line; std::getline(lines, line);) {
     if (line.starts_with("SLURM_CONF=")) conf_ = line.substr(11);
     if (line.starts_with("NODE=")) node_ = line.substr(5);
+    if (line.starts_with("NODES=")) {
+      std::istringstream names(line.substr(6));
+      for (std::string name; names >> name;) nodes_.push_back(name);
+    }
   }
 }
 
@@ -82,17 +86,44 @@ bool SlurmCluster::wait_until_idle(int seconds) const {
   return eventually([&] { return live_jobs().empty(); }, std::chrono::seconds(seconds));
 }
 
-void SlurmCluster::set_node_down(const std::string& reason) const {
-  command({"scontrol", "update", "nodename=" + node_, "state=down", "reason=" + reason});
+void SlurmCluster::set_node_down(const std::string& node, const std::string& reason) const {
+  command({"scontrol", "update", "nodename=" + node, "state=down", "reason=" + reason});
 }
 
-void SlurmCluster::resume_node() const {
-  command({"scontrol", "update", "nodename=" + node_, "state=resume"});
+bool SlurmCluster::takes_work(const std::string& node) const {
+  // "idle*" (not responding yet) takes no work; slurmd answers the next ping in ~1 s.
+  const std::string state = command({"sinfo", "-h", "-N", "-n", node, "-o", "%T"});
+  return state == "idle\n" || state == "mixed\n" || state == "allocated\n";
+}
+
+void SlurmCluster::resume_node(const std::string& node) const {
+  command({"scontrol", "update", "nodename=" + node, "state=resume"});
+  eventually([&] { return takes_work(node); }, std::chrono::seconds(60));
+}
+
+void SlurmCluster::kill_slurmd(const std::string& node) const {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(10);
+  run_process({script(), "kill-slurmd", dir_, node}, options);
+}
+
+void SlurmCluster::restart_slurmd(const std::string& node) const {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(10);
+  run_process({script(), "start-slurmd", dir_, node}, options);
   eventually([&] {
-    // "idle*" (not responding yet) takes no work; slurmd answers the next ping in ~1 s.
-    const std::string state = command({"sinfo", "-h", "-N", "-n", node_, "-o", "%T"});
-    return state == "idle\n" || state == "mixed\n" || state == "allocated\n";
+    if (takes_work(node)) return true;
+    // A node Slurm set DOWN while its slurmd was dead comes back when the new one
+    // registers; one still DOWN is resumed.
+    command({"scontrol", "update", "nodename=" + node, "state=resume"});
+    return false;
   }, std::chrono::seconds(60));
+}
+
+std::string SlurmCluster::node_of_job(const std::string& id) const {
+  std::string node = command({"squeue", "-h", "-t", "all", "-j", id, "-o", "%N"});
+  while (!node.empty() && (node.back() == '\n' || node.back() == ' ')) node.pop_back();
+  return node;
 }
 
 }  // namespace mace::testing

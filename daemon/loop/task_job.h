@@ -1,0 +1,105 @@
+#pragma once
+// One task as the loop hands it to whatever runs it (a TaskJob: the task with everything
+// its build and simulations need, placed on a checkout of the run's) and what comes back
+// (a TaskOutcome: built or not, each gate workload's verdict, why it failed).
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/build_outcome.h"
+#include "core/failure_reason.h"
+#include "core/plan.h"
+#include "core/plan_checks.h"
+#include "core/verdict.h"
+
+namespace mace::loop {
+
+// A checkout the run holds, by a name that stays the same while it holds it (maced's
+// index of the checkout in its pool).
+using Slot = std::size_t;
+
+// RTL edits as the full new content of each file, in the order they apply: a later entry
+// for a path replaces an earlier one (REQ-EXEC-15). The loop only carries them from task to
+// task and iteration to iteration (REQ-EXEC-19); the executor applies and restores them.
+struct RtlEdits {
+  struct File {
+    std::string path;  // relative to the checkout root, under piton/design/
+    std::string content;
+    bool operator==(const File&) const = default;
+  };
+  std::vector<File> files;
+
+  bool empty() const { return files.empty(); }
+  void append(const RtlEdits& later) { files.insert(files.end(), later.files.begin(), later.files.end()); }
+  std::vector<std::string> paths() const;  // sorted, unique
+  bool operator==(const RtlEdits&) const = default;
+};
+
+// One task, ready to execute on the run's checkout `slot` (REQ-EXEC-2).
+struct TaskJob {
+  PlannedTask task;
+  std::vector<std::string> defines;  // the task's and its dependencies' (REQ-EXEC-5)
+  CacheGeometry caches;              // every cache, defaults filled in
+  Slot slot = 0;
+  std::chrono::milliseconds build_limit{0};  // capped by the budget (REQ-BUD-11)
+  std::chrono::milliseconds run_limit{0};
+  // Non-empty for a narrowing rebuild of task.id (REQ-FAIL-12): which changes it undoes.
+  std::string narrowing = {};
+  // Make the task's prompt call first (REQ-EXEC-10, 11, 18): only with task prompts on.
+  bool prompt = false;
+  // Simulate the gate workloads once built; off for a build-only check, whose tasks pass
+  // on their build (RunOptions::build_only).
+  bool simulate = true;
+  // The edits the task's build starts from: those carried from the last iteration and
+  // those of the rtl tasks it depends on (REQ-EXEC-15, 19). An rtl task adds its own.
+  RtlEdits edits = {};
+};
+
+struct WorkloadVerdict {
+  std::string workload;
+  Verdict verdict = Verdict::none;
+  std::string run_dir = {};
+  double wall_s = 0;
+  int returncode = 0;
+};
+
+struct TaskOutcome {
+  std::string task_id;
+  bool passed = false;        // REQ-VER-5
+  bool built = false;
+  FailureReason failure_reason = FailureReason::none;
+  std::vector<WorkloadVerdict> verdicts;
+  std::vector<std::string> evidence;  // error lines or the simulation log's tail
+  std::string build_id = {};
+  bool reused = false;
+  // When reused: "checkout" or "store" (openpiton::reuse_source), and for the store where
+  // the model was built; what went wrong with the model store, to be logged.
+  std::string reused_from = {};
+  std::string build_origin = {};
+  std::vector<std::string> store_notes = {};
+  std::string checkout = {};
+  // For triage (REQ-FAIL-2): the failed build's output tail, the last run's sim.log tail
+  // and status.log.
+  std::string build_output_tail = {};
+  std::string sim_log_tail = {};
+  std::string status_log = {};
+  std::string build_log = {};  // the build's transcript file, for the diagnostic tools
+  // The edits the build carried (the job's and, for an rtl task, its agent's), their
+  // unified diff, and for an rtl or unit_test task the agent's closing words.
+  RtlEdits applied_edits = {};
+  std::string edits_diff = {};
+  std::string edits_hash = {};
+  std::string agent_reply = {};
+  bool agent_recorded_no_edit = false;  // an rtl task whose agent changed nothing (REQ-EXEC-16)
+  // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
+  double llm_cost_usd = 0;
+
+  BuildOutcome build_outcome() const {
+    if (!built) return build_id.empty() ? BuildOutcome::none : BuildOutcome::failed;
+    return reused ? BuildOutcome::reused : BuildOutcome::succeeded;
+  }
+};
+
+}  // namespace mace::loop
