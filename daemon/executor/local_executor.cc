@@ -182,6 +182,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   if (!build.success) {
     outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
     outcome.failure_reason = failure_reason_from_adapter(build.failure_reason);
+    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = build.message;
     outcome.evidence = build.error_lines;
     if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
     return;
@@ -239,6 +240,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   }
   if (!simulated.passed) {
     outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
+    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
     // A failure after the last run passed (no time left for the next workload, a cache
     // miss) is its own evidence, not that run's transcript.
     if (!simulated.runs.empty() && !simulated.runs.back().passed) {

@@ -75,6 +75,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   outcome.passed = built.ok;  // REQ-VER-6
   if (!built.ok) {
     outcome.failure_reason = failure_reason_from_adapter(built.failure_reason);
+    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = built.error;
     outcome.evidence = built.error_lines;
     if (outcome.evidence.empty() && !built.error.empty()) outcome.evidence = {built.error};
     outcome.build_output_tail = file_tail(built.log_path);

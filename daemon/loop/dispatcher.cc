@@ -4,7 +4,6 @@
 #include <cmath>
 #include <map>
 #include <numeric>
-#include <set>
 
 namespace mace::loop {
 namespace {
@@ -260,8 +259,9 @@ class Dispatcher {
   // when it is queued again.
   bool lost_again(Entry& e, const FinishedTask& done) {
     ++e.losses;
-    const std::string what = done.outcome.evidence.empty() ? std::string(to_string(done.outcome.failure_reason))
-                                                           : done.outcome.evidence.front();
+    const std::string what = !done.outcome.lost_detail.empty() ? done.outcome.lost_detail
+                             : !done.outcome.evidence.empty()   ? done.outcome.evidence.front()
+                                                                : std::string(to_string(done.outcome.failure_reason));
     if (e.losses > settings_.infrastructure_retries) {
       calls_.lost(done.job, done.outcome, "not run again: lost " + times(e.losses));
       stop(End::infrastructure, "task " + done.job.task.id + " was lost to the infrastructure " +

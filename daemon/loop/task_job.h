@@ -72,6 +72,9 @@ struct TaskOutcome {
   FailureReason failure_reason = FailureReason::none;
   std::vector<WorkloadVerdict> verdicts;
   std::vector<std::string> evidence;  // error lines or the simulation log's tail
+  // For a task lost to the infrastructure (lost_to_infrastructure): what its machine or
+  // scheduler did, naming the node and the scheduler's own reason.
+  std::string lost_detail = {};
   std::string build_id = {};
   bool reused = false;
   // When reused: "checkout" or "store" (openpiton::reuse_source), and for the store where

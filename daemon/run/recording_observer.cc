@@ -123,12 +123,15 @@ void RecordingObserver::task_started(int iteration, const loop::TaskJob& job) {
 
 void RecordingObserver::task_lost(int iteration, const loop::TaskJob& job,
                                   const loop::TaskOutcome& outcome, const std::string& next) {
-  // The node and Slurm's reason are in the evidence the Slurm runner gave.
+  // The node and Slurm's reason are in what the Slurm runner said of the job.
   std::string what = job.narrowing.empty() ? "task " + job.task.id
                                            : "narrowing " + job.task.id + " (" + job.narrowing + ")";
   what += " lost to the infrastructure (" + std::string(to_string(outcome.failure_reason)) + ")";
   if (!outcome.checkout.empty()) what += " on " + outcome.checkout;
-  if (!outcome.evidence.empty()) what += ": " + outcome.evidence.front();
+  if (!outcome.lost_detail.empty())
+    what += ": " + outcome.lost_detail;
+  else if (!outcome.evidence.empty())
+    what += ": " + outcome.evidence.front();
   recorder_.message(iteration, job.task.id, what + "; " + next);
 }
 

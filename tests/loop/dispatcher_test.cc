@@ -59,7 +59,7 @@ class Calls : public DispatchCalls {
   }
   void finished(const TaskJob& j, const TaskOutcome&) override { ended.push_back(j.task.id); }
   void lost(const TaskJob& j, const TaskOutcome& o, const std::string& next) override {
-    losses.push_back(j.task.id + ": " + (o.evidence.empty() ? "" : o.evidence.front()) + "; " + next);
+    losses.push_back(j.task.id + ": " + o.lost_detail + "; " + next);
   }
 };
 

@@ -64,8 +64,8 @@ class SimulatedRunner : public TaskRunner {
       r.end = now;
       r.outcome.task_id = job.task.id;
       r.outcome.failure_reason = FailureReason::node_failure;
-      r.outcome.evidence = {"Slurm job 17 on node n" + std::to_string(job.slot) +
-                            " ended NODE_FAIL: the node failed"};
+      r.outcome.lost_detail = "Slurm job 17 on node n" + std::to_string(job.slot) +
+                              " ended NODE_FAIL: the node failed";
     } else if (outcome) {
       r.outcome = outcome(iteration, job);
     } else {
