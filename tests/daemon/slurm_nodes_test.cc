@@ -97,7 +97,9 @@ TEST_F(SlurmNodesTest, EachTasksJobsRanOnTheNodeOfItsCheckoutAndStatusShowsEvery
     nodes_used.insert(ran_on);
     // mace:<run>:<task>:<purpose>: a task's build and simulation on one checkout.
     const std::string task = name.substr(0, name.rfind(':'));
-    if (checkout_of_task.count(task)) EXPECT_EQ(checkout_of_task[task], checkout) << task;
+    if (checkout_of_task.count(task)) {
+      EXPECT_EQ(checkout_of_task[task], checkout) << task;
+    }
     checkout_of_task[task] = checkout;
   }
   EXPECT_EQ(nodes_used.size(), 3u);
@@ -240,11 +242,7 @@ TEST_F(SlurmNodesTest, KillNineOfMacedLeavesNoJobOnAnyNode) {
   maced_->process().signal(SIGKILL);
   EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
       << live_jobs_of(id);
-  EXPECT_TRUE(eventually([&] {
-    for (pid_t pid : pids)
-      if (alive(pid)) return false;
-    return true;
-  }, std::chrono::seconds(15)));
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(15)));
   ASSERT_TRUE(maced_->process().wait(std::chrono::seconds(10)).has_value());
 }
 

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -49,6 +50,10 @@ inline bool alive(pid_t pid) {
   if (!std::getline(in, text)) return false;
   const auto close = text.rfind(')');
   return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+inline bool none_alive(const std::vector<pid_t>& pids) {
+  return std::none_of(pids.begin(), pids.end(), alive);
 }
 
 inline std::optional<pid_t> keeper_of(pid_t maced) {

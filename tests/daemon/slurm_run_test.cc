@@ -84,11 +84,7 @@ TEST_F(SlurmRunTest, CancelMidBuildLeavesNoJobAndNoProcessOnTheNode) {
   ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
   EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
       << live_jobs_of(id);
-  EXPECT_TRUE(eventually([&] {
-    for (pid_t pid : pids)
-      if (alive(pid)) return false;
-    return true;
-  }, std::chrono::seconds(10)));
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
   EXPECT_EQ(wait_for(id).exit_code, 1);
   EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
   const auto states = column(db(), "SELECT state FROM slurm_jobs WHERE run_id = '" + id + "'");
