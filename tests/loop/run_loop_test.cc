@@ -429,7 +429,7 @@ TEST_F(RunLoopTest, TheDirectPlannerNeverRunsAFailedIterationAgain) {
   DirectPlanner direct(spec);
   spec.budget.max_iterations = 10;
   runner.outcomes["1/build"] = failed("build", "hello: verdict fail (4498250 : Simulation -> FAIL(HIT BAD TRAP))");
-  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  LoopInputs in{.spec = spec, .default_caches = defaults};
   auto result = run_loop(in, direct, runner, observer);
   EXPECT_EQ(result.state, RunState::failed);
   EXPECT_EQ(result.iterations, 1);
@@ -696,7 +696,7 @@ TEST_F(RunLoopTest, APlannerThatPlansAlikeStopsAfterAFailedBuildThatCarriedEdits
   TaskOutcome faulted = failed("build", "hello: verdict fail (4498250 : Simulation -> FAIL(HIT BAD TRAP))");
   faulted.applied_edits = edit_of("piton/design/chip/tile/pico/rtl/picorv32.v", "faulted");
   runner.outcomes["1/build"] = faulted;
-  LoopInputs in{.spec = spec, .checkouts = 1, .default_caches = defaults};
+  LoopInputs in{.spec = spec, .default_caches = defaults};
   auto result = run_loop(in, direct, runner, observer);
   EXPECT_EQ(result.state, RunState::failed);
   EXPECT_EQ(result.iterations, 1);
