@@ -47,13 +47,18 @@ class RunExecutionTest : public ::testing::Test {
     return outcome.run_id;
   }
 
+  // Records one at a time, as maced's one service thread makes them: tasks on several
+  // checkouts record from their own threads.
+  std::function<void(const std::function<void()>&)> service_thread() {
+    return [this](const std::function<void()>& work) {
+      std::lock_guard lock(service_thread_mutex_);
+      ++service_thread_calls_;
+      work();
+    };
+  }
+
   RunEnding execute(const std::string& run_id) {
-    RunRecorder recorder(*service_, *store_,
-                         [this](const std::function<void()>& work) {
-                           ++service_thread_calls_;
-                           work();
-                         },
-                         run_id);
+    RunRecorder recorder(*service_, *store_, service_thread(), run_id);
     return execute_run(recorder, settings_, own_checkouts({{checkout_.root(), "local"}}), cancel_);
   }
 
@@ -72,6 +77,7 @@ class RunExecutionTest : public ::testing::Test {
   std::deque<llm::Reply> replies_;
   std::vector<llm::Request> requests_;
   std::mutex mutex_;
+  std::mutex service_thread_mutex_;
   int service_thread_calls_ = 0;
 };
 
@@ -179,7 +185,7 @@ TEST_F(RunExecutionTest, ALevelsTasksRunAtOnceOnTheCheckoutsTheRunAsksFor) {  //
   replies_ = {ScriptedBackend::text("TASK: a | deps= | kind=config | x\nTASK: b | deps= | kind=config | y\n"
                                     "CACHES: b | l2=131072,4\n")};
   std::string id = submit(R"(, "backend": "vertex", "budget": {"max_iterations": 1})");
-  RunRecorder recorder(*service_, *store_, [](const std::function<void()>& work) { work(); }, id);
+  RunRecorder recorder(*service_, *store_, service_thread(), id);
   RunEnding ending = execute_run(recorder, settings_,
                                  own_checkouts({{checkout_.root(), "local"}, {second.root(), "local"}}), cancel_);
   EXPECT_EQ(ending.state, RunState::passed) << ending.reason;
@@ -193,7 +199,7 @@ TEST_F(RunExecutionTest, ALevelsTasksRunAtOnceOnTheCheckoutsTheRunAsksFor) {  //
 
 TEST_F(RunExecutionTest, ARunWithoutACheckoutIsAnErrorNotACrash) {
   std::string id = submit(R"(, "backend": "direct")");
-  RunRecorder recorder(*service_, *store_, [](const std::function<void()>& work) { work(); }, id);
+  RunRecorder recorder(*service_, *store_, service_thread(), id);
   RunEnding ending = execute_run(recorder, settings_, own_checkouts({}), cancel_);
   EXPECT_EQ(ending.state, RunState::error);
   EXPECT_THAT(ending.reason, HasSubstr("without a checkout"));
