@@ -12,6 +12,7 @@
 
 #include "support/fixture_checkout.h"
 #include "support/maced_instance.h"
+#include "submit_spec.h"
 
 namespace mace::testing {
 namespace {
@@ -36,12 +37,7 @@ class RunTest : public ::testing::Test {
     options.extra_args = {"--config", dir_.file("maced.json"), "--workloads", workloads_};
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
-  std::string submit(const std::string& spec) {
-    dir_.write("spec.json", spec);
-    auto r = maced_->mace({"submit", dir_.file("spec.json")});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.out.substr(0, r.out.find('\n'));
-  }
+  std::string submit(const std::string& spec) { return submit_spec(*maced_, dir_, spec); }
   ProcessResult wait_for(const std::string& id) {
     ProcessOptions options;
     options.timeout = std::chrono::seconds(60);

@@ -21,6 +21,7 @@
 
 #include "support/fixture_checkout.h"
 #include "support/maced_instance.h"
+#include "submit_spec.h"
 #include "support/slurm_cluster.h"
 
 namespace mace::testing {
@@ -117,12 +118,7 @@ class SlurmRunTest : public ::testing::Test {
     maced_.reset();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
-  std::string submit(const std::string& spec) {
-    dir_.write("spec.json", spec);
-    auto r = maced_->mace({"submit", dir_.file("spec.json")});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return r.out.substr(0, r.out.find('\n'));
-  }
+  std::string submit(const std::string& spec) { return submit_spec(*maced_, dir_, spec); }
   ProcessResult wait_for(const std::string& id, int seconds = 120) {
     ProcessOptions options;
     options.timeout = std::chrono::seconds(seconds);
