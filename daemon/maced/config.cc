@@ -16,6 +16,7 @@
 #include "core/json_syntax.h"
 #include "maced/cache_directory_config.h"
 #include "maced/evidence_config.h"
+#include "maced/queue_config.h"
 
 namespace mace {
 namespace {
@@ -287,8 +288,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
   check_keys(top, "",
-             {"checkouts", "llm", "tools", "replay", "access", "connections", "executor",
-              "model_store", "compiler_cache", "evidence"},
+             {"checkouts", "llm", "tools", "replay", "access", "connections", "queue",
+              "executor", "model_store", "compiler_cache", "evidence"},
              errors);
 
   MacedConfig config;
@@ -386,6 +387,8 @@ ConfigParseResult parse_maced_config(std::string_view json) {
   if (!top.at_key("replay").get(replay)) read_replay(replay, config, errors);
   element connections;
   if (!top.at_key("connections").get(connections)) read_connections(connections, config, errors);
+  element queue;
+  if (!top.at_key("queue").get(queue)) read_queue_config(queue, config.queue, errors);
   element executor;
   if (!top.at_key("executor").get(executor)) read_executor(executor, config.executor, errors);
   element model_store;

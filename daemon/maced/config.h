@@ -14,6 +14,8 @@
 //     "replay": { "cache": ["build", "run"] },
 //     "access": { "admin_group": "mace-admin", "others_see": "queue" },
 //     "connections": { "max": 256, "idle_timeout_s": 600 },
+//     "queue": { "max_runs_per_user": 100, "max_eval_jobs_per_user": 2000 }
+//                                                        (maced/queue_config.h)
 //     "executor": { "kind": "slurm", "slurm": { ... } }   (maced/executor_config.h)
 //     "model_store": { "path": "/srv/shared/models", "max_mb": 51200 },
 //     "compiler_cache": { "path": "/srv/shared/ccache", "max_mb": 10240 }
@@ -38,6 +40,7 @@
 #include "maced/cache_directory_config.h"
 #include "maced/evidence_config.h"
 #include "service/caller.h"
+#include "service/queue_limits.h"
 #include "tools/command_tool.h"
 
 namespace mace {
@@ -75,6 +78,9 @@ struct MacedConfig {
   // `connections`: how many clients maced serves at once and how long one may sit idle
   // (maced/connection_limits.h).
   ConnectionLimits connections;
+  // `queue`: how many runs and evaluation jobs one user may have queued
+  // (maced/queue_config.h).
+  service::QueueLimits queue;
   // `executor`: where the checkouts' builds and simulations run (maced/executor_config.h).
   ExecutorConfig executor;
   // `model_store`: finished models shared by checkouts, runs and nodes; `compiler_cache`:

@@ -298,6 +298,7 @@ int main(int argc, char** argv) {
     settings.backend = config.llm_backend;
     settings.model = config.llm_model;
     settings.others_see = config.others_see;
+    settings.queue = config.queue;
     const std::optional<gid_t> admin_gid = mace::resolve_admin_group(config.admin_group);
     settings.tool_names = mace::tool_names(config);
     // At submit: the backend can be made (credentials, CLI), can authenticate as far as

@@ -122,6 +122,8 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
     errors.push_back({"repeats", "the batch would have " + std::to_string(jobs.size()) +
                                      " jobs; at most " + std::to_string(eval::kMaxBatchJobs)});
   if (!errors.empty()) return {"", std::move(errors)};
+  if (FieldErrors full = queue_full(uid, static_cast<int64_t>(jobs.size())); !full.empty())
+    return {"", std::move(full)};
 
   const int64_t now = clock_();
   store::EvalBatchRecord batch;
@@ -145,6 +147,18 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
   store_.insert_eval_batch(batch, rows);
   advance();
   return {batch.id, {}};
+}
+
+FieldErrors EvalService::queue_full(uint32_t uid, int64_t new_jobs) const {
+  const int64_t limit = runs_.queue_limits().max_eval_jobs_per_user;
+  const int64_t pending = store_.count_pending_eval_jobs(uid);
+  if (pending + new_jobs <= limit) return {};
+  return {{"queue.max_eval_jobs_per_user",
+           "this batch has " + std::to_string(new_jobs) + " jobs and uid " + std::to_string(uid) +
+               "'s unfinished batches " + std::to_string(pending) +
+               " pending ones; maced holds at most " + std::to_string(limit) +
+               " per user (queue.max_eval_jobs_per_user in its configuration); nothing was "
+               "queued: wait for a batch to finish, cancel one, or ask for fewer repeats"}};
 }
 
 void EvalService::advance() {

@@ -52,6 +52,9 @@ class EvalService {
   void cancel(const std::string& batch_id, const Caller& caller);
 
  private:
+  // The refusal of a batch of `new_jobs` jobs when uid's pending jobs would pass
+  // queue.max_eval_jobs_per_user; empty otherwise.
+  FieldErrors queue_full(uint32_t uid, int64_t new_jobs) const;
   void advance_batch(const store::EvalBatchRecord& batch);
   // Queues a run for `job`; false when its spec was refused (the job is given up then).
   bool start_job(const store::EvalBatchRecord& batch, const store::EvalJobRecord& job);

@@ -86,6 +86,10 @@ FieldErrors RunService::refusals(const RunSpec& spec, store::RunRecord& run) con
 SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& tie) {
   store::RunRecord run;
   if (FieldErrors errors = refusals(spec, run); !errors.empty()) return {"", std::move(errors)};
+  // A run tied to an evaluation job was counted with its batch, by the job limit: refusing
+  // it here would give the job up.
+  if (!tie)
+    if (FieldErrors errors = queue_full(uid); !errors.empty()) return {"", std::move(errors)};
   int64_t now = clock_();
   run.id = ids_.next(now);
   run.state = RunState::queued;
@@ -122,6 +126,17 @@ SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message
   return {run.id, {}};
 }
 
+FieldErrors RunService::queue_full(uint32_t uid) const {
+  const int64_t limit = settings_.queue.max_runs_per_user;
+  const int64_t queued = store_.count_queued_runs(uid);
+  if (queued < limit) return {};
+  return {{"queue.max_runs_per_user",
+           "uid " + std::to_string(uid) + " already has " + std::to_string(queued) +
+               " runs queued, and maced queues at most " + std::to_string(limit) +
+               " per user (queue.max_runs_per_user in its configuration); nothing was "
+               "queued: wait for some to start, or cancel some"}};
+}
+
 SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iteration,
                                  const Caller& caller) {
   store::RunRecord original = controllable_run(run_id, caller, "replay");
@@ -140,6 +155,7 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
     return {"", {{"untilIteration", "run " + original.id + " has " +
                                         std::to_string(original.iterations) +
                                         " iterations, got " + std::to_string(until_iteration)}}};
+  if (FieldErrors errors = queue_full(uid); !errors.empty()) return {"", std::move(errors)};
   int64_t now = clock_();
   store::RunRecord replay = original;
   replay.id = ids_.next(now);

@@ -19,6 +19,7 @@
 #include "service/caller.h"
 #include "service/checkout_status.h"
 #include "service/clock.h"
+#include "service/queue_limits.h"
 #include "store/store.h"
 
 namespace mace::service {
@@ -108,6 +109,8 @@ struct ServiceSettings {
   // workloads directory, each checkout's diags): the problems, each naming its
   // `workloads[i]`. Unset: workloads are not checked before the run.
   std::function<FieldErrors(const RunSpec& spec)> check_workloads;
+  // How many runs and evaluation jobs one user may have queued (queue_limits.h).
+  QueueLimits queue;
   // Told after a run is queued, and after one is cancelled: the scheduler starts queued
   // runs and stops a cancelled one's builds and simulations.
   std::function<void(const std::string& run_id)> on_queued;
@@ -196,6 +199,7 @@ class RunService {
   void set_checkouts_source(std::string executor, CheckoutsSource source);
   std::string executor() const { return executor_; }
   OthersSee others_see() const { return settings_.others_see; }
+  const QueueLimits& queue_limits() const { return settings_.queue; }
   std::vector<CheckoutStatus> checkouts() const;
 
   // Counts of runs by state, for maced's status line.
@@ -210,6 +214,9 @@ class RunService {
   FieldErrors refusals(const RunSpec& spec, store::RunRecord& run) const;
   // Records `run` as queued with its `submitted` event and tells the scheduler.
   SubmitOutcome queue(const store::RunRecord& run, std::string message, const Tie& tie = {});
+  // The refusal of one more run of `uid` when it already has queue.max_runs_per_user
+  // queued; empty otherwise.
+  FieldErrors queue_full(uint32_t uid) const;
   void finish_watchers(const std::string& run_id);
   // The run, when the caller may read its contents; else RequestError saying why.
   store::RunRecord readable_run(const std::string& run_id, const Caller& caller) const;

@@ -84,6 +84,16 @@ std::vector<EvalBatchRecord> Store::eval_batches(const std::vector<std::string>&
   return out;
 }
 
+int64_t Store::count_pending_eval_jobs(uint32_t uid) const {
+  auto stmt = db_->prepare(R"sql(
+SELECT count(*) FROM eval_jobs j JOIN eval_batches b ON b.id = j.batch_id
+WHERE b.submitted_by_uid = ?1 AND b.state = 'running' AND j.state = 'pending'
+)sql");
+  stmt.bind(1, uid);
+  stmt.step();
+  return stmt.int64(0);
+}
+
 std::vector<EvalJobRecord> Store::eval_jobs(const std::string& batch_id) const {
   auto stmt = db_->prepare(R"sql(
 SELECT j.batch_id, j.position, j.method, j.task_id, j.fault, j.repeat, j.seed, j.state, j.attempts,

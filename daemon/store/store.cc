@@ -319,6 +319,14 @@ std::map<RunState, int64_t> Store::count_runs_by_state() const {
   return counts;
 }
 
+int64_t Store::count_queued_runs(uint32_t uid) const {
+  auto stmt = db_->prepare(
+      "SELECT count(*) FROM runs WHERE submitted_by_uid = ?1 AND state = 'queued'");
+  stmt.bind(1, uid);
+  stmt.step();
+  return stmt.int64(0);
+}
+
 std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
   std::string sql = std::string(kSelectRun) + "WHERE 1";
   int next = 1;

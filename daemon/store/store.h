@@ -343,6 +343,9 @@ class Store {
   std::vector<QueuedRun> queued_runs() const;
   // How many runs are in each state: one counting query (maced's status line).
   std::map<RunState, int64_t> count_runs_by_state() const;
+  // How many runs `uid` has queued: one counting query on the uid index (a submit checks
+  // the per-user queue limit with it).
+  int64_t count_queued_runs(uint32_t uid) const;
   // Runs in any of `states`, oldest first (for restart recovery and the queue). Unlike a
   // RunFilter, no states means no runs.
   std::vector<RunRecord> runs_in_states(const std::vector<RunState>& states) const;
@@ -475,6 +478,9 @@ class Store {
   std::vector<EvalBatchRecord> eval_batches(const std::vector<std::string>& states) const;
   // In run order, each with its latest run.
   std::vector<EvalJobRecord> eval_jobs(const std::string& batch_id) const;
+  // How many jobs of `uid`'s running batches are still pending (a batch submit checks the
+  // per-user limit with it); a cancelled batch's are not.
+  int64_t count_pending_eval_jobs(uint32_t uid) const;
   void set_eval_job_state(const std::string& batch_id, int64_t position, const std::string& state);
   void set_eval_batch_state(const std::string& batch_id, const std::string& state, int64_t now_ms);
   // Records a run made for a job and counts the attempt; in the caller's transaction with

@@ -39,7 +39,8 @@ TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
 TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"checkout": []})"),
               ElementsAre("checkout: unknown field; expected one of: checkouts, llm, tools, replay, "
-                          "access, connections, executor, model_store, compiler_cache, evidence"));
+                          "access, connections, queue, executor, model_store, compiler_cache, "
+                          "evidence"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/a"}, {"path": "/a"}]})"),
               ElementsAre("checkouts[1].path: lists \"/a\" a second time"));
   EXPECT_THAT(errors_of(R"({"checkouts": [{"node": "x"}]})"),
@@ -254,6 +255,33 @@ TEST(MacedConfig, ConnectionLimitsDefaultAndAreCheckedByPath) {
                           "connections.max: must be an integer from 1 to 65536 (connections), got 2.5"));
   EXPECT_THAT(errors_of(R"({"connections": 256})"),
               ElementsAre("connections: must be an object with \"max\" and \"idle_timeout_s\""));
+}
+
+// docs/operating-maced.md: how much of the queue one user may hold.
+TEST(MacedConfig, QueueLimitsDefaultAndAreCheckedByPath) {
+  auto defaults = parse_maced_config("{}");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->queue.max_runs_per_user, 100);
+  EXPECT_EQ(defaults.config->queue.max_eval_jobs_per_user, 2000);
+  auto set = parse_maced_config(R"({"queue": {"max_runs_per_user": 3, "max_eval_jobs_per_user": 7}})");
+  ASSERT_TRUE(set.config) << set.errors.front().to_string();
+  EXPECT_EQ(set.config->queue.max_runs_per_user, 3);
+  EXPECT_EQ(set.config->queue.max_eval_jobs_per_user, 7);
+  auto one = parse_maced_config(R"({"queue": {"max_eval_jobs_per_user": 1}})");
+  ASSERT_TRUE(one.config);
+  EXPECT_EQ(one.config->queue.max_runs_per_user, 100);
+  EXPECT_EQ(one.config->queue.max_eval_jobs_per_user, 1);
+
+  EXPECT_THAT(errors_of(R"({"queue": {"max_runs_per_user": 0, "max_eval_jobs_per_user": 1000001}})"),
+              ElementsAre("queue.max_runs_per_user: must be an integer from 1 to 100000 (runs), got 0",
+                          "queue.max_eval_jobs_per_user: must be an integer from 1 to 1000000 "
+                          "(jobs), got 1000001"));
+  EXPECT_THAT(errors_of(R"({"queue": {"max_runs": 5}})"),
+              ElementsAre("queue.max_runs: unknown field; expected one of: max_runs_per_user, "
+                          "max_eval_jobs_per_user"));
+  EXPECT_THAT(errors_of(R"({"queue": 100})"),
+              ElementsAre("queue: must be an object with \"max_runs_per_user\" and "
+                          "\"max_eval_jobs_per_user\""));
 }
 
 }  // namespace

@@ -92,5 +92,38 @@ TEST_F(EvalServiceTest, OthersMayNotReadABatch) {
   EXPECT_THROW(eval_.view("eval-none", kOwner), RequestError);
 }
 
+// docs/operating-maced.md "Limits": the jobs of one user's unfinished batches are bounded;
+// the refusal names the limit and the counts, and stores nothing. A job's run is counted
+// by the job limit, never refused by the run limit (its job would be given up).
+TEST_F(EvalServiceTest, ABatchBeyondTheUsersPendingJobLimitIsRefusedAndStoresNothing) {
+  ServiceSettings limited;
+  limited.queue.max_eval_jobs_per_user = 3;
+  limited.queue.max_runs_per_user = 1;
+  RunService runs(*store_, limited, [this] { return ++now_; });
+  EvalService eval(*store_, runs, [this] { return ++now_; });
+  // A run of the user's own holds the one place the run limit gives.
+  ASSERT_FALSE(runs.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", 1000)
+                   .run_id.empty());
+  eval::BatchRequest request;
+  request.methods = {eval::Method::mace};
+  auto first = eval.submit(kSuite, request, 1000);
+  ASSERT_TRUE(first.errors.empty()) << first.errors.front().to_string();
+  ASSERT_EQ(store_->eval_runs(first.batch_id).size(), 1u) << "the first job's run was refused";
+
+  auto second = eval.submit(kSuite, request, 1000);
+  EXPECT_TRUE(second.batch_id.empty());
+  ASSERT_EQ(second.errors.size(), 1u);
+  EXPECT_EQ(second.errors[0].path, "queue.max_eval_jobs_per_user");
+  EXPECT_THAT(second.errors[0].message, HasSubstr("this batch has 2 jobs"));
+  EXPECT_THAT(second.errors[0].message, HasSubstr("2 pending ones"));
+  EXPECT_THAT(second.errors[0].message, HasSubstr("at most 3 per user"));
+  EXPECT_EQ(store_->eval_batches({}).size(), 1u);
+
+  // Another user's batches are their own; a cancelled batch's jobs no longer count.
+  EXPECT_TRUE(eval.submit(kSuite, request, 1001).errors.empty());
+  eval.cancel(first.batch_id, kOwner);
+  EXPECT_TRUE(eval.submit(kSuite, request, 1000).errors.empty());
+}
+
 }  // namespace
 }  // namespace mace::service

@@ -215,6 +215,38 @@ TEST_F(RunServiceTest, OthersSeeEverythingWhenMacedSaysSo) {
   EXPECT_THROW(service.cancel(id, kBob), RequestError);
 }
 
+// docs/operating-maced.md "Limits": one user's queue is bounded, so it cannot cost everyone
+// else; the refusal names the limit and the user's count, and stores nothing.
+TEST_F(RunServiceTest, ASubmitBeyondTheUsersQueueLimitIsRefusedNamingItAndStoresNothing) {
+  ServiceSettings limited = settings();
+  limited.queue.max_runs_per_user = 2;
+  RunService service(*store_, limited, [this] { return now_; });
+  const char* spec = R"({"workloads": ["hello"], "objective": "o", "core": "pico"})";
+  const std::string first = service.submit_json(spec, 1000).run_id;
+  ASSERT_FALSE(first.empty());
+  ASSERT_FALSE(service.submit_json(spec, 1000).run_id.empty());
+  const int64_t events_before = static_cast<int64_t>(store_->events_after(first, 0).size());
+
+  auto refused = service.submit_json(spec, 1000);
+  EXPECT_TRUE(refused.run_id.empty());
+  ASSERT_EQ(refused.errors.size(), 1u);
+  EXPECT_EQ(refused.errors[0].path, "queue.max_runs_per_user");
+  EXPECT_THAT(refused.errors[0].message, HasSubstr("uid 1000 already has 2 runs queued"));
+  EXPECT_THAT(refused.errors[0].message, HasSubstr("at most 2 per user"));
+  EXPECT_EQ(service.list({}).size(), 2u);
+  EXPECT_EQ(static_cast<int64_t>(store_->events_after(first, 0).size()), events_before);
+
+  // Another user's queue is their own; and a run that starts frees its place.
+  EXPECT_FALSE(service.submit_json(spec, 1001).run_id.empty());
+  service.set_state(first, RunState::running, "");
+  EXPECT_FALSE(service.submit_json(spec, 1000).run_id.empty());
+  // A replay queues a run too.
+  service.set_state(first, RunState::passed, "");
+  auto replay = service.replay(first, 0, kAlice);
+  ASSERT_EQ(replay.errors.size(), 1u);
+  EXPECT_EQ(replay.errors[0].path, "queue.max_runs_per_user");
+}
+
 TEST_F(RunServiceTest, UnknownRunIsARequestErrorOnRunId) {
   EXPECT_THROW(service_.run("nope"), RequestError);
   EXPECT_THROW(service_.metrics("nope", kAdmin), RequestError);

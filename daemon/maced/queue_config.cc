@@ -1,0 +1,27 @@
+#include "maced/queue_config.h"
+
+#include "maced/config_fields.h"
+
+namespace mace {
+
+void read_queue_config(simdjson::dom::element value, service::QueueLimits& queue,
+                       FieldErrors& errors) {
+  simdjson::dom::object obj;
+  if (value.get(obj)) {
+    errors.push_back({"queue", "must be an object with \"max_runs_per_user\" and "
+                               "\"max_eval_jobs_per_user\""});
+    return;
+  }
+  config_fields::check_keys(obj, "queue", {"max_runs_per_user", "max_eval_jobs_per_user"}, errors);
+  if (auto n = config_fields::limit_field(obj, "max_runs_per_user", "queue.max_runs_per_user",
+                                          queue.max_runs_per_user,
+                                          service::kMaxMaxQueuedRunsPerUser, "runs", errors))
+    queue.max_runs_per_user = *n;
+  if (auto n = config_fields::limit_field(obj, "max_eval_jobs_per_user",
+                                          "queue.max_eval_jobs_per_user",
+                                          queue.max_eval_jobs_per_user,
+                                          service::kMaxMaxPendingEvalJobsPerUser, "jobs", errors))
+    queue.max_eval_jobs_per_user = *n;
+}
+
+}  // namespace mace
