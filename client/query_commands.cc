@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "answer_pages.h"
 #include "commands.h"
 #include "core/run_state.h"
 #include "exit_codes.h"
@@ -20,22 +21,15 @@ bool one_run_argument(const Arguments& args, const char* usage) {
   return false;
 }
 
-// From maced's checkouts and its queue, as `mace status` without a run shows them.
+// From maced's checkouts and the queued runs ahead of the run (counted by maced), as
+// `mace status` without a run shows them.
 std::string what_a_queued_run_waits_for(api::Maced::Client& maced, kj::AsyncIoContext& io,
-                                        api::RunSummary::Reader run) {
+                                        api::RunDetail::Reader run) {
   auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
   std::vector<CheckoutView> checkouts;
   for (auto c : placed.getCheckouts())
     checkouts.push_back({c.getPath().cStr(), c.getHeldBy().cStr(), c.getNodeDown().cStr()});
-  auto request = maced.listRequest();
-  auto filter = request.initFilter();
-  filter.initStates(1).set(0, api::RunState::QUEUED);
-  filter.setLimit(0);
-  auto queued = request.send().wait(io.waitScope);
-  std::size_t before = 0;
-  for (auto other : queued.getRuns())
-    if (other.getSubmittedAtMs() < run.getSubmittedAtMs()) ++before;
-  return queued_run_waits_for(checkouts, before);
+  return queued_run_waits_for(checkouts, run.getQueuedAhead());
 }
 
 }  // namespace
@@ -49,14 +43,14 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
     // No run named: the daemon and its active runs.
     return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
       auto version = maced.versionRequest().send().wait(io.waitScope);
-      auto request = maced.listRequest();
-      auto filter = request.initFilter();
-      auto states = filter.initStates(2);
-      states.set(0, api::RunState::QUEUED);
-      states.set(1, api::RunState::RUNNING);
-      filter.setLimit(0);
-      auto response = request.send().wait(io.waitScope);  // outlives its readers
-      auto runs = response.getRuns();
+      const ListPages pages = list_pages(maced, io.waitScope, 0, [](api::ListFilter::Builder filter) {
+        auto states = filter.initStates(2);
+        states.set(0, api::RunState::QUEUED);
+        states.set(1, api::RunState::RUNNING);
+      });
+      std::vector<api::RunSummary::Reader> runs;
+      for (const auto& page : pages)
+        for (auto run : page.getRuns()) runs.push_back(run);
       auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
       auto checkouts = placed.getCheckouts();
       if (global.json) {
@@ -76,7 +70,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
         std::cout << "maced " << version.getDaemonVersion().cStr() << " (api "
                   << version.getApiVersion() << ") at " << connected_socket_path() << ": "
                   << runs.size() << " active run(s)\n";
-        if (runs.size()) {
+        if (!runs.empty()) {
           std::cout << human_summary_header() << "\n";
           for (auto run : runs) std::cout << human_summary_row(run) << "\n";
         }
@@ -91,7 +85,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
     auto response = request.send().wait(io.waitScope);
     auto run = response.getRun();
     const std::string waiting = run.getSummary().getState() == api::RunState::QUEUED
-                                    ? what_a_queued_run_waits_for(maced, io, run.getSummary())
+                                    ? what_a_queued_run_waits_for(maced, io, run)
                                     : "";
     if (global.json) {
       JsonWriter w;
@@ -113,6 +107,8 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       else
         w.null();
       if (!waiting.empty()) w.field("waiting_for", waiting);
+      if (run.getSummary().getState() == api::RunState::QUEUED)
+        w.field("queued_ahead", run.getQueuedAhead());
       w.end_object();
       std::cout << w.str() << "\n";
     } else {
@@ -160,27 +156,26 @@ int cmd_list(const GlobalOptions& global, const Arguments& args) {
     }
   }
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
-    auto request = maced.listRequest();
-    auto filter = request.initFilter();
-    auto wire_states = filter.initStates(states.size());
-    for (size_t i = 0; i < states.size(); ++i)
-      wire_states.set(i, static_cast<api::RunState>(static_cast<uint16_t>(states[i])));
-    if (args.has("--mine")) {
-      filter.setAnyUser(false);
-      filter.setSubmittedByUid(static_cast<uint32_t>(::getuid()));
-    }
-    filter.setLimit(limit);
-    auto response = request.send().wait(io.waitScope);  // outlives its readers
-    auto runs = response.getRuns();
+    const ListPages pages = list_pages(maced, io.waitScope, limit, [&](api::ListFilter::Builder filter) {
+      auto wire_states = filter.initStates(static_cast<unsigned>(states.size()));
+      for (size_t i = 0; i < states.size(); ++i)
+        wire_states.set(static_cast<unsigned>(i), static_cast<api::RunState>(static_cast<uint16_t>(states[i])));
+      if (args.has("--mine")) {
+        filter.setAnyUser(false);
+        filter.setSubmittedByUid(static_cast<uint32_t>(::getuid()));
+      }
+    });
     if (global.json) {
       JsonWriter w;
       w.begin_array();
-      for (auto run : runs) write_json(w, run);
+      for (const auto& page : pages)
+        for (auto run : page.getRuns()) write_json(w, run);
       w.end_array();
       std::cout << w.str() << "\n";
     } else {
       std::cout << human_summary_header() << "\n";
-      for (auto run : runs) std::cout << human_summary_row(run) << "\n";
+      for (const auto& page : pages)
+        for (auto run : page.getRuns()) std::cout << human_summary_row(run) << "\n";
     }
     return kExitOk;
   });
@@ -194,13 +189,7 @@ int cmd_logs(const GlobalOptions& global, const Arguments& args) {
   }
   if (!one_run_argument(args, "mace logs RUN")) return kExitBadInput;
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
-    auto request = maced.logsRequest();
-    request.setRunId(args.positional[0]);
-    request.setAfterSeq(0);
-    request.setLimit(0);
-    auto response = request.send().wait(io.waitScope);  // outlives its readers
-    auto entries = response.getEntries();
-    for (auto entry : entries) {
+    each_log_entry(maced, io.waitScope, args.positional[0], [&](api::LogEntry::Reader entry) {
       if (global.json) {
         JsonWriter w;
         write_json(w, entry);
@@ -209,7 +198,7 @@ int cmd_logs(const GlobalOptions& global, const Arguments& args) {
         std::cout << format_time(entry.getAtMs()) << "  " << entry.getSource().cStr() << "  "
                   << entry.getText().cStr() << "\n";
       }
-    }
+    });
     return kExitOk;
   });
 }
@@ -235,17 +224,17 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args) {
 int cmd_calls(const GlobalOptions& global, const Arguments& args) {
   if (!one_run_argument(args, "mace calls RUN [--full]")) return kExitBadInput;
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
-    auto request = maced.callsRequest();
-    request.setRunId(args.positional[0]);
-    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    const CallPages pages = call_pages(maced, io.waitScope, args.positional[0]);
     if (global.json) {
       JsonWriter w;
       w.begin_array();
-      for (auto call : response.getCalls()) write_json(w, call);
+      for (const auto& page : pages)
+        for (auto call : page.getCalls()) write_json(w, call);
       w.end_array();
       std::cout << w.str() << "\n";
     } else {
-      for (auto call : response.getCalls()) std::cout << human_call(call, args.has("--full"));
+      for (const auto& page : pages)
+        for (auto call : page.getCalls()) std::cout << human_call(call, args.has("--full"));
     }
     return kExitOk;
   });

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "answer_pages.h"
 #include "commands.h"
 #include "core/run_outcome.h"
 #include "exit_codes.h"
@@ -74,11 +75,9 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     data.key("post_mortem");
     write_json(data, detail.getPostMortem());
 
-    auto calls = maced.callsRequest();
-    calls.setRunId(run_id);
-    auto calls_response = calls.send().wait(io.waitScope);
     data.key("calls").begin_array();
-    for (auto c : calls_response.getCalls()) write_json(data, c);
+    for (const auto& page : call_pages(maced, io.waitScope, run_id))
+      for (auto c : page.getCalls()) write_json(data, c);
     data.end_array();
 
     data.key("events").begin_array();

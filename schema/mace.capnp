@@ -219,6 +219,7 @@ struct RunDetail {
   diagnoses @3 :List(Diagnosis); # oldest first
   narrowingBuilds @4 :List(NarrowingBuild);
   postMortem @5 :PostMortem;
+  queuedAhead @6 :UInt32;        # a queued run: how many queued runs were submitted before it
 }
 
 struct LlmCall {
@@ -362,6 +363,8 @@ struct ListFilter {
   submittedByUid @1 :UInt32;
   anyUser @2 :Bool = true;     # false: only runs of submittedByUid
   limit @3 :UInt32 = 100;      # newest first; 0: no limit
+  before @4 :Text;             # only runs submitted before this run ID ("": from the newest):
+                               # the following page, after a `list` answer's `next`
 }
 
 # ---------------------------------------------------------------------------------------
@@ -415,10 +418,16 @@ interface Maced {
 
   status @3 (runId :Text) -> (run :RunDetail);
 
-  list @4 (filter :ListFilter) -> (runs :List(RunSummary));
+  list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text);
+  # Newest first, one page at a time: an answer holds at most 500 runs and about 4 MiB, so
+  # no listing can pass the size of a message. `next` is "" when `runs` ends what the
+  # filter selects (up to its limit); else the rest follows from filter.before = next, with
+  # the limit less the runs received.
 
-  logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry));
-  # limit 0: every entry.
+  logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry), next :UInt64);
+  # limit 0: every entry, one page at a time (at most 5,000 events and about 4 MiB an
+  # answer). `next` is 0 when `entries` ends the log as it stands (or the limit is
+  # reached); else the rest follows from afterSeq = next.
 
   metrics @6 (runId :Text) -> (metrics :Metrics);
 
@@ -443,8 +452,11 @@ interface Maced {
   # replay then ends `cancelled`). A run still queued or running, or an untilIteration
   # beyond the original's iterations, is refused in `errors`.
 
-  # Every LLM call attempt of a run with its prompt and reply, oldest first.
-  calls @11 (runId :Text) -> (calls :List(LlmCall));
+  # Every LLM call attempt of a run with its prompt and reply, oldest first, from the one at
+  # index `from` (0: the first), one page at a time: at most 100 calls and about 4 MiB an
+  # answer, a prompt or reply over 1 MiB with its middle left out (a line says how much).
+  # `next` is 0 when `calls` ends the run's calls; else the rest follows from from = next.
+  calls @11 (runId :Text, from :UInt32) -> (calls :List(LlmCall), next :UInt32);
 
   checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
   # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that

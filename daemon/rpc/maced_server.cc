@@ -1,5 +1,7 @@
 #include "rpc/maced_server.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "rpc/conversions.h"
@@ -125,6 +127,7 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
     for (size_t i = 0; i < run.narrowing_builds.size(); ++i)
       fill(narrowing[static_cast<unsigned>(i)], run.narrowing_builds[i]);
     if (run.post_mortem) fill(detail.initPostMortem(), *run.post_mortem);
+    detail.setQueuedAhead(static_cast<uint32_t>(std::min<int64_t>(run.queued_ahead, UINT32_MAX)));
   });
 }
 
@@ -135,9 +138,12 @@ kj::Promise<void> MacedServer::list(ListContext context) {
     for (auto s : filter_in.getStates()) filter.states.push_back(from_wire(s));
     if (!filter_in.getAnyUser()) filter.submitted_by_uid = filter_in.getSubmittedByUid();
     filter.limit = filter_in.getLimit();
-    auto runs = service_.list(filter, caller_);
-    auto out = context.getResults().initRuns(runs.size());
-    for (size_t i = 0; i < runs.size(); ++i) fill(out[i], runs[i]);
+    filter.before = text(filter_in.getBefore());
+    const service::RunPage page = service_.list_page(filter, caller_);
+    auto results = context.getResults();
+    auto out = results.initRuns(static_cast<unsigned>(page.runs.size()));
+    for (size_t i = 0; i < page.runs.size(); ++i) fill(out[static_cast<unsigned>(i)], page.runs[i]);
+    results.setNext(page.next);
   });
 }
 
@@ -164,11 +170,14 @@ kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
 kj::Promise<void> MacedServer::logs(LogsContext context) {
   return answer([&] {
     auto params = context.getParams();
-    auto events = service_.events_after(text(params.getRunId()),
-                                        static_cast<int64_t>(params.getAfterSeq()),
-                                        params.getLimit(), caller_);
-    const auto lines = service::run_log(events);
-    auto out = context.getResults().initEntries(lines.size());
+    const service::LogPage page =
+        service_.log_page(text(params.getRunId()),
+                          static_cast<int64_t>(std::min<uint64_t>(params.getAfterSeq(), INT64_MAX)),
+                          params.getLimit(), caller_);
+    const auto& lines = page.lines;
+    auto results = context.getResults();
+    results.setNext(static_cast<uint64_t>(page.next_after_seq));
+    auto out = results.initEntries(static_cast<unsigned>(lines.size()));
     for (size_t i = 0; i < lines.size(); ++i) {
       out[i].setSeq(static_cast<uint64_t>(lines[i].seq));
       out[i].setAtMs(lines[i].at_ms);
@@ -241,9 +250,13 @@ kj::Promise<void> MacedServer::metrics(MetricsContext context) {
 
 kj::Promise<void> MacedServer::calls(CallsContext context) {
   return answer([&] {
-    auto calls = service_.llm_calls(text(context.getParams().getRunId()), caller_);
-    auto out = context.getResults().initCalls(static_cast<unsigned>(calls.size()));
-    for (size_t i = 0; i < calls.size(); ++i) fill(out[static_cast<unsigned>(i)], calls[i]);
+    auto params = context.getParams();
+    const service::CallPage page =
+        service_.llm_call_page(text(params.getRunId()), params.getFrom(), caller_);
+    auto results = context.getResults();
+    auto out = results.initCalls(static_cast<unsigned>(page.calls.size()));
+    for (size_t i = 0; i < page.calls.size(); ++i) fill(out[static_cast<unsigned>(i)], page.calls[i]);
+    results.setNext(static_cast<uint32_t>(page.next));
   });
 }
 

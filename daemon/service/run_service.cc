@@ -5,6 +5,7 @@
 
 #include "core/joined.h"
 #include "os/file_io.h"
+#include "service/answer_pages.h"
 #include "service/service_error.h"
 #include "store/sqlite.h"
 
@@ -207,6 +208,7 @@ RunDetail RunService::detail(const std::string& run_id, const Caller& caller) co
   d.diagnoses = store_.diagnoses(run_id);
   d.narrowing_builds = store_.narrowing_builds(run_id);
   d.post_mortem = store_.post_mortem(run_id);
+  if (d.run.state == RunState::queued) d.queued_ahead = store_.count_queued_before(run_id);
   return d;
 }
 
@@ -245,6 +247,65 @@ std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter,
     r.spec_json.clear();
   }
   return runs;
+}
+
+namespace {
+
+// How many of `items` (already at most `page` of them, read with one more to tell whether
+// more follow) fit in one answer; false in `more` when none follows.
+template <typename Item>
+std::size_t fitting(std::vector<Item>& items, std::size_t page, bool& more) {
+  more = items.size() > page;
+  if (more) items.resize(page);
+  AnswerBudget budget;
+  std::size_t fit = 0;
+  while (fit < items.size() && budget.take(answer_bytes(items[fit]))) ++fit;
+  if (fit < items.size()) more = true;
+  items.resize(fit);
+  return fit;
+}
+
+}  // namespace
+
+RunPage RunService::list_page(const store::RunFilter& filter, const Caller& caller) const {
+  const int64_t page = filter.limit > 0 ? std::min(filter.limit, kMaxRunsPerAnswer) : kMaxRunsPerAnswer;
+  store::RunFilter bounded = filter;
+  bounded.limit = page + 1;
+  RunPage out;
+  out.runs = list(bounded, caller);
+  bool more = false;
+  const auto fit = static_cast<int64_t>(fitting(out.runs, static_cast<std::size_t>(page), more));
+  // Runs beyond the caller's own limit were not asked for.
+  if (more && fit > 0 && (filter.limit == 0 || fit < filter.limit)) out.next = out.runs.back().id;
+  return out;
+}
+
+LogPage RunService::log_page(const std::string& run_id, int64_t after_seq, int64_t limit,
+                             const Caller& caller) const {
+  readable_run(run_id, caller);
+  const int64_t page = limit > 0 ? std::min(limit, kMaxEventsPerAnswer) : kMaxEventsPerAnswer;
+  auto events = store_.events_after(run_id, after_seq, page + 1);
+  bool more = false;
+  const auto fit = static_cast<int64_t>(fitting(events, static_cast<std::size_t>(page), more));
+  LogPage out;
+  if (more && fit > 0 && (limit == 0 || fit < limit)) out.next_after_seq = events.back().seq;
+  out.lines = run_log(events);
+  return out;
+}
+
+CallPage RunService::llm_call_page(const std::string& run_id, int64_t from,
+                                   const Caller& caller) const {
+  readable_run(run_id, caller);
+  CallPage out;
+  out.calls = store_.llm_calls(run_id, from, kMaxCallsPerAnswer + 1);
+  for (auto& call : out.calls) {
+    call.prompt_text = cut_for_answer(call.prompt_text);
+    call.reply_text = cut_for_answer(call.reply_text);
+  }
+  bool more = false;
+  const auto fit = fitting(out.calls, static_cast<std::size_t>(kMaxCallsPerAnswer), more);
+  if (more) out.next = from + static_cast<int64_t>(fit);
+  return out;
 }
 
 RunService::WatchToken RunService::watch(const std::string& run_id, int64_t after_seq,

@@ -20,6 +20,7 @@
 #include "service/checkout_status.h"
 #include "service/clock.h"
 #include "service/queue_limits.h"
+#include "service/run_event_log.h"
 #include "store/store.h"
 
 namespace mace::service {
@@ -74,6 +75,22 @@ struct RunDetail {
   std::vector<store::DiagnosisRecord> diagnoses;
   std::vector<store::NarrowingBuildRecord> narrowing_builds;
   std::optional<store::PostMortemRecord> post_mortem;
+  int64_t queued_ahead = 0;  // a queued run: the queued runs submitted before it
+};
+
+// One page of a listing, of a run's log, of its LLM calls (answer_pages.h): what fits in
+// one answer, and where the next page starts.
+struct RunPage {
+  std::vector<store::RunRecord> runs;
+  std::string next;  // RunFilter::before of the next page; "": none follows
+};
+struct LogPage {
+  std::vector<RunLogLine> lines;
+  int64_t next_after_seq = 0;  // after_seq of the next page; 0: none follows
+};
+struct CallPage {
+  std::vector<store::LlmCallRecord> calls;  // a prompt or reply over kMaxCallTextBytes cut
+  int64_t next = 0;                         // the index of the next page's first call; 0: none
 };
 
 struct CancelOutcome {
@@ -166,6 +183,15 @@ class RunService {
   // The runs `filter` selects, each with what the caller may see of it: others' runs
   // show no contents (objective, workloads, reason) unless others see everything.
   std::vector<store::RunRecord> list(const store::RunFilter& filter, const Caller& caller) const;
+
+  // What the API answers, a page at a time. list_page: the runs of list(filter, caller)
+  // from filter.before on, up to its limit. log_page: the run's log (run_event_log.h) from
+  // after_seq on, up to `limit` events (0: all). llm_call_page: its calls from the one at
+  // index `from`. Each throws as detail() does.
+  RunPage list_page(const store::RunFilter& filter, const Caller& caller) const;
+  LogPage log_page(const std::string& run_id, int64_t after_seq, int64_t limit,
+                   const Caller& caller) const;
+  CallPage llm_call_page(const std::string& run_id, int64_t from, const Caller& caller) const;
 
   // Delivers every recorded event after `after_seq` to `watcher` at once, then live ones;
   // `on_done` follows at once when the run is already final. The watcher must stay alive

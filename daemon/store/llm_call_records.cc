@@ -1,6 +1,8 @@
 // Every LLM call attempt of a run (REQ-BUD-12): what was asked, what came back, and what
 // its vendor reported of tokens and cost.
 
+#include <algorithm>
+
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -37,15 +39,17 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?
   return db_->last_insert_rowid();
 }
 
-std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id) const {
+std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id, int64_t offset,
+                                            int64_t limit) const {
   auto stmt = db_->prepare(R"sql(
 SELECT id, run_id, coalesce(iteration, 0), phase, coalesce(task_id, ''), backend, model,
        input_tokens, output_tokens, thinking_tokens, cost_usd, wall_s, success, error_class,
        reply_text, created_at_ms, prompt_text, cache_read_tokens, cache_write_tokens,
        cost_source
-FROM llm_calls WHERE run_id = ?1 ORDER BY id
+FROM llm_calls WHERE run_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3
 )sql");
-  stmt.bind(1, run_id);
+  // A negative LIMIT is SQLite's "no limit".
+  stmt.bind(1, run_id).bind(2, limit > 0 ? limit : int64_t{-1}).bind(3, std::max<int64_t>(offset, 0));
   std::vector<LlmCallRecord> out;
   while (stmt.step()) {
     LlmCallRecord c;

@@ -21,16 +21,21 @@ namespace {
 constexpr int kBusyTimeoutMs = 5000;
 
 // The derived columns are computed in the query so one statement reads a consistent
-// snapshot, and so list_runs costs one query, not one per run.
-constexpr const char* kSelectRun = R"sql(
-SELECT id, state, reason, spec_json, core, mesh_x, mesh_y, objective, workloads_json,
+// snapshot, and so list_runs costs one query, not one per run. A listing reads no spec
+// (migration 14): kSelectRunSummary; kSelectRun adds it where the whole record is wanted.
+constexpr const char* kRunColumns = R"sql(
+SELECT id, state, reason, core, mesh_x, mesh_y, objective, workloads_json,
        backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
        submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
        checkouts_wanted, planner, outcome,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
-FROM runs
 )sql";
+constexpr const char* kSpecColumn = R"sql(,
+       coalesce((SELECT s.spec_json FROM run_specs s WHERE s.run_id = runs.id), '{}')
+)sql";
+const std::string kSelectRun = std::string(kRunColumns) + kSpecColumn + "FROM runs\n";
+const std::string kSelectRunSummary = std::string(kRunColumns) + "FROM runs\n";
 
 std::string pragma_text(Database& db, const char* sql) {
   auto stmt = db.prepare(sql);
@@ -127,33 +132,34 @@ std::vector<std::string> split_words(const std::string& text) {
   return out;
 }
 
-RunRecord read_run(const Database& db, const Statement& s) {
+// A row of kSelectRun (with_spec) or kSelectRunSummary.
+RunRecord read_run(const Database& db, const Statement& s, bool with_spec = true) {
   RunRecord r;
   r.id = s.text(0);
   r.state = parse_state(db, s.text(1));
   r.reason = s.text(2);
-  r.spec_json = s.text(3);
-  r.core = s.text(4);
-  r.mesh_x = static_cast<int>(s.int64(5));
-  r.mesh_y = static_cast<int>(s.int64(6));
-  r.objective = s.text(7);
-  r.workloads = workloads_from_json(db, r.id, s.text(8));
-  r.backend = s.text(9);
-  r.model = s.text(10);
-  r.max_iterations = s.int64(11);
-  r.max_usd = s.real(12);
-  r.max_wall_s = s.int64(13);
-  r.submitted_by_uid = static_cast<uint32_t>(s.int64(14));
-  r.submitted_at_ms = s.int64(15);
-  r.started_at_ms = s.int64(16);
-  r.finished_at_ms = s.int64(17);
-  r.replay_of = s.text(18);
-  r.replay_until = s.int64(19);
-  r.checkouts_wanted = s.int64(20);
-  r.planner = parse_optional_word<PlannerKind>(db, "planner", s.text(21));
-  r.outcome = parse_word<RunOutcome>(db, "run outcome", s.text(22));
-  r.iterations = s.int64(23);
-  r.cost_usd = s.real(24);
+  r.core = s.text(3);
+  r.mesh_x = static_cast<int>(s.int64(4));
+  r.mesh_y = static_cast<int>(s.int64(5));
+  r.objective = s.text(6);
+  r.workloads = workloads_from_json(db, r.id, s.text(7));
+  r.backend = s.text(8);
+  r.model = s.text(9);
+  r.max_iterations = s.int64(10);
+  r.max_usd = s.real(11);
+  r.max_wall_s = s.int64(12);
+  r.submitted_by_uid = static_cast<uint32_t>(s.int64(13));
+  r.submitted_at_ms = s.int64(14);
+  r.started_at_ms = s.int64(15);
+  r.finished_at_ms = s.int64(16);
+  r.replay_of = s.text(17);
+  r.replay_until = s.int64(18);
+  r.checkouts_wanted = s.int64(19);
+  r.planner = parse_optional_word<PlannerKind>(db, "planner", s.text(20));
+  r.outcome = parse_word<RunOutcome>(db, "run outcome", s.text(21));
+  r.iterations = s.int64(22);
+  r.cost_usd = s.real(23);
+  if (with_spec) r.spec_json = s.text(24);
   return r;
 }
 
@@ -264,40 +270,44 @@ Database& Store::database() { return *db_; }
 int Store::schema_version() const { return read_schema_version(*db_); }
 
 void Store::insert_run(const RunRecord& run) {
+  Transaction txn(*db_);
   auto stmt = db_->prepare(R"sql(
-INSERT INTO runs (id, state, reason, spec_json, core, mesh_x, mesh_y, objective,
+INSERT INTO runs (id, state, reason, core, mesh_x, mesh_y, objective,
                   workloads_json, backend, model, max_iterations, max_usd, max_wall_s,
                   submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
                   checkouts_wanted)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-        ?20, ?21)
+        ?20)
 )sql");
   stmt.bind(1, run.id)
       .bind(2, to_string(run.state))
       .bind(3, run.reason)
-      .bind(4, run.spec_json)
-      .bind(5, run.core)
-      .bind(6, run.mesh_x)
-      .bind(7, run.mesh_y)
-      .bind(8, run.objective)
-      .bind(9, strings_to_json(run.workloads))
-      .bind(10, run.backend)
-      .bind(11, run.model)
-      .bind(12, run.max_iterations)
-      .bind(13, run.max_usd)
-      .bind(14, run.max_wall_s)
-      .bind(15, run.submitted_by_uid)
-      .bind(16, run.submitted_at_ms)
-      .bind(17, unless_zero(run.started_at_ms))
-      .bind(18, unless_zero(run.finished_at_ms))
-      .bind(19, unless_empty(run.replay_of))
-      .bind(20, unless_zero(run.replay_until))
-      .bind(21, run.checkouts_wanted);
+      .bind(4, run.core)
+      .bind(5, run.mesh_x)
+      .bind(6, run.mesh_y)
+      .bind(7, run.objective)
+      .bind(8, strings_to_json(run.workloads))
+      .bind(9, run.backend)
+      .bind(10, run.model)
+      .bind(11, run.max_iterations)
+      .bind(12, run.max_usd)
+      .bind(13, run.max_wall_s)
+      .bind(14, run.submitted_by_uid)
+      .bind(15, run.submitted_at_ms)
+      .bind(16, unless_zero(run.started_at_ms))
+      .bind(17, unless_zero(run.finished_at_ms))
+      .bind(18, unless_empty(run.replay_of))
+      .bind(19, unless_zero(run.replay_until))
+      .bind(20, run.checkouts_wanted);
   stmt.run();
+  auto spec = db_->prepare("INSERT INTO run_specs (run_id, spec_json) VALUES (?1, ?2)");
+  spec.bind(1, run.id).bind(2, run.spec_json.empty() ? std::string("{}") : run.spec_json);
+  spec.run();
+  txn.commit();
 }
 
 std::optional<RunRecord> Store::find_run(const std::string& id) const {
-  auto stmt = db_->prepare(std::string(kSelectRun) + "WHERE id = ?1");
+  auto stmt = db_->prepare(kSelectRun + "WHERE id = ?1");
   stmt.bind(1, id);
   if (!stmt.step()) return std::nullopt;
   return read_run(*db_, stmt);
@@ -327,32 +337,44 @@ int64_t Store::count_queued_runs(uint32_t uid) const {
   return stmt.int64(0);
 }
 
+int64_t Store::count_queued_before(const std::string& run_id) const {
+  auto stmt = db_->prepare("SELECT count(*) FROM runs WHERE state = 'queued' AND id < ?1");
+  stmt.bind(1, run_id);
+  stmt.step();
+  return stmt.int64(0);
+}
+
 std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
-  std::string sql = std::string(kSelectRun) + "WHERE 1";
+  // The page's IDs first, from the indexes alone (runs_state_id, runs_uid, the primary
+  // key), then only those rows: ordering the rows themselves would read every run the
+  // filter selects, objective and all, to return a few.
+  std::string ids = "SELECT id FROM runs WHERE 1";
   int next = 1;
   if (!filter.states.empty()) {
-    sql += " AND state IN " + in_list(next, filter.states.size());
+    ids += " AND state IN " + in_list(next, filter.states.size());
     next += static_cast<int>(filter.states.size());
   }
-  if (filter.submitted_by_uid) sql += " AND submitted_by_uid = ?" + std::to_string(next++);
+  if (filter.submitted_by_uid) ids += " AND submitted_by_uid = ?" + std::to_string(next++);
+  if (!filter.before.empty()) ids += " AND id < ?" + std::to_string(next++);
   // Run IDs sort by submission time, so the primary key is also the time order.
-  sql += " ORDER BY id DESC";
-  if (filter.limit > 0) sql += " LIMIT ?" + std::to_string(next++);
+  ids += " ORDER BY id DESC";
+  if (filter.limit > 0) ids += " LIMIT ?" + std::to_string(next++);
 
-  auto stmt = db_->prepare(sql);
+  auto stmt = db_->prepare(kSelectRunSummary + "WHERE id IN (" + ids + ") ORDER BY id DESC");
   int index = 1;
   for (RunState s : filter.states) stmt.bind(index++, to_string(s));
   if (filter.submitted_by_uid) stmt.bind(index++, *filter.submitted_by_uid);
+  if (!filter.before.empty()) stmt.bind(index++, filter.before);
   if (filter.limit > 0) stmt.bind(index++, filter.limit);
 
   std::vector<RunRecord> out;
-  while (stmt.step()) out.push_back(read_run(*db_, stmt));
+  while (stmt.step()) out.push_back(read_run(*db_, stmt, /*with_spec=*/false));
   return out;
 }
 
 std::vector<RunRecord> Store::runs_in_states(const std::vector<RunState>& states) const {
   if (states.empty()) return {};
-  auto stmt = db_->prepare(std::string(kSelectRun) + "WHERE state IN " +
+  auto stmt = db_->prepare(kSelectRun + "WHERE state IN " +
                            in_list(1, states.size()) + " ORDER BY id ASC");
   int index = 1;
   for (RunState s : states) stmt.bind(index++, to_string(s));

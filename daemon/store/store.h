@@ -34,7 +34,7 @@ struct RunRecord {
   std::string id;
   RunState state = RunState::queued;
   std::string reason;
-  std::string spec_json;  // the normalised spec
+  std::string spec_json;  // the normalised spec (kept in run_specs, migration 14)
   std::string core;
   int mesh_x = 1;
   int mesh_y = 1;
@@ -64,6 +64,7 @@ struct RunFilter {
   std::vector<RunState> states;           // empty: any
   std::optional<uint32_t> submitted_by_uid;
   int64_t limit = 100;                    // newest first; 0: no limit
+  std::string before;                     // only runs whose ID sorts before it; "": any
 };
 
 // A progress event as stored (its words as their to_string names).
@@ -330,8 +331,12 @@ class Store {
 
   void insert_run(const RunRecord& run);
   std::optional<RunRecord> find_run(const std::string& id) const;
-  // Newest first.
+  // Newest first, each without its spec (spec_json empty): a listing shows none, and
+  // reading a thousand would cost a thousand quarter-MiB reads.
   std::vector<RunRecord> list_runs(const RunFilter& filter) const;
+  // How many queued runs were submitted before `run_id` (IDs sort by submission time):
+  // where a queued run stands, counted on the (state, id) index.
+  int64_t count_queued_before(const std::string& run_id) const;
 
   // What the scheduler needs of each queued run, oldest first: not the spec, not the
   // objective, which may be large and are read again for every start.
@@ -368,8 +373,9 @@ class Store {
 
   // All zero for a run that does not exist.
   int64_t record_llm_call(const LlmCallRecord& call);
-  // Oldest first.
-  std::vector<LlmCallRecord> llm_calls(const std::string& run_id) const;
+  // Oldest first; from the one at index `offset`, at most `limit` of them (0: all).
+  std::vector<LlmCallRecord> llm_calls(const std::string& run_id, int64_t offset = 0,
+                                       int64_t limit = 0) const;
 
   // REQ-VER-13, REQ-BUD-6: iterations. record_iteration_start inserts the iteration's row,
   // or, for an iteration already recorded, replaces its start and plan. record_iteration_end

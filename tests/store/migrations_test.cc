@@ -46,7 +46,7 @@ TEST(Migrations, EmptyFileReachesTheLatestVersionWithEveryTable) {
                             "postmortems", "llm_calls", "events"}));
   // The indexes the status, list and metrics queries filter by.
   EXPECT_THAT(schema_objects(store->database(), "index"),
-              IsSupersetOf({"runs_state", "runs_uid", "llm_calls_run", "diagnoses_run"}));
+              IsSupersetOf({"runs_state_id", "runs_uid", "llm_calls_run", "diagnoses_run"}));
 }
 
 TEST(Migrations, MigrateCountsWhatItApplies) {
@@ -92,6 +92,30 @@ TEST(Migrations, CheckoutsWantedIsFilledFromTheSpecsOfEarlierRuns) {
   auto store = Store::open(dir.db());
   EXPECT_EQ(store->find_run("two")->checkouts_wanted, 2);
   EXPECT_EQ(store->find_run("any")->checkouts_wanted, 0);
+}
+
+// Version 14 keeps each run's spec in a table of its own; runs recorded before it keep
+// theirs, and their rows lose the column.
+TEST(Migrations, SpecsOfEarlierRunsMoveToTheirOwnTable) {
+  TempDir dir;
+  {
+    Database db(dir.db());
+    ASSERT_EQ(migrate(db, 13), 13);
+    db.exec(R"sql(INSERT INTO runs (id, state, spec_json, core, mesh_x, mesh_y, objective,
+        workloads_json, backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
+        submitted_at_ms) VALUES
+      ('old', 'queued', '{"core":"pico","objective":"kept"}', 'pico', 1, 1, 'kept', '["add"]',
+       'direct', '', 1, 1.0, 1, 1000, 1))sql");
+  }
+  auto store = Store::open(dir.db());
+  auto run = store->find_run("old");
+  ASSERT_TRUE(run);
+  EXPECT_EQ(run->spec_json, R"({"core":"pico","objective":"kept"})");
+  EXPECT_EQ(run->objective, "kept");
+  EXPECT_EQ(run->submitted_by_uid, 1000u);
+  auto columns = store->database().prepare("SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'spec_json'");
+  columns.step();
+  EXPECT_EQ(columns.int64(0), 0);
 }
 
 TEST(Migrations, NewerSchemaVersionIsRefusedAndTheFileLeftAlone) {

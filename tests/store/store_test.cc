@@ -258,6 +258,80 @@ TEST_F(StoreTest, ListRunsFiltersByStateUserAndLimit) {
   EXPECT_TRUE(store->list_runs(nobody).empty());
 }
 
+// A listing comes a page at a time: `before` starts the next page after the last run of
+// the previous one, with the same filter, and no run comes twice or is skipped.
+TEST_F(StoreTest, ListRunsPagesFromBeforeWithTheSameFilter) {
+  for (auto id : {"r1", "r2", "r3", "r4", "r5", "r6"})
+    store->insert_run(make_run(id, id == std::string("r3") ? RunState::running : RunState::queued));
+  RunFilter f;
+  f.states = {RunState::queued};
+  f.limit = 2;
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r6", "r5"));
+  f.before = "r5";
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r4", "r2"));
+  f.before = "r2";
+  EXPECT_THAT(ids(store->list_runs(f)), ElementsAre("r1"));
+  f.before = "r1";
+  EXPECT_TRUE(store->list_runs(f).empty());
+  // Where a queued run stands: the queued runs submitted before it.
+  EXPECT_EQ(store->count_queued_before("r1"), 0);
+  EXPECT_EQ(store->count_queued_before("r4"), 2);
+  EXPECT_EQ(store->count_queued_before("r6"), 4);
+}
+
+// A listing reads no spec (a quarter of a MiB each, at most); the run itself has it.
+TEST_F(StoreTest, ListedRunsCarryNoSpecAndFoundRunsTheirs) {
+  RunRecord run = make_run("r1");
+  run.spec_json = R"({"core":"pico","objective":")" + std::string(200 * 1024, 'x') + R"("})";
+  run.objective = "o";
+  store->insert_run(run);
+  const auto listed = store->list_runs({});
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].objective, "o");
+  EXPECT_EQ(listed[0].spec_json, "");
+  EXPECT_EQ(store->find_run("r1")->spec_json, run.spec_json);
+  EXPECT_EQ(store->runs_in_states({RunState::queued}).at(0).spec_json, run.spec_json);
+  // Deleting a run deletes its spec.
+  db().exec("DELETE FROM runs WHERE id = 'r1'");
+  EXPECT_EQ(count("SELECT count(*) FROM run_specs"), 0);
+}
+
+TEST_F(StoreTest, CountsAUsersQueuedRunsAndPendingEvaluationJobs) {
+  store->insert_run(make_run("r1", RunState::queued, 1000));
+  store->insert_run(make_run("r2", RunState::running, 1000));
+  store->insert_run(make_run("r3", RunState::queued, 1000));
+  store->insert_run(make_run("r4", RunState::queued, 2000));
+  EXPECT_EQ(store->count_queued_runs(1000), 2);
+  EXPECT_EQ(store->count_queued_runs(2000), 1);
+  EXPECT_EQ(store->count_queued_runs(3000), 0);
+
+  auto batch = [&](const std::string& id, uint32_t uid, int jobs) {
+    EvalBatchRecord b;
+    b.id = id;
+    b.suite_name = "s";
+    b.suite_json = "{}";
+    b.request_json = "{}";
+    b.submitted_by_uid = uid;
+    std::vector<EvalJobRecord> rows;
+    for (int i = 0; i < jobs; ++i) {
+      EvalJobRecord job;
+      job.position = i;
+      job.method = "mace";
+      job.task_id = "t";
+      rows.push_back(job);
+    }
+    store->insert_eval_batch(b, rows);
+  };
+  batch("b1", 1000, 3);
+  batch("b2", 1000, 2);
+  batch("b3", 2000, 5);
+  store->set_eval_job_state("b1", 0, "done");
+  EXPECT_EQ(store->count_pending_eval_jobs(1000), 4);
+  store->set_eval_batch_state("b2", "cancelled", 1);
+  EXPECT_EQ(store->count_pending_eval_jobs(1000), 2);
+  EXPECT_EQ(store->count_pending_eval_jobs(2000), 5);
+}
+
 TEST_F(StoreTest, RunsInStatesIsOldestFirst) {
   store->insert_run(make_run("r3", RunState::queued));
   store->insert_run(make_run("r1", RunState::running));

@@ -1,0 +1,41 @@
+#include "service/answer_pages.h"
+
+namespace mace::service {
+namespace {
+
+// Where a cut may fall: not inside a UTF-8 character (not before a continuation byte).
+std::size_t back_to_character(const std::string& text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+  return at;
+}
+
+}  // namespace
+
+std::size_t answer_bytes(const store::RunRecord& run) {
+  std::size_t bytes = kItemOverheadBytes + run.id.size() + run.reason.size() + run.core.size() +
+                      run.objective.size() + run.backend.size() + run.model.size() +
+                      run.replay_of.size();
+  for (const auto& w : run.workloads) bytes += w.size() + 16;
+  return bytes;
+}
+
+std::size_t answer_bytes(const store::EventRecord& event) {
+  return kItemOverheadBytes + event.task_id.size() + event.workload.size() + event.message.size();
+}
+
+std::size_t answer_bytes(const store::LlmCallRecord& call) {
+  return kItemOverheadBytes + call.phase.size() + call.task_id.size() + call.backend.size() +
+         call.model.size() + call.error_class.size() + call.cost_source.size() +
+         call.prompt_text.size() + call.reply_text.size();
+}
+
+std::string cut_for_answer(const std::string& text, std::size_t max) {
+  if (text.size() <= max) return text;
+  const std::size_t head = back_to_character(text, max / 2);
+  const std::size_t tail = back_to_character(text, text.size() - max / 2);
+  return text.substr(0, head) + "\n[maced: " + std::to_string(tail - head) +
+         " bytes left out here; one answer carries at most " + std::to_string(max) +
+         " bytes of one text]\n" + text.substr(tail);
+}
+
+}  // namespace mace::service

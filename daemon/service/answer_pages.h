@@ -1,0 +1,56 @@
+#pragma once
+// How much one answer of maced's API carries when what it holds grows with what users
+// stored: the runs of a listing, a run's log, its LLM calls. Cap'n Proto's RPC refuses to
+// send a message larger than the limit its connection reads with (8 MiB for maced's,
+// maced/connection_limits.h) and a client reads 64 MiB at most by default, so a thousand
+// queued runs answered at once failed with a raw Cap'n Proto error. Such an answer is a
+// page instead: at most kMaxAnswerBytes of text and a count of items, and it says where
+// the next page starts; `mace` asks for pages until it has all it wants.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/store.h"
+
+namespace mace::service {
+
+// Half the smallest limit an answer meets, so the estimate below may be rough: Cap'n Proto
+// adds a NUL and padding to each text, pointers and the RPC frame around the whole.
+inline constexpr std::size_t kMaxAnswerBytes = 4 << 20;
+// What one item costs an answer beyond its texts (its struct, its pointers), rounded up.
+inline constexpr std::size_t kItemOverheadBytes = 256;
+
+inline constexpr int64_t kMaxRunsPerAnswer = 500;
+inline constexpr int64_t kMaxEventsPerAnswer = 5000;
+inline constexpr int64_t kMaxCallsPerAnswer = 100;
+// An LLM call's prompt or reply beyond this is cut in an answer (its middle left out, and
+// a line saying how much), so that any one call fits in one.
+inline constexpr std::size_t kMaxCallTextBytes = 1 << 20;
+
+// Counts what a page holds as items are added. The first item always fits (each kind of
+// item is bounded well under kMaxAnswerBytes), so every page makes progress.
+class AnswerBudget {
+ public:
+  // False, and nothing counted, when `bytes` more would pass the limit.
+  bool take(std::size_t bytes) {
+    if (used_ > 0 && used_ + bytes > kMaxAnswerBytes) return false;
+    used_ += bytes;
+    return true;
+  }
+
+ private:
+  std::size_t used_ = 0;
+};
+
+// What each item costs an answer.
+std::size_t answer_bytes(const store::RunRecord& run);
+std::size_t answer_bytes(const store::EventRecord& event);
+std::size_t answer_bytes(const store::LlmCallRecord& call);
+
+// `text` cut to at most about `max` bytes: its head and tail, each ending on a UTF-8
+// character, and between them a line saying how many bytes were left out and why.
+std::string cut_for_answer(const std::string& text, std::size_t max = kMaxCallTextBytes);
+
+}  // namespace mace::service
