@@ -12,27 +12,27 @@ const std::vector<CommandInfo> kCommands = {
      "gemini-2.5-flash; \"direct\" plans without one. --watch then follows the run as\n"
      "`mace watch` does and exits 0 only when it passes.\n",
      cmd_submit, {{"--watch"}, {"--backend", "--model"}}},
-    {"watch", "RUN", "follow a run live until it ends",
+    {"watch", "RUN [--raw]", "follow a run live until it ends",
      "Shows the run's recorded events, then the new ones as they happen, until the run ends.\n"
      "On a terminal, one line per event and, below them, a live line per task under way\n"
      "(its stage, its build's objects compiled, the time spent and left). On a pipe or with\n"
      "--json, JSON Lines: {\"event\": ...} per event and {\"result\": ...} last. Exits 0 when\n"
      "the run passed, 1 when it ended otherwise.\n",
-     cmd_watch, {{}, {}}},
-    {"status", "[RUN]", "one run in detail, or maced and its active runs",
+     cmd_watch, {{"--raw"}, {}}},
+    {"status", "[RUN] [--raw]", "one run in detail, or maced and its active runs",
      "With RUN: its state (and, while queued, what it waits for), its tasks with their\n"
      "verdicts and models, narrowing builds, diagnoses and post-mortem. Without: maced's\n"
      "version and socket, its active runs and each checkout with what holds it.\n",
-     cmd_status, {{}, {}}},
-    {"list", "[--state S,...] [--mine] [--limit N]", "runs, newest first",
+     cmd_status, {{"--raw"}, {}}},
+    {"list", "[--state S,...] [--mine] [--limit N] [--raw]", "runs, newest first",
      "Runs, newest first: the last 100 unless --limit says otherwise (0: all). --state keeps\n"
      "the runs in those states (queued, running, passed, failed, planning_failed,\n"
      "budget_exceeded, checksum_mismatch, unsupported_core, error, cancelled); --mine\n"
      "those you submitted.\n",
-     cmd_list, {{"--mine"}, {"--state", "--limit"}}},
+     cmd_list, {{"--mine", "--raw"}, {"--state", "--limit"}}},
     {"logs",
      "RUN [--build | --sim WORKLOAD | --list | --file ID] [--task T] [--iteration N] "
-     "[--tail N] [--follow]",
+     "[--tail N] [--follow] [--raw]",
      "a run's log, or one of the build logs and sim.logs it kept",
      "Without --build, --sim, --list or --file: the run's log, one line per thing that\n"
      "happened, each workload's verdict with its wall time, a build's progress folded to its\n"
@@ -43,7 +43,7 @@ const std::vector<CommandInfo> kCommands = {
      "retention rule removed; --file ID: one of them. --tail N starts at the last N lines;\n"
      "--follow keeps reading as the file grows, until the run ends.\n",
      cmd_logs,
-     {{"--build", "--follow", "--list"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
+     {{"--build", "--follow", "--list", "--raw"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
     {"report", "RUN -o FILE.html", "write the run as one self-contained HTML page",
      "Writes one HTML file that needs nothing else to be viewed: the run's summary, each\n"
      "iteration's task DAG, a timeline of builds and simulations per checkout, the verdicts,\n"
@@ -53,11 +53,11 @@ const std::vector<CommandInfo> kCommands = {
      "The run's five metrics: successful tasks, iterations, failures recovered, execution\n"
      "time and compute cost.\n",
      cmd_metrics, {{}, {}}},
-    {"calls", "RUN [--full]", "the run's LLM calls with tokens and cost",
+    {"calls", "RUN [--full] [--raw]", "the run's LLM calls with tokens and cost",
      "The run's LLM call attempts, oldest first: iteration, phase, task, backend and model,\n"
      "tokens, cost (an estimate or unknown where the vendor reported none), wall time and\n"
      "outcome. --full adds each prompt and reply.\n",
-     cmd_calls, {{"--full"}, {}}},
+     cmd_calls, {{"--full", "--raw"}, {}}},
     {"cancel", "RUN", "stop a run",
      "Stops the run's builds and simulations and records it cancelled. Only its submitter\n"
      "and maced's administrators may.\n",
@@ -96,13 +96,13 @@ const std::vector<CommandInfo> kCommands = {
      cmd_eval_submit,
      {{"--keep-models"},
       {"--methods", "--repeats", "--seed", "--baseline-retries", "--backend", "--model"}}},
-    {"eval status", "BATCH", "a batch's progress",
+    {"eval status", "BATCH [--raw]", "a batch's progress",
      "Jobs done of jobs in all, per method, and the job under way.\n", cmd_eval_status,
-     {{}, {}}},
-    {"eval results", "BATCH [--csv]", "a batch's results table",
+     {{"--raw"}, {}}},
+    {"eval results", "BATCH [--csv] [--raw]", "a batch's results table",
      "Per task and method: success rate over the repeats, iterations, cost, wall time and\n"
      "designs evaluated. --csv for a spreadsheet, --json for every job and its environment.\n",
-     cmd_eval_results, {{"--csv"}, {}}},
+     cmd_eval_results, {{"--csv", "--raw"}, {}}},
     {"eval report", "BATCH -o FILE.html", "a batch's results as one HTML page",
      "Writes the results table and its plots as one self-contained HTML page.\n",
      cmd_eval_report, {{}, {"-o", "--output"}}},
@@ -147,6 +147,10 @@ std::string command_help(const CommandInfo& command) {
   out << "usage: mace " << command.name << (*command.synopsis ? " " : "") << command.synopsis
       << "\n\n"
       << command.details;
+  // The commands that print what models, logs and people wrote (escaped_output.h).
+  if (command.accepts.switches.count("--raw"))
+    out << "--raw prints that text exactly as it is; without it, control characters and bytes\n"
+           "that are not UTF-8 are shown as escapes such as \\x1b (error messages always are).\n";
   return out.str();
 }
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "os/text.h"
 #include "render.h"
+#include "terminal_text.h"
 
 namespace mace::client {
 namespace {
@@ -30,10 +32,10 @@ std::string bar(uint32_t done, uint32_t total) {
   return out + "]";
 }
 
-// Cut to `width` columns; the text is ASCII but for the state's ellipsis.
+// Cut to `width` columns; the text is ASCII but for the state's ellipsis, and what a task
+// ID or a build's message brings, escaped (terminal_text.h) so the view keeps its lines.
 std::string fit(std::string line, std::size_t width) {
-  if (line.size() > width) line.resize(width);
-  return line;
+  return std::string(os::clip_utf8(line, width));
 }
 
 }  // namespace
@@ -89,12 +91,12 @@ std::vector<std::string> LiveView::lines(int64_t now_ms, std::size_t width) cons
   for (const auto& key : order_) {
     const Active& a = active_.at(key);
     char head[64];
-    std::snprintf(head, sizeof head, "iter%-3u %-14.14s %-10s ", key.first, key.second.c_str(),
-                  a.stage.c_str());
+    std::snprintf(head, sizeof head, "iter%-3u %-14.14s %-10s ", key.first,
+                  terminal_text(key.second).c_str(), a.stage.c_str());
     std::string line = head;
     if (a.stage == "building" && a.build_started_ms) {
       line += bar(a.done, a.total) + " ";
-      line += a.total ? std::to_string(a.done) + "/" + std::to_string(a.total) : a.phase;
+      line += a.total ? std::to_string(a.done) + "/" + std::to_string(a.total) : terminal_text(a.phase);
       line += "  " + clock_text(now_ms - a.since_ms);
       if (a.estimate_left_ms >= 0)
         line += "  ~" + clock_text(a.estimate_left_ms - (now_ms - a.estimate_at_ms)) + " left";

@@ -4,8 +4,6 @@
 // so a file of any size costs one MiB at once. mace logs RUN --list: every log the run
 // recorded.
 
-#include <unistd.h>
-
 #include <cstdio>
 #include <iostream>
 
@@ -29,15 +27,12 @@ bool parse_count(const std::optional<std::string>& text, uint64_t most, uint64_t
   return out <= most;
 }
 
+// Through std::cout, where what a transcript holds is escaped for the terminal unless
+// --raw (escaped_output.h); false when the reader went away.
 bool write_all(const kj::ArrayPtr<const kj::byte> data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(STDOUT_FILENO, data.begin() + done, data.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
+  std::cout.write(reinterpret_cast<const char*>(data.begin()), static_cast<std::streamsize>(data.size()));
+  std::cout.flush();
+  return static_cast<bool>(std::cout);
 }
 
 std::string size_text(uint64_t bytes) {

@@ -6,6 +6,7 @@
 
 #include "command_table.h"
 #include "commands.h"
+#include "escaped_output.h"
 #include "exit_codes.h"
 #include "suggestion.h"
 
@@ -109,12 +110,15 @@ int run_command(const CommandInfo& command, const CommandLine& line, std::size_t
     std::cerr << "\nusage: mace " << command.name << " " << command.synopsis << "\n";
     return kExitBadInput;
   }
+  if (args->has("--raw")) leave_standard_output_raw();
   return command.run(line.global, *args);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Everything printed from here on shows control characters as escapes (escaped_output.h).
+  EscapedStandardStreams escaped;
   CommandLine line;
   if (!read_command_line(argc, argv, line)) return kExitBadInput;
   if (line.words.empty()) {

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "escaped_output.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
 #include "mcp/mcp_server.h"
@@ -97,6 +98,7 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args) {
     std::cerr << "usage: mace mcp --session TOKEN   (started by an LLM agent, not by hand)\n";
     return kExitBadInput;
   }
+  leave_standard_output_raw();  // JSON-RPC for the agent, not text for a person
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     MacedToolProvider forward(maced, io.waitScope, *session);
     ReadableErrors provider(forward);

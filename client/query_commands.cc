@@ -196,7 +196,7 @@ int cmd_logs(const GlobalOptions& global, const Arguments& args) {
         std::cout << w.str() << "\n";
       } else {
         std::cout << format_time(entry.getAtMs()) << "  " << entry.getSource().cStr() << "  "
-                  << entry.getText().cStr() << "\n";
+                  << std::string_view(entry.getText().begin(), entry.getText().size()) << "\n";
       }
     });
     return kExitOk;

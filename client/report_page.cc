@@ -257,19 +257,34 @@ constexpr const char* kTail = R"html(</script>
 
 }  // namespace
 
-std::string report_html(const std::string& data_json) {
-  // Inside <script>, "</" could end the element early: JSON allows "<\/" for it.
+std::string script_data_json(std::string_view json) {
+  // JSON holds '<', '>', '&', U+2028 and U+2029 only inside its strings, where \uXXXX says
+  // the same. Escaped, none of the HTML parser's script-data states ("</script", "<!--"
+  // and "<script" opening the double-escaped state, where "</script>" no longer closes the
+  // element) can be entered from the data.
+  constexpr std::string_view kLineSeparator = "\xe2\x80\xa8", kParagraphSeparator = "\xe2\x80\xa9";
   std::string safe;
-  safe.reserve(data_json.size());
-  for (std::size_t i = 0; i < data_json.size(); ++i) {
-    if (data_json[i] == '<' && i + 1 < data_json.size() && data_json[i + 1] == '/') {
-      safe += "<\\/";
-      ++i;
+  safe.reserve(json.size());
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const std::string_view rest = json.substr(i);
+    if (json[i] == '<') {
+      safe += "\\u003c";
+    } else if (json[i] == '>') {
+      safe += "\\u003e";
+    } else if (json[i] == '&') {
+      safe += "\\u0026";
+    } else if (rest.starts_with(kLineSeparator) || rest.starts_with(kParagraphSeparator)) {
+      safe += rest.starts_with(kLineSeparator) ? "\\u2028" : "\\u2029";
+      i += 2;
     } else {
-      safe += data_json[i];
+      safe += json[i];
     }
   }
-  return std::string(kHead) + safe + kTail;
+  return safe;
+}
+
+std::string report_html(const std::string& data_json) {
+  return std::string(kHead) + script_data_json(data_json) + kTail;
 }
 
 }  // namespace mace::client

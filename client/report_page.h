@@ -3,11 +3,16 @@
 // SVG drawn by the script; nothing fetched) showing a run from the data it embeds.
 
 #include <string>
+#include <string_view>
 
 namespace mace::client {
 
 // The page for `data_json`: {"run", "tasks", "events", "diagnoses", "narrowing_builds",
 // "post_mortem", "calls"} as `mace status / watch / calls --json` spell them.
 std::string report_html(const std::string& data_json);
+
+// `json` fit to stand between <script type="application/json"> and </script>: the same
+// JSON with every '<', '>', '&', U+2028 and U+2029 written as a \u escape.
+std::string script_data_json(std::string_view json);
 
 }  // namespace mace::client

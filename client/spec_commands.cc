@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "commands.h"
+#include "core/json_writer.h"
 #include "core/run_spec.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
@@ -116,7 +117,7 @@ int cmd_submit(const GlobalOptions& global, const Arguments& args) {
     }
     run_id = response.getRunId().cStr();
     if (global.json)
-      std::cout << "{\"run_id\":\"" << run_id << "\"}\n";
+      std::cout << JsonWriter().begin_object().field("run_id", run_id).end_object().str() << "\n";
     else
       std::cout << run_id << "\n";
     std::cout.flush();

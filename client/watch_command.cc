@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "escaped_output.h"
 #include "exit_codes.h"
 #include "live_view.h"
 #include "maced_connection.h"
@@ -74,8 +75,9 @@ class Screen {
   // Erases the view's lines; the cursor ends at the start of its first line.
   void clear_view() {
     if (!live_ || drawn_ == 0) return;
-    std::cout << "\r\033[K";
-    for (std::size_t i = 1; i < drawn_; ++i) std::cout << "\033[A\033[K";
+    std::string erase = "\r\033[K";
+    for (std::size_t i = 1; i < drawn_; ++i) erase += "\033[A\033[K";
+    write_terminal_control(erase);
     drawn_ = 0;
   }
   void draw_view() {
@@ -83,7 +85,10 @@ class Screen {
     const auto lines = view_.lines(now_ms(), terminal_width());
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (i) std::cout << "\n";
-      std::cout << (i == 0 ? "\033[7m" + lines[i] + "\033[0m" : lines[i]);
+      // The first line in reverse video; the lines' own text is escaped (live_view.cc).
+      if (i == 0) write_terminal_control("\033[7m");
+      std::cout << lines[i];
+      if (i == 0) write_terminal_control("\033[0m");
     }
     drawn_ = lines.size();
     std::cout.flush();

@@ -9,6 +9,11 @@
 namespace mace {
 
 void append_json_escaped(std::string& out, std::string_view s) {
+  const auto append_u_escape = [&out](unsigned code) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", code);
+    out += buf;
+  };
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
@@ -17,10 +22,16 @@ void append_json_escaped(std::string& out, std::string_view s) {
       const std::size_t n = os::utf8_sequence_length(s, i);
       if (n == 0) {
         out += "\\ufffd";
-      } else {
-        out.append(s.substr(i, n));
-        i += n - 1;
+        continue;
       }
+      // C1 controls (some terminals obey them when the JSON is printed) and the line and
+      // paragraph separators (line ends to JavaScript and some readers) travel escaped.
+      const char32_t code = os::utf8_code_point(s, i, n);
+      if (code <= 0x9f || code == 0x2028 || code == 0x2029)
+        append_u_escape(static_cast<unsigned>(code));
+      else
+        out.append(s.substr(i, n));
+      i += n - 1;
       continue;
     }
     switch (c) {
@@ -32,13 +43,10 @@ void append_json_escaped(std::string& out, std::string_view s) {
       case '\b': out += "\\b"; break;
       case '\f': out += "\\f"; break;
       default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
+        if (c < 0x20 || c == 0x7f)  // every control character, DEL too
+          append_u_escape(c);
+        else
           out += static_cast<char>(c);
-        }
     }
   }
 }

@@ -53,19 +53,6 @@ std::string_view unprintable_kind(char32_t c) {
   return {};
 }
 
-// The code point of the well-formed sequence of `n` bytes at s[i].
-char32_t decode(std::string_view s, std::size_t i, std::size_t n) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  switch (n) {
-    case 1: return b(0);
-    case 2: return (char32_t(b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-    case 3: return (char32_t(b(0) & 0x0F) << 12) | (char32_t(b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    default:
-      return (char32_t(b(0) & 0x07) << 18) | (char32_t(b(1) & 0x3F) << 12) |
-             (char32_t(b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-  }
-}
-
 std::string code_point_name(char32_t c) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(c));
@@ -105,7 +92,7 @@ void append_displayable(std::string& out, std::string_view text, bool json_escap
       else
         out += text[i];
     } else {
-      const char32_t c = decode(text, i, n);
+      const char32_t c = os::utf8_code_point(text, i, n);
       if (unprintable_kind(c).empty())
         out.append(text.substr(i, n));
       else
@@ -117,12 +104,14 @@ void append_displayable(std::string& out, std::string_view text, bool json_escap
 
 }  // namespace
 
+bool is_printable_character(char32_t c) { return unprintable_kind(c).empty(); }
+
 std::optional<std::string> unprintable_text_problem(std::string_view text, TextKind kind) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t n = os::utf8_sequence_length(text, i);
     if (n == 0)
       return "must be UTF-8 text; the bytes at byte " + std::to_string(i) + " are not UTF-8";
-    const char32_t c = decode(text, i, n);
+    const char32_t c = os::utf8_code_point(text, i, n);
     const bool allowed_blank = kind == TextKind::prose && (c == '\n' || c == '\t');
     if (std::string_view what = unprintable_kind(c); !what.empty() && !allowed_blank) {
       std::string message = "must be printable text";

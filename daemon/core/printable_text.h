@@ -32,6 +32,9 @@ enum class TextKind {
   prose,  // the objective: printable characters, newline and tab
 };
 
+// Whether the character `c` (a Unicode scalar value) is printable in the sense above.
+bool is_printable_character(char32_t c);
+
 // Why `text` is not printable text of `kind`, naming the first offending character and its
 // byte offset ("U+202E (a bidirectional formatting character) at byte 12"), or nullopt.
 std::optional<std::string> unprintable_text_problem(std::string_view text, TextKind kind);

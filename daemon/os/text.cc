@@ -75,6 +75,39 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   return n;
 }
 
+char32_t utf8_code_point(std::string_view s, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
+  switch (n) {
+    case 1: return b(0);
+    case 2: return (char32_t(b(0) & 0x1F) << 6) | (b(1) & 0x3F);
+    case 3: return (char32_t(b(0) & 0x0F) << 12) | (char32_t(b(1) & 0x3F) << 6) | (b(2) & 0x3F);
+    default:
+      return (char32_t(b(0) & 0x07) << 18) | (char32_t(b(1) & 0x3F) << 12) |
+             (char32_t(b(2) & 0x3F) << 6) | (b(3) & 0x3F);
+  }
+}
+
+std::size_t unfinished_utf8_tail(std::string_view s) {
+  // A sequence is at most 4 bytes: its lead byte is among the last 3 when it is unfinished.
+  for (std::size_t back = 1; back <= 3 && back <= s.size(); ++back) {
+    const std::size_t start = s.size() - back;
+    const auto c = static_cast<unsigned char>(s[start]);
+    if ((c & 0xC0) == 0x80) continue;  // a continuation byte: the lead is further back
+    if (c < 0xC2 || c > 0xF4) return 0;
+    const std::size_t needed = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (back >= needed) return 0;
+    // Well formed so far? Pad it with the smallest continuation bytes that could follow.
+    std::string padded(s.substr(start));
+    while (padded.size() < needed) padded += static_cast<char>(0x80);
+    if (padded.size() >= 2 && back == 1) {
+      // The second byte's range depends on the lead (no overlong form, no surrogate).
+      padded[1] = static_cast<char>(c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80);
+    }
+    return utf8_sequence_length(padded, 0) == needed ? back : 0;
+  }
+  return 0;
+}
+
 namespace {
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';

@@ -38,6 +38,14 @@ std::string_view clip_utf8(std::string_view s, std::size_t max_bytes);
 // surrogate, a code point past U+10FFFF, or a sequence cut short.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 
+// The code point of the well-formed sequence of `n` bytes at s[i], `n` being what
+// utf8_sequence_length said (1 to 4).
+char32_t utf8_code_point(std::string_view s, std::size_t i, std::size_t n);
+
+// How many of the last bytes of `s` (0 to 3) begin a UTF-8 sequence that is well formed so
+// far but cut short: what a reader of text that arrives in pieces keeps for the next one.
+std::size_t unfinished_utf8_tail(std::string_view s);
+
 // `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 

@@ -28,7 +28,22 @@ TEST(CommandHelpTest, ACommandsHelpIsAboutThatCommandAlone) {
   EXPECT_EQ(mace({"help", "submit"}).out, r.out);
   EXPECT_EQ(mace({"submit", "-h"}).out, r.out);
   EXPECT_THAT(mace({"eval", "results", "--help"}).out,
-              StartsWith("usage: mace eval results BATCH [--csv]\n"));
+              StartsWith("usage: mace eval results BATCH [--csv] [--raw]\n"));
+}
+
+// The commands that print what models, logs and people wrote say what --raw does; the
+// others do not take it.
+TEST(CommandHelpTest, CommandsPrintingModelAndLogTextTakeRaw) {
+  for (std::vector<std::string> command : std::vector<std::vector<std::string>>{
+           {"status"}, {"list"}, {"logs"}, {"calls"}, {"watch"}, {"eval", "status"}, {"eval", "results"}}) {
+    command.push_back("--help");
+    const auto r = mace(command);
+    EXPECT_THAT(r.out, HasSubstr("[--raw]")) << command[0];
+    EXPECT_THAT(r.out, HasSubstr("--raw prints that text exactly as it is")) << command[0];
+  }
+  const auto r = mace({"version", "--raw"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--raw"));
 }
 
 TEST(CommandHelpTest, TheOverallHelpListsEveryCommandOnALineOfItsOwn) {

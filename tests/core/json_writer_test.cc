@@ -43,3 +43,22 @@ TEST(JsonWriterUtf8, BytesThatAreNotUtf8BecomeReplacementCharacters) {
 
 }  // namespace
 }  // namespace mace
+
+namespace mace {
+namespace {
+
+// JSON that `mace --json` prints may reach a terminal, and the report puts it in a page's
+// script: DEL, the C1 controls (U+009B is CSI to some terminals) and the line and paragraph
+// separators travel as \u escapes, as every other control character does.
+TEST(JsonWriterControls, DelC1AndLineSeparatorsAreEscaped) {
+  JsonWriter w;
+  w.value(std::string("del \x7f csi \xc2\x9b nel \xc2\x85 ls \xe2\x80\xa8 ps \xe2\x80\xa9 nbsp \xc2\xa0"));
+  EXPECT_EQ(w.str(),
+            "\"del \\u007f csi \\u009b nel \\u0085 ls \\u2028 ps \\u2029 nbsp \xc2\xa0\"");
+  JsonWriter key;
+  key.begin_object().field("bad\x7f" "key", 1).end_object();
+  EXPECT_EQ(key.str(), R"({"bad\u007fkey":1})");
+}
+
+}  // namespace
+}  // namespace mace

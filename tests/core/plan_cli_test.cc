@@ -45,6 +45,20 @@ TEST(PlanCli, UnusablePlanExitsTwoWithReasons) {
   EXPECT_THAT(r.err, HasSubstr("dependency cycle a -> b -> a"));
 }
 
+// A reply's bytes echoed in the reasons reach a terminal as escapes, not as the escape
+// sequences or broken UTF-8 they were; the JSON holds them as \u escapes and U+FFFD.
+TEST(PlanCli, ControlBytesAndBrokenUtf8InAReplyAreEscapedInTheReasons) {
+  mace::testing::TempDir dir;
+  dir.write("reply.txt", "TASK: a | deps= | kind=ma\x1b]0;owned\x07gic\xff | x\n");
+  auto r = run_process({mace_binary(), "plan", "parse", dir.file("reply.txt")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\xff'), std::string::npos) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("ma\\x1b]0;owned\\x07gic\\xff"));
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("ma\\u001b]0;owned\\u0007gic\\ufffd"));
+}
+
 TEST(PlanCli, MissingFileAndUsage) {
   // REQ-PLAN-13
   EXPECT_EQ(run_process({mace_binary(), "plan", "parse", "/nonexistent/reply.txt"}).exit_code, 2);

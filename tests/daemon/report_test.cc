@@ -127,5 +127,35 @@ TEST_F(ReportTest, AReplannedRunShowsEachIterationsDagTheNarrowingAndTheCalls) {
   EXPECT_TRUE(shows("2 calls"));
 }
 
+// Text that would change how a browser reads the page's data (an HTML comment and a script
+// opened inside the data, "</script>", a CDATA end) in the objective and in what the model
+// wrote: the page still runs its script and shows every one of them as text.
+TEST_F(ReportTest, MarkupInTheObjectiveAndTheModelsRepliesIsShownAsText) {
+  if (chromium_binary().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  using mace::llm::testing::FakeVertexServer;
+  const std::string hostile = "<!--<script> a </script> ]]> & <b>b</b>";
+  vertex_.push(FakeVertexServer::text("TASK: plain | deps= | kind=config | defaults " + hostile + "\n"));
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"],
+      "objective": "Boot <!--<script> and </script> ]]> & <!-- done"})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.out << submitted.err;
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string page = dir_.file("report.html");
+  ASSERT_EQ(maced_->mace({"report", id, "-o", page}).exit_code, 0);
+  const std::string html = read_all(page);
+  EXPECT_THAT(html, Not(HasSubstr("<!--<script>")));
+
+  const ProcessResult dom = browse(page, {"--dump-dom"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_THAT(dom.out, HasSubstr("data-rendered=\"yes\"")) << "the script did not run to its end";
+  EXPECT_THAT(dom.out, HasSubstr("<pre id=\"script-errors\" hidden=\"\"></pre>")) << dom.out;
+  EXPECT_THAT(dom.out, HasSubstr("<td>Boot &lt;!--&lt;script&gt; and &lt;/script&gt; ]]&gt; &amp; &lt;!-- done</td>"));
+  const std::string shown_reply = "defaults &lt;!--&lt;script&gt; a &lt;/script&gt; ]]&gt; &amp; &lt;b&gt;b&lt;/b&gt;";
+  EXPECT_THAT(dom.out, HasSubstr("<title>" + shown_reply)) << "the task's instruction in the DAG";
+  EXPECT_THAT(dom.out, HasSubstr("<pre>TASK: plain | deps= | kind=config | " + shown_reply))
+      << "the planning call's reply";
+  EXPECT_THAT(dom.out, HasSubstr("class=\"dag-node\" data-task=\"plain\""));
+}
+
 }  // namespace
 }  // namespace mace::testing

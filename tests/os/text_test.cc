@@ -48,6 +48,22 @@ TEST(TextTest, ClipUtf8NeverSplitsACharacter) {
   EXPECT_EQ(clip_utf8("\xe2\x82\xac", 2), "");
 }
 
+TEST(TextTest, AnUnfinishedUtf8TailIsOnlyAWellFormedStartCutShort) {
+  EXPECT_EQ(unfinished_utf8_tail(""), 0u);
+  EXPECT_EQ(unfinished_utf8_tail("abc"), 0u);
+  EXPECT_EQ(unfinished_utf8_tail("a\xc3\xa9"), 0u);          // complete
+  EXPECT_EQ(unfinished_utf8_tail("a\xc3"), 1u);
+  EXPECT_EQ(unfinished_utf8_tail("a\xe2\x82"), 2u);
+  EXPECT_EQ(unfinished_utf8_tail("a\xf0\x9f\x94"), 3u);
+  EXPECT_EQ(unfinished_utf8_tail("a\xf0"), 1u);
+  EXPECT_EQ(unfinished_utf8_tail("a\xff"), 0u);               // starts nothing
+  EXPECT_EQ(unfinished_utf8_tail("a\xc0"), 0u);               // only overlong forms
+  EXPECT_EQ(unfinished_utf8_tail("a\xe0\x80"), 0u);           // overlong
+  EXPECT_EQ(unfinished_utf8_tail("a\xed\xa0"), 0u);           // a surrogate
+  EXPECT_EQ(unfinished_utf8_tail("a\x82"), 0u);               // a stray continuation
+  EXPECT_EQ(utf8_code_point("\xe2\x82\xac", 0, 3), U'\u20ac');
+}
+
 TEST(TextTest, TrimRemovesAsciiWhitespaceAtBothEnds) {
   EXPECT_EQ(trim(" \t\r\n\v\fx y \n"), "x y");
   EXPECT_EQ(trim("   "), "");
