@@ -12,7 +12,7 @@ TEST(TerminalText, AnEscapeSequenceIsShownNotObeyed) {
   // A model's reply that would retitle the terminal and clear the screen.
   EXPECT_EQ(terminal_text("fix: \x1b]0;owned\x07\x1b[2J done"),
             "fix: \\x1b]0;owned\\x07\\x1b[2J done");
-  EXPECT_EQ(terminal_text(std::string("nul \0 del \x7f bell \x07", 17)),
+  EXPECT_EQ(terminal_text(std::string("nul \0 del \x7f bell \x07", 18)),
             "nul \\x00 del \\x7f bell \\x07");
 }
 

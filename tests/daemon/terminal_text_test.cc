@@ -106,7 +106,7 @@ TEST_F(TerminalTextTest, ATranscriptsControlBytesAreShownAsEscapesUnlessRaw) {
 // maced (submit) and by mace itself (spec check); a command line with an ESC.
 TEST_F(TerminalTextTest, ASpecsBytesEchoedInAnErrorAreEscaped) {
   dir_.write("bad.json", "{\"core\": \"pico\", \"workloads\": [\"add.S\"], \"objective\": \"x\", "
-                         "\"obj\x7f\x1b[2Jective\": 1}");
+                         "\"obj\x7f\\u001b[2Jective\": 1}");  // DEL may stand in JSON as it is
   for (const char* command : {"submit", "spec"}) {
     const auto r = std::string(command) == "submit"
                        ? maced_->mace({"submit", dir_.file("bad.json")})
