@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/printable_text.h"
 #include "rpc/conversions.h"
 #include "rpc/run_listener_watcher.h"
 #include "eval/html_report.h"
@@ -292,8 +293,8 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
       auto method = eval::method_from_string(text(wire.getMethods()[i]));
       if (!method)
         outcome.errors.push_back({"methods[" + std::to_string(i) + "]",
-                                  "must be one of mace, baseline, baseline_retry, fault_check, codesign, codesign_llm, seeded_fault, got \"" +
-                                      text(wire.getMethods()[i]).substr(0, 64) + "\""});
+                                  "must be one of mace, baseline, baseline_retry, fault_check, codesign, codesign_llm, seeded_fault, got " +
+                                      quoted_for_display(text(wire.getMethods()[i]), 64)});
       else
         request.methods.push_back(*method);
     }

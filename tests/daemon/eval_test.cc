@@ -253,6 +253,10 @@ TEST_F(EvalTest, AMalformedSuiteIsRefusedBeforeAnyJob) {
   r = maced_->mace({"eval", "submit", dir_.file("bad.json"), "--methods", "mace,guess"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("methods[1]: must be one of mace, baseline"));
+  // A method's name is echoed escaped and cut short, as a spec's values are.
+  r = maced_->mace({"eval", "submit", dir_.file("bad.json"), "--methods", "mace,gu\x7f" + std::string(100, 'e')});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("got \"gu\\u007f" + std::string(61, 'e') + "\"..."));
   dir_.write("good.json", fixture_suite());
   r = maced_->mace({"eval", "submit", dir_.file("good.json"), "--methods", "baseline"});
   EXPECT_EQ(r.exit_code, 2);
