@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_writer.h"
 #include "os/environment.h"
 #include "os/process_group.h"
 #include "os/program_search.h"
@@ -61,10 +62,7 @@ std::string unique_name(const State& state, const std::string& base) {
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
+  append_json_escaped(out, text);
   return out + "\"";
 }
 
