@@ -218,6 +218,12 @@ TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
   std::string html = render_html_report(sample_batch());
   EXPECT_THAT(html, HasSubstr("s&lt;script&gt;"));
   EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_THAT(html, HasSubstr("<td>a,&quot;x&quot;</td>")) << "a task's quotes";
+  BatchView hostile = sample_batch();
+  hostile.id = "e<!--'\"&";
+  const std::string page = render_html_report(hostile);
+  EXPECT_THAT(page, HasSubstr("<title>MACE evaluation e&lt;!--&#39;&quot;&amp;</title>"));
+  EXPECT_EQ(page.find("<!--"), std::string::npos);
   EXPECT_THAT(html, HasSubstr("<table id=\"results\">"));
   EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
   EXPECT_THAT(render_results_json(sample_batch()), HasSubstr("\"success_rate\": 0.5"));
