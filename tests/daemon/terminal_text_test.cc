@@ -4,6 +4,12 @@
 // terminal gets visible escapes (\x1b) and never the bytes; with --raw it gets the text as
 // it is. JSON carries them as \u escapes.
 
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -38,6 +44,33 @@ class TerminalTextTest : public ::testing::Test {
                           source_root() + "/workloads"};
     options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
+  }
+  // Everything `mace watch RUN` writes on a pseudo-terminal (the run is over: its
+  // history and its end).
+  std::string watch_on_a_terminal(const std::string& id) {
+    int master = -1;
+    winsize size{};
+    size.ws_col = 200;
+    size.ws_row = 40;
+    const std::string mace = mace_binary(), socket = maced_->socket_path();
+    const pid_t pid = ::forkpty(&master, nullptr, nullptr, &size);
+    if (pid == 0) {
+      ::execl(mace.c_str(), mace.c_str(), "--socket", socket.c_str(), "watch", id.c_str(), nullptr);
+      ::_exit(127);
+    }
+    std::string out;
+    if (pid < 0) return out;
+    char buffer[4096];
+    for (;;) {
+      const ssize_t n = ::read(master, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // EIO: the child closed its side
+      out.append(buffer, static_cast<std::size_t>(n));
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ::close(master);
+    return out;
   }
   int watch(const std::string& id) {
     ProcessOptions options;
@@ -77,6 +110,14 @@ TEST_F(TerminalTextTest, ModelTextIsShownAsEscapesUnlessRaw) {
   const auto logs = maced_->mace({"logs", id});
   ASSERT_EQ(logs.exit_code, 0) << logs.err;
   EXPECT_FALSE(has_control_bytes(logs.out)) << logs.out;
+  EXPECT_THAT(logs.out, HasSubstr(std::string("fix: double it ") + kShown));
+
+  // watch on a terminal: the events' text escaped, only mace's own sequences left.
+  const std::string screen = watch_on_a_terminal(id);
+  EXPECT_THAT(screen, HasSubstr(std::string("fix: double it ") + kShown));
+  EXPECT_EQ(screen.find("\x1b]"), std::string::npos) << screen;
+  EXPECT_EQ(screen.find("\x1b[2J"), std::string::npos) << screen;
+  EXPECT_EQ(screen.find("\xc2\x9b"), std::string::npos) << screen;
 
   // --raw: exactly what the model wrote.
   EXPECT_THAT(maced_->mace({"status", id, "--raw"}).out, HasSubstr(std::string("fix: double it ") + kHostile));
