@@ -3,7 +3,12 @@
 
 #include "client/terminal_text.h"
 
+#include <random>
+
 #include <gtest/gtest.h>
+
+#include "core/printable_text.h"
+#include "os/text.h"
 
 namespace mace::client {
 namespace {
@@ -68,6 +73,38 @@ TEST(TerminalTextPieces, WhatIsLeftCutAtTheEndIsShownAsItsBytes) {
   EXPECT_EQ(pieces.finish(), "\\xe2\\x82");
   // A byte that can start no character is not held back.
   EXPECT_EQ(pieces.append("x\xff"), "x\\xff");
+}
+
+// Whatever the bytes: what is shown holds no control character but newline, tab and the
+// carriage return of a line end, and is printable UTF-8 throughout; cut into pieces
+// anywhere, the same text is shown.
+TEST(TerminalTextProperty, AnyBytesAreShownSafelyAndPiecesChangeNothing) {
+  std::mt19937 random(20261202);
+  // Bytes a terminal or a UTF-8 reader treats specially are drawn more often than others.
+  const std::string special = "\x1b\x07\r\n\t\x7f\x9b\xc2\xe2\x80\xae\xed\xf0\xf4\xff[]0;";
+  for (int round = 0; round < 5000; ++round) {
+    std::string text(random() % 40, '\0');
+    for (char& c : text)
+      c = random() % 2 ? special[random() % special.size()] : static_cast<char>(random() % 256);
+    const std::string shown = terminal_text(text);
+    for (std::size_t i = 0; i < shown.size();) {
+      const std::size_t n = os::utf8_sequence_length(shown, i);
+      ASSERT_GT(n, 0u) << "not UTF-8 at " << i << " of " << shown;
+      const char32_t c = os::utf8_code_point(shown, i, n);
+      const bool layout = c == '\n' || c == '\t' || (c == '\r' && i + 1 < shown.size() && shown[i + 1] == '\n');
+      ASSERT_TRUE(layout || is_printable_character(c)) << "U+" << std::hex << static_cast<unsigned>(c);
+      i += n;
+    }
+    TerminalTextPieces pieces;
+    std::string in_pieces;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t length = std::min<std::size_t>(text.size() - at, random() % 5);
+      in_pieces += pieces.append(std::string_view(text).substr(at, length));
+      at += length;
+    }
+    in_pieces += pieces.finish();
+    ASSERT_EQ(in_pieces, shown);
+  }
 }
 
 }  // namespace
