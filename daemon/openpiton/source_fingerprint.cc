@@ -86,23 +86,11 @@ std::string run_git(const fs::path& top, const std::vector<std::string>& argumen
 }
 
 std::string hash_file_content(const fs::path& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return std::string("unreadable:") + std::strerror(errno);
-  os::Sha256 hasher;
-  std::array<char, 1 << 16> buffer;
-  for (;;) {
-    const ssize_t n = read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int saved = errno;
-      close(fd);
-      return std::string("unreadable:") + std::strerror(saved);
-    }
-    if (n == 0) break;
-    hasher.update(buffer.data(), static_cast<std::size_t>(n));
+  try {
+    return os::sha256_file_hex(path);
+  } catch (const os::FileError& e) {
+    return std::string("unreadable:") + std::strerror(e.error());
   }
-  close(fd);
-  return hasher.finish_hex();
 }
 
 // What the working tree holds at `path` now: the build reads this, whatever the index says.

@@ -12,6 +12,7 @@
 
 #include "openpiton/diag_search.h"
 #include "os/environment.h"
+#include "os/file_io.h"
 #include "os/process_group.h"
 #include "os/sha256.h"
 
@@ -634,25 +635,6 @@ std::string default_finish_mask(int x_tiles, int y_tiles) {
 
 namespace {
 
-std::string file_sha256(const fs::path& path, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read";
-    return "";
-  }
-  os::Sha256 hash;
-  char buffer[64 * 1024];
-  while (in) {
-    in.read(buffer, sizeof buffer);
-    if (in.gcount() > 0) hash.update(buffer, static_cast<std::size_t>(in.gcount()));
-  }
-  if (in.bad()) {
-    error = "read error";
-    return "";
-  }
-  return hash.finish_hex();
-}
-
 bool is_hex_digest(const std::string& text) {
   return text.size() == 64 && std::all_of(text.begin(), text.end(), [](unsigned char c) {
            return std::isxdigit(c) != 0;
@@ -740,11 +722,14 @@ std::vector<std::string> verify_workload_checksums(const fs::path& workloads_dir
       problems.push_back(path + ": listed in CHECKSUMS but not a program file");
       continue;
     }
-    std::string error;
-    const std::string actual = file_sha256(file, error);
-    if (!error.empty()) {
-      problems.push_back(path + ": " + error);
-    } else if (actual != digest) {
+    std::string actual;
+    try {
+      actual = os::sha256_file_hex(file);
+    } catch (const os::FileError& e) {
+      problems.push_back(path + ": " + e.what());
+      continue;
+    }
+    if (actual != digest) {
       problems.push_back(path + ": changed (CHECKSUMS has " + digest + ", the file has " +
                          actual + ")");
     }

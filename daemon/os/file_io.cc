@@ -131,13 +131,18 @@ std::string read_file_tail(const fs::path& path, std::size_t max_lines, std::siz
   return std::string(last_lines(text, max_lines, !io_error && filled == size));
 }
 
-FileRange read_file_range(const fs::path& path, std::uint64_t offset, std::size_t max_bytes) {
+UniqueFd open_regular_file(const fs::path& path, struct stat& st) {
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
   if (!fd) throw_file_error("open", path, errno);
-  struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw_file_error("stat", path, errno);
   if (!S_ISREG(st.st_mode))
     throw FileError(path.string() + " is not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+  return fd;
+}
+
+FileRange read_file_range(const fs::path& path, std::uint64_t offset, std::size_t max_bytes) {
+  struct stat st {};
+  const UniqueFd fd = open_regular_file(path, st);
   FileRange range;
   range.size = static_cast<std::uint64_t>(st.st_size);
   if (offset >= range.size) return range;

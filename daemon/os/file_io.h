@@ -7,6 +7,7 @@
 // file or directory"; functions that may meet a missing file on purpose say so in their
 // name (read_file_if_exists) or their result.
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -18,6 +19,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "os/unique_fd.h"
 
 namespace mace::os {
 
@@ -58,6 +61,11 @@ std::optional<std::string> read_file_if_exists(const std::filesystem::path& path
 // absence or damage the caller handles the same way (a default, a message of its own).
 std::optional<std::string> try_read_file(const std::filesystem::path& path,
                                          std::size_t max_bytes = kNoSizeLimit);
+
+// Opens a regular file for reading and fills `st` (fstat): a symbolic link as the last
+// component is refused (O_NOFOLLOW), as is a directory, FIFO or device (FileError, EISDIR or
+// EINVAL), and a FIFO cannot block the open (O_NONBLOCK).
+UniqueFd open_regular_file(const std::filesystem::path& path, struct stat& st);
 
 // The last `max_lines` lines of a file, read backwards from its end in blocks, never more
 // than `max_bytes` of it (so a multi-gigabyte transcript, or one huge line, costs

@@ -1,7 +1,13 @@
 #include "os/sha256.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <cstring>
+
+#include "os/file_io.h"
 
 namespace mace::os {
 namespace {
@@ -123,6 +129,21 @@ std::string to_hex(const Sha256::Digest& digest) {
 std::string sha256_hex(std::string_view text) {
   Sha256 hasher;
   hasher.update(text);
+  return hasher.finish_hex();
+}
+
+std::string sha256_file_hex(const std::filesystem::path& path) {
+  struct stat st {};
+  const UniqueFd fd = open_regular_file(path, st);
+  Sha256 hasher;
+  std::array<char, 64 * 1024> buffer;
+  for (;;) {
+    const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw_file_error("read", path, errno);
+    if (n == 0) break;
+    hasher.update(buffer.data(), static_cast<std::size_t>(n));
+  }
   return hasher.finish_hex();
 }
 

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -35,5 +36,9 @@ class Sha256 {
 std::string to_hex(const Sha256::Digest& digest);
 // The hex digest of `text`.
 std::string sha256_hex(std::string_view text);
+// The hex digest of a regular file's content, read in blocks so a large file costs no more
+// memory than a small one. A symbolic link as the last component is refused (O_NOFOLLOW),
+// as is anything but a regular file; errors throw FileError (os/file_io.h) with the errno.
+std::string sha256_file_hex(const std::filesystem::path& path);
 
 }  // namespace mace::os

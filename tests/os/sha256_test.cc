@@ -1,9 +1,16 @@
 #include "os/sha256.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <string>
 #include <string_view>
 
 #include <gtest/gtest.h>
+
+#include "os/file_io.h"
+#include "support/child_process.h"
 
 namespace mace::os {
 namespace {
@@ -28,6 +35,37 @@ TEST(Sha256Test, SplitUpdatesEqualOneUpdate) {
     hasher.update(std::string_view(text).substr(split));
     EXPECT_EQ(hasher.finish_hex(), sha256_hex(text)) << split;
   }
+}
+
+// A file larger than one read block hashes as its content does in memory, so workload
+// checksums and source fingerprints agree with sha256sum whatever the file's size.
+TEST(Sha256FileTest, AFileHashesAsItsContent) {
+  mace::testing::TempDir dir;
+  std::string content;
+  for (int i = 0; content.size() < 200 * 1024; ++i) content += std::to_string(i) + "\n";
+  dir.write("big", content);
+  dir.write("empty", "");
+  EXPECT_EQ(sha256_file_hex(dir.file("big")), sha256_hex(content));
+  EXPECT_EQ(sha256_file_hex(dir.file("empty")), sha256_hex(""));
+}
+
+TEST(Sha256FileTest, RefusesWhatIsNotARegularFile) {
+  mace::testing::TempDir dir;
+  dir.write("target", "x");
+  ASSERT_EQ(::symlink("target", dir.file("link").c_str()), 0);
+  ASSERT_EQ(::mkfifo(dir.file("fifo").c_str(), 0600), 0);
+  auto error_of = [](const std::filesystem::path& path) {
+    try {
+      sha256_file_hex(path);
+    } catch (const FileError& e) {
+      return e.error();
+    }
+    return 0;
+  };
+  EXPECT_EQ(error_of(dir.path()), EISDIR);
+  EXPECT_EQ(error_of(dir.file("fifo")), EINVAL);  // and the open did not block
+  EXPECT_EQ(error_of(dir.file("link")), ELOOP);
+  EXPECT_EQ(error_of(dir.file("missing")), ENOENT);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The documentation checks must fail when they should: a broken link, a missing heading, a
-# link out of the repository, a test file missing from the requirements table and a row
-# listing a file that does not name its requirement are each reported, in a tree made here.
+# link out of the repository, a test file missing from the requirements table, a row
+# listing a file that does not name its requirement and a layer throwing what its row of
+# the architecture page does not name are each reported, in a tree made here.
 set -euo pipefail
 root=${MACE_SOURCE_ROOT:?MACE_SOURCE_ROOT is not set (run with meson test)}
 tree=$(mktemp -d)
@@ -42,4 +43,25 @@ out=$("$root/tests/packaging/requirements_table.py" --check "$tree" 2>&1) && { e
 expect "${req}-PLAN-1: tests/core/b_test.cc names it but its row does not list it" "$out"
 expect "${req}-PLAN-2: its row lists tests/core/b_test.cc, which does not name it" "$out"
 expect "${req}-PLAN-9 is named by tests/core/b_test.cc but is not in docs/requirements.md" "$out"
+
+# Error styles: a layer throws a type its row names, one made by a helper function, one made
+# by a lambda, rethrows; and one type its row does not name.
+mkdir -p "$tree/daemon/store"
+cat >"$tree/docs/architecture.md" <<'MD'
+| folder | what | may use | how it reports errors |
+|---|---|---|---|
+| `daemon/store/` | the store | `os` | throws `store::Error` |
+MD
+cat >"$tree/daemon/store/a.cc" <<'CC'
+// throw std::logic_error("in a comment: not code");
+Error made(int rc);
+void f() { throw Error("x"); }
+void g() { throw made(1); }
+void h() { auto fail = [&] { return Error("y"); }; throw fail(); }
+void i() { try { f(); } catch (Error& e) { throw e; } }
+void j() { throw std::runtime_error("not in the row"); }
+CC
+out=$("$root/tests/packaging/check_error_styles.py" "$tree" 2>&1) && { echo "an unnamed throw passed"; fail=1; }
+expect 'daemon/store/a.cc:7: throws runtime_error' "$out"
+[ "$(grep -c 'throws' <<<"$out")" -eq 1 ] || { echo "wrong count:"; echo "$out"; fail=1; }
 exit $fail
