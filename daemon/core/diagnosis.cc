@@ -82,7 +82,7 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
   for (size_t i = 0; i < lines.size(); ++i) {
     if (auto body = directive_body(lines[i], "DIAGNOSIS"); body && !found && !body->empty()) {
       Diagnosis d;
-      d.source = "llm";
+      d.source = DiagnosisSource::llm;
       std::string label(*body);
       // Models often add a sentence after the label; the label is its first word group.
       for (char& c : label)
@@ -114,7 +114,7 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
   return found;
 }
 
-Diagnosis fallback_diagnosis() { return {"unknown", "retry with more context", "fallback", ""}; }
+Diagnosis fallback_diagnosis() { return {"unknown", "retry with more context", DiagnosisSource::fallback, ""}; }
 
 std::optional<Diagnosis> rule_diagnosis(const FailedTaskReport& r) {
   if (r.kind != TaskKind::unit_test || r.build_outcome != BuildOutcome::failed) return std::nullopt;
@@ -124,7 +124,7 @@ std::optional<Diagnosis> rule_diagnosis(const FailedTaskReport& r) {
   if (!pin_not_found) return std::nullopt;
   return Diagnosis{"testbench_mismatch",
                    "reconcile the testbench's port connections with the module's port list",
-                   "rule", evidence_digest(r, 2000)};
+                   DiagnosisSource::rule, evidence_digest(r, 2000)};
 }
 
 std::string evidence_digest(const FailedTaskReport& r, size_t max_bytes) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/build_outcome.h"
+#include "core/diagnosis_source.h"
 #include "core/failure_reason.h"
 #include "core/run_spec.h"
 #include "core/task_kind.h"
@@ -41,12 +42,11 @@ struct FailedTaskReport {
   std::vector<std::string> narrowing = {};
 };
 
-inline constexpr std::string_view kDiagnosisSources[] = {"narrowing", "llm", "rule", "fallback"};
 
 struct Diagnosis {
   std::string label;
   std::string fix;
-  std::string source;    // one of kDiagnosisSources
+  DiagnosisSource source = DiagnosisSource::fallback;
   std::string evidence;  // what it was drawn from, digested, for later prompts
   bool operator==(const Diagnosis&) const = default;
 };

@@ -77,7 +77,7 @@ std::vector<NarrowingVariant> narrowing_variants(const CacheGeometry& caches,
 
 Diagnosis narrowing_diagnosis(const NarrowingVariant& passed, const std::string& evidence) {
   Diagnosis d;
-  d.source = "narrowing";
+  d.source = DiagnosisSource::narrowing;
   if (passed.undone.size() > 1) {
     d.label = "combined_changes_break_design";
   } else if (!passed.undone.empty() && passed.undone.front().is_define) {

@@ -2,10 +2,14 @@
 // build_outcome.h, failure_reason.h, dispatch.h). Switches without a default: an enumerator without a
 // name does not compile (-Werror=switch).
 #include "core/build_outcome.h"
+#include "core/cost_source.h"
 #include "core/dispatch.h"
+#include "core/diagnosis_source.h"
 #include "core/enum_text.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
+#include "core/llm_error_class.h"
+#include "core/llm_phase.h"
 #include "core/task_kind.h"
 #include "core/task_stage.h"
 #include "core/verdict.h"
@@ -89,6 +93,52 @@ std::optional<BuildOutcome> build_outcome_from_string(std::string_view text) {
 }
 std::string_view describe(BuildOutcome outcome) {
   return outcome == BuildOutcome::none ? "not built" : to_string(outcome);
+}
+
+std::string_view to_string(LlmErrorClass c) {
+  switch (c) {
+    case LlmErrorClass::none: return "none";
+    case LlmErrorClass::rate_limit: return "rate_limit";
+    case LlmErrorClass::authentication: return "authentication";
+    case LlmErrorClass::billing: return "billing";
+    case LlmErrorClass::invalid_request: return "invalid_request";
+    case LlmErrorClass::server: return "server";
+    case LlmErrorClass::output_limit: return "output_limit";
+    case LlmErrorClass::blocked: return "blocked";
+    case LlmErrorClass::timeout: return "timeout";
+    case LlmErrorClass::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(CostSource s) {
+  switch (s) {
+    case CostSource::reported: return "reported";
+    case CostSource::priced: return "priced";
+    case CostSource::estimated: return "estimated";
+    case CostSource::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(LlmPhase phase) {
+  switch (phase) {
+    case LlmPhase::planning: return "planning";
+    case LlmPhase::task: return "task";
+    case LlmPhase::diagnosis: return "diagnosis";
+    case LlmPhase::post_mortem: return "post_mortem";
+  }
+  return "";
+}
+
+std::string_view to_string(DiagnosisSource source) {
+  switch (source) {
+    case DiagnosisSource::narrowing: return "narrowing";
+    case DiagnosisSource::llm: return "llm";
+    case DiagnosisSource::rule: return "rule";
+    case DiagnosisSource::fallback: return "fallback";
+  }
+  return "";
 }
 
 std::string_view to_string(FailureReason reason) {

@@ -6,16 +6,6 @@
 
 namespace mace::llm {
 
-std::string_view to_string(CostSource s) {
-  switch (s) {
-    case CostSource::reported: return "reported";
-    case CostSource::priced: return "priced";
-    case CostSource::estimated: return "estimated";
-    case CostSource::unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 UnreportedCostPolicy UnreportedCostPolicy::from_json(std::string_view json) {
   const std::string place = "llm.unreported_cost";
   simdjson::dom::parser parser;

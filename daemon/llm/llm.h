@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "core/cost_source.h"
+#include "core/llm_error_class.h"
+#include "core/llm_phase.h"
 #include "llm/tool.h"
 
 namespace mace::llm {
@@ -22,29 +25,10 @@ namespace mace::llm {
 // 64 characters.
 std::string function_name(const std::string& tool, const std::string& method);
 
-enum class ErrorClass {
-  none,
-  rate_limit,       // retried after 30, 60, 120 s (REQ-BUD-14), or the vendor's reset time
-  authentication,
-  billing,
-  invalid_request,
-  server,
-  output_limit,     // MAX_TOKENS / output length
-  blocked,          // safety or policy block of the prompt or the reply
-  timeout,
-  unknown,
-};
-std::string_view to_string(ErrorClass c);
-
-// Where a call's cost came from (REQ-BUD-5, REQ-BUD-12). A budget is only as good as the
-// cost it counts, so a cost nobody reported is never passed off as a measured 0.
-enum class CostSource {
-  reported,   // the vendor said what the call cost (claude's total_cost_usd, opencode's cost)
-  priced,     // the vendor gave token counts, priced from the price table (vertex)
-  estimated,  // neither: maced's configured flat estimate per call (llm.unreported_cost)
-  unknown,    // neither, and nothing to estimate with: counted as 0, and said so
-};
-std::string_view to_string(CostSource s);
+// The words of a call's failure and of its cost's source live in the core vocabulary, so
+// the store records them as the words they are.
+using ErrorClass = ::mace::LlmErrorClass;
+using CostSource = ::mace::CostSource;
 
 // Token counts as the vendor reports them, each kind apart because each has its own price.
 // input_tokens excludes the cached ones; output_tokens excludes thinking.
@@ -64,7 +48,7 @@ struct Usage {
 };
 
 struct Request {
-  std::string phase;         // planning, task, diagnosis, post_mortem
+  LlmPhase phase = LlmPhase::planning;
   std::string system;        // system instruction
   std::string prompt;
   std::vector<Tool> tools;   // the run's tools plus the call's own

@@ -16,22 +16,6 @@ std::string function_name(const std::string& tool, const std::string& method) {
   return name;
 }
 
-std::string_view to_string(ErrorClass c) {
-  switch (c) {
-    case ErrorClass::none: return "none";
-    case ErrorClass::rate_limit: return "rate_limit";
-    case ErrorClass::authentication: return "authentication";
-    case ErrorClass::billing: return "billing";
-    case ErrorClass::invalid_request: return "invalid_request";
-    case ErrorClass::server: return "server";
-    case ErrorClass::output_limit: return "output_limit";
-    case ErrorClass::blocked: return "blocked";
-    case ErrorClass::timeout: return "timeout";
-    case ErrorClass::unknown: return "unknown";
-  }
-  return "unknown";
-}
-
 EnvLookup process_environment() {
   return [](const std::string& name) -> std::optional<std::string> {
     const char* v = std::getenv(name.c_str());

@@ -23,6 +23,7 @@
 #include "core/build_outcome.h"
 #include "core/diagnosis.h"
 #include "core/failure_reason.h"
+#include "core/llm_phase.h"
 #include "core/plan.h"
 #include "core/plan_checks.h"
 #include "core/post_mortem.h"
@@ -45,6 +46,9 @@ struct PlannerReply {
 };
 
 enum class TriagePhase { diagnosis, post_mortem };
+inline LlmPhase llm_phase(TriagePhase phase) {
+  return phase == TriagePhase::diagnosis ? LlmPhase::diagnosis : LlmPhase::post_mortem;
+}
 
 class Planner {
  public:

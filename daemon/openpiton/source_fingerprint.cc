@@ -13,6 +13,7 @@
 #include <stdexcept>
 
 #include "os/environment.h"
+#include "os/file_io.h"
 #include "os/sha256.h"
 
 namespace mace::openpiton {

@@ -218,8 +218,15 @@ std::string write_generic_image(const fs::path& elf, const fs::path& image, cons
   const fs::path nm_out = ctx.run_dir / "nm.log";
   problem = run_tool({kPicoNm, elf.string()}, ctx, nm_out, "listing the symbols of " + elf.string());
   if (!problem.empty()) return problem;
-  std::ifstream in(binary, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A program for a tile's memory: far below this bound, which only stops a runaway link
+  // from filling the run directory's image.
+  constexpr std::size_t kMaxImageBytes = 64 << 20;
+  std::string bytes;
+  try {
+    bytes = os::read_file(binary, kMaxImageBytes);
+  } catch (const os::FileError& e) {
+    return "extracting the image of " + elf.string() + ": " + e.what();
+  }
   bytes.append(128 - bytes.size() % 128, '\0');  // as rv32_as pads
   std::string text = "\n@" + std::string(16 - hex_lower(*load_address).size(), '0') +
                      hex_lower(*load_address) + "\t// Section '.RED_SEC', segment 'text'\n";
@@ -248,9 +255,9 @@ std::string write_generic_image(const fs::path& elf, const fs::path& image, cons
   return "";
 }
 
-// pico: compile workloads/<stem>.c, write the wrapper and, for a mesh, the wake-up events.
-PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
-                                const WorkloadContext& ctx, std::int64_t tiles) {
+// Why a pico C program cannot be prepared before anything runs, or nullopt.
+std::optional<PreparedWorkload> refuse_pico_program(const std::string& stem, std::int64_t tiles,
+                                                    const fs::path& start) {
   if (!is_identifier(stem) || stem == "diag") {
     return failed("workload '" + stem + "': a pico C program's name must be a C identifier " +
                       "other than 'diag' (sims' rv32_as makes a symbol of it and writes diag.S)",
@@ -262,45 +269,50 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
                       std::to_string(kPicoMaxTiles),
                   WorkloadProblem::not_built);
   }
-  const fs::path start = ctx.workloads_dir / "pico" / "start.S";
   if (!regular_file(start)) {
     return failed("workload '" + stem + "' for core pico: the start-up code " + start.string() +
                   " is missing");
   }
-  std::error_code ec;
-  fs::create_directories(ctx.run_dir, ec);
-  if (ec) {
-    return failed("cannot create run directory " + ctx.run_dir.string() + ": " + ec.message());
-  }
+  return std::nullopt;
+}
 
-  const fs::path assembly = ctx.run_dir / (stem + ".c.s");
-  const fs::path wrapper = ctx.run_dir / (stem + ".S");
-  const std::string tiles_define = "-DMACE_TILES=" + std::to_string(tiles);
+// The files one pico C program becomes in its run directory.
+struct PicoFiles {
+  fs::path start;     // workloads/pico/start.S
+  fs::path assembly;  // the program compiled to assembly
+  fs::path wrapper;   // what sims assembles as diag.S: start-up code, then the program
+  fs::path elf;       // the wrapper linked here the way rv32_as will, to check it links
+};
 
+// The program's C compiled to assembly; "" or what went wrong.
+std::string compile_pico_c(const std::string& stem, const fs::path& source, const PicoFiles& files,
+                           const WorkloadContext& ctx, std::int64_t tiles, bool& program_at_fault) {
   std::vector<std::string> compile = {kPicoCompiler, "-S"};
   compile.insert(compile.end(), kPicoCFlags.begin(), kPicoCFlags.end());
   if (ctx.generic) compile.push_back("-march=" + ctx.generic->march);  // the last -march wins
-  compile.insert(compile.end(), {tiles_define, "-I" + ctx.workloads_dir.string(), "-o",
-                                 assembly.string(), source.string()});
-  bool program_at_fault = false;
-  auto failed_build = [&](std::string problem) {
-    return failed(std::move(problem),
-                  program_at_fault ? WorkloadProblem::not_built : WorkloadProblem::none);
-  };
-  std::string problem = run_tool(compile, ctx, ctx.run_dir / (stem + ".compile.log"),
-                                 "compiling " + source.string() + " for pico", &program_at_fault);
-  if (!problem.empty()) return failed_build(problem);
+  compile.insert(compile.end(), {"-DMACE_TILES=" + std::to_string(tiles),
+                                 "-I" + ctx.workloads_dir.string(), "-o", files.assembly.string(),
+                                 source.string()});
+  return run_tool(compile, ctx, ctx.run_dir / (stem + ".compile.log"),
+                  "compiling " + source.string() + " for pico", &program_at_fault);
+}
 
+std::string write_pico_wrapper(const std::string& stem, const PicoFiles& files, std::int64_t tiles) {
   std::ostringstream text;
   text << "/* Written by MACE for workload " << stem << " (pico, " << tiles
        << " tiles); sims assembles it as diag.S. */\n"
        << "#define MACE_TILES " << tiles << "\n"
-       << "#include \"" << start.string() << "\"\n"
-       << "#include \"" << assembly.string() << "\"\n";
-  if (!write_text(wrapper, text.str(), problem)) return failed(problem);
+       << "#include \"" << files.start.string() << "\"\n"
+       << "#include \"" << files.assembly.string() << "\"\n";
+  std::string problem;
+  write_text(files.wrapper, text.str(), problem);
+  return problem;
+}
 
-  // sims does not check what rv32_as says (a broken program would run as an empty image
-  // until it times out), so link the wrapper here the way rv32_as will.
+// sims does not check what rv32_as says (a broken program would run as an empty image
+// until it times out), so the wrapper is linked here the way rv32_as will link it.
+std::string link_pico_check(const std::string& stem, const PicoFiles& files,
+                            const WorkloadContext& ctx, bool& program_at_fault) {
   const std::string march = ctx.generic ? ctx.generic->march : "rv32ima";
   std::vector<std::string> link = {kPicoCompiler, "-march=" + march, "-mabi=ilp32",
                                    "-nostdlib", "-nostartfiles",
@@ -315,11 +327,50 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
     }
   }
   if (ctx.generic) link.push_back("-T" + ctx.generic->link_script.string());
-  const fs::path elf = ctx.run_dir / (stem + ".check.elf");
-  link.insert(link.end(), {wrapper.string(), "-o", elf.string()});
-  problem = run_tool(link, ctx, ctx.run_dir / (stem + ".link.log"),
-                     "assembling and linking " + wrapper.string() + " for pico", &program_at_fault);
-  if (!problem.empty()) return failed_build(problem);
+  link.insert(link.end(), {files.wrapper.string(), "-o", files.elf.string()});
+  return run_tool(link, ctx, ctx.run_dir / (stem + ".link.log"),
+                  "assembling and linking " + files.wrapper.string() + " for pico",
+                  &program_at_fault);
+}
+
+// REQ-VER-7: tiles other than 0 sleep until they get a wake-up interrupt; the IOB model
+// sends one to thread 2N (tile N) when tile 0 retires its first instruction. Writes the
+// events file; "" or what went wrong.
+std::string write_wake_up_events(const fs::path& wake, std::int64_t tiles, const WorkloadContext& ctx) {
+  const std::string reset_pc =
+      ctx.generic ? "64'h" + hex_lower(ctx.generic->reset_vector) : std::string(kPicoResetPc);
+  std::string events;
+  for (std::int64_t tile = 1; tile < tiles; ++tile) {
+    events += std::string("trig_pc_d(1,") + reset_pc + ") -> intp(" +
+              hex_lower(static_cast<std::uint64_t>(2 * tile)) + ", 1, 1)\n";
+  }
+  std::string problem;
+  write_text(wake, events, problem);
+  return problem;
+}
+
+// pico: compile workloads/<stem>.c, write the wrapper, check that it links and, for a
+// mesh, the wake-up events.
+PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
+                                const WorkloadContext& ctx, std::int64_t tiles) {
+  const PicoFiles files{ctx.workloads_dir / "pico" / "start.S", ctx.run_dir / (stem + ".c.s"),
+                        ctx.run_dir / (stem + ".S"), ctx.run_dir / (stem + ".check.elf")};
+  if (auto refused = refuse_pico_program(stem, tiles, files.start)) return *refused;
+  std::error_code ec;
+  fs::create_directories(ctx.run_dir, ec);
+  if (ec) {
+    return failed("cannot create run directory " + ctx.run_dir.string() + ": " + ec.message());
+  }
+  bool program_at_fault = false;
+  auto failed_build = [&](std::string problem) {
+    return failed(std::move(problem),
+                  program_at_fault ? WorkloadProblem::not_built : WorkloadProblem::none);
+  };
+  if (auto p = compile_pico_c(stem, source, files, ctx, tiles, program_at_fault); !p.empty())
+    return failed_build(p);
+  if (auto p = write_pico_wrapper(stem, files, tiles); !p.empty()) return failed(p);
+  if (auto p = link_pico_check(stem, files, ctx, program_at_fault); !p.empty())
+    return failed_build(p);
 
   PreparedWorkload result;
   result.diag_name = stem + ".S";
@@ -328,30 +379,26 @@ PreparedWorkload prepare_pico_c(const std::string& stem, const fs::path& source,
   // core's image is the one linked above with its descriptor's link script, loaded at its
   // reset vector: sims' memory image and trap symbols are replaced by ours after it
   // assembles (-pre_process_cmd runs then, in its run directory).
-  std::string after_assembly;
+  std::vector<std::string> after_assembly;
   if (ctx.generic) {
     const fs::path image = ctx.run_dir / (stem + ".mem.image");
     const fs::path symbols = ctx.run_dir / (stem + ".symbol.tbl");
-    problem = write_generic_image(elf, image, symbols, ctx, program_at_fault);
-    if (!problem.empty()) return failed_build(problem);
-    after_assembly = "cp " + image.string() + " mem.image && cp " + symbols.string() + " symbol.tbl";
+    if (auto p = write_generic_image(files.elf, image, symbols, ctx, program_at_fault); !p.empty())
+      return failed_build(p);
+    after_assembly.push_back("cp " + image.string() + " mem.image && cp " + symbols.string() +
+                             " symbol.tbl");
   }
-  const std::string reset_pc =
-      ctx.generic ? "64'h" + hex_lower(ctx.generic->reset_vector) : std::string(kPicoResetPc);
   if (tiles > 1) {
-    // REQ-VER-7: tiles other than 0 sleep until they get a wake-up interrupt; the IOB
-    // model sends one to thread 2N (tile N) when tile 0 retires its first instruction.
-    std::string events;
-    for (std::int64_t tile = 1; tile < tiles; ++tile) {
-      events += std::string("trig_pc_d(1,") + reset_pc + ") -> intp(" +
-                hex_lower(static_cast<std::uint64_t>(2 * tile)) + ", 1, 1)\n";
-    }
     const fs::path wake = ctx.run_dir / "wake.ev";
-    if (!write_text(wake, events, problem)) return failed(problem);
+    if (auto p = write_wake_up_events(wake, tiles, ctx); !p.empty()) return failed(p);
     // sims deletes diag.ev before assembling and runs this afterwards, in its run directory.
-    after_assembly += (after_assembly.empty() ? "" : " && ") + std::string("cp ") + wake.string() + " diag.ev";
+    after_assembly.push_back("cp " + wake.string() + " diag.ev");
   }
-  if (!after_assembly.empty()) result.sims_args.push_back("-pre_process_cmd=" + after_assembly);
+  if (!after_assembly.empty()) {
+    std::string command = after_assembly.front();
+    for (std::size_t i = 1; i < after_assembly.size(); ++i) command += " && " + after_assembly[i];
+    result.sims_args.push_back("-pre_process_cmd=" + command);
+  }
   return result;
 }
 

@@ -117,10 +117,11 @@ std::string compare_narrowing(const store::NarrowingBuildRecord* original,
 
 std::string compare_diagnosis(const store::DiagnosisRecord* original, int iteration,
                               const std::string& task_id, const Diagnosis& d) {
-  auto text = [](const std::string& label, const std::string& fix, const std::string& source) {
-    return label + " (" + source + ")" + (fix.empty() ? "" : ", fix " + quoted(fix));
+  auto text = [](const std::string& label, const std::string& fix, DiagnosisSource source) {
+    return label + " (" + std::string(to_string(source)) + ")" + (fix.empty() ? "" : ", fix " + quoted(fix));
   };
-  if (!original) return "diagnosis " + text(d.label, d.fix, d.source) + " the original did not make";
+  if (!original)
+    return "diagnosis " + text(d.label, d.fix, d.source) + " the original did not make";
   if (original->iteration != iteration || original->task_id != task_id)
     return "the original's next diagnosis is of task " + original->task_id + " in iteration " +
            std::to_string(original->iteration);

@@ -5,10 +5,8 @@
 namespace mace::replay {
 namespace {
 
-constexpr const char* kRateLimit = "rate_limit";
-
-std::string call_place(const std::string& phase, int64_t iteration, const std::string& task_id) {
-  std::string out = phase + " call (iteration " + std::to_string(iteration);
+std::string call_place(LlmPhase phase, int64_t iteration, const std::string& task_id) {
+  std::string out = std::string(to_string(phase)) + " call (iteration " + std::to_string(iteration);
   if (!task_id.empty()) out += ", task " + task_id;
   return out + ")";
 }
@@ -20,9 +18,6 @@ std::string RecordedCall::describe() const {
   return call_place(r.phase, r.iteration, r.task_id);
 }
 
-bool is_loop_phase(const std::string& phase) {
-  return phase == "planning" || phase == "diagnosis" || phase == "post_mortem";
-}
 
 std::vector<RecordedCall> group_calls(const std::vector<store::LlmCallRecord>& attempts,
                                       std::size_t max_attempts) {
@@ -32,7 +27,7 @@ std::vector<RecordedCall> group_calls(const std::vector<store::LlmCallRecord>& a
   for (const auto& attempt : attempts) {
     auto key = is_loop_phase(attempt.phase)
                    ? std::make_tuple(std::string("loop"), int64_t{0}, std::string())
-                   : std::make_tuple(attempt.phase, attempt.iteration, attempt.task_id);
+                   : std::make_tuple(std::string(to_string(attempt.phase)), attempt.iteration, attempt.task_id);
     auto it = open.find(key);
     if (it != open.end()) {
       calls[it->second].attempts.push_back(attempt);
@@ -41,7 +36,7 @@ std::vector<RecordedCall> group_calls(const std::vector<store::LlmCallRecord>& a
       it = open.emplace(key, calls.size() - 1).first;
     }
     const RecordedCall& call = calls[it->second];
-    bool retried = !attempt.success && attempt.error_class == kRateLimit &&
+    bool retried = !attempt.success && attempt.error_class == LlmErrorClass::rate_limit &&
                    call.attempts.size() < max_attempts;
     if (!retried) open.erase(it);
   }
@@ -73,7 +68,7 @@ loop::PlannerReply ReplayPlanner::plan(const std::string& prompt) {
   if (state_.stopping())
     return {false, "", 0, state_.until_reached() ? "the replay stopped at --until" : "the replay diverged"};
   if (direct_) return direct_->plan(prompt);
-  return serve_loop("planning", iteration, "");
+  return serve_loop(LlmPhase::planning, iteration, "");
 }
 
 bool ReplayPlanner::can_triage() const { return direct_ == nullptr; }
@@ -82,7 +77,7 @@ loop::PlannerReply ReplayPlanner::triage(loop::TriagePhase phase,
                                          const std::function<std::string(bool)>&,
                                          const loop::TaskOutcome* failed) {
   if (direct_) return direct_->triage(phase, [](bool) { return std::string(); }, failed);
-  return serve_loop(phase == loop::TriagePhase::diagnosis ? "diagnosis" : "post_mortem",
+  return serve_loop(loop::llm_phase(phase),
                     iteration_(), failed ? failed->task_id : "");
 }
 
@@ -110,7 +105,7 @@ std::vector<std::string> ReplayPlanner::unasked() const {
   return out;
 }
 
-loop::PlannerReply ReplayPlanner::serve_loop(const std::string& phase, int iteration,
+loop::PlannerReply ReplayPlanner::serve_loop(LlmPhase phase, int iteration,
                                              const std::string& task_id) {
   std::optional<RecordedCall> call;
   {
@@ -141,7 +136,7 @@ loop::PlannerReply ReplayPlanner::answer(const RecordedCall& call, int iteration
   }
   const auto& r = call.reply();
   return {r.success, r.reply_text, r.cost_usd,
-          r.success ? "" : "the recorded call failed (" + r.error_class + ")"};
+          r.success ? "" : "the recorded call failed (" + std::string(to_string(r.error_class)) + ")"};
 }
 
 loop::PlannerReply ReplayPlanner::diverged(int iteration, const std::string& task_id,

@@ -41,8 +41,6 @@ struct RecordedCall {
 std::vector<RecordedCall> group_calls(const std::vector<store::LlmCallRecord>& attempts,
                                       std::size_t max_attempts = 4);
 
-// Whether a phase is one of the loop's own, sequential calls.
-bool is_loop_phase(const std::string& phase);
 
 class ReplayPlanner final : public loop::Planner {
  public:
@@ -68,7 +66,7 @@ class ReplayPlanner final : public loop::Planner {
   std::vector<std::string> unasked() const;
 
  private:
-  loop::PlannerReply serve_loop(const std::string& phase, int iteration, const std::string& task_id);
+  loop::PlannerReply serve_loop(LlmPhase phase, int iteration, const std::string& task_id);
   loop::PlannerReply answer(const RecordedCall& call, int iteration);
   loop::PlannerReply diverged(int iteration, const std::string& task_id, const std::string& what);
 

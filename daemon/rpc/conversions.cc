@@ -164,7 +164,7 @@ void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
   out.setTaskId(d.task_id);
   out.setLabel(d.label);
   out.setFix(d.fix);
-  out.setSource(d.source);
+  out.setSource(std::string(to_string(d.source)));
   out.setRecovered(d.recovered);
 }
 
@@ -185,7 +185,7 @@ void fill(api::PostMortem::Builder out, const store::PostMortemRecord& pm) {
 
 void fill(api::LlmCall::Builder out, const store::LlmCallRecord& c) {
   out.setIteration(static_cast<uint32_t>(c.iteration));
-  out.setPhase(c.phase);
+  out.setPhase(std::string(to_string(c.phase)));
   out.setTaskId(c.task_id);
   out.setBackend(c.backend);
   out.setModel(c.model);
@@ -195,13 +195,13 @@ void fill(api::LlmCall::Builder out, const store::LlmCallRecord& c) {
   out.setCostUsd(c.cost_usd);
   out.setWallS(c.wall_s);
   out.setSuccess(c.success);
-  out.setErrorClass(c.error_class);
+  out.setErrorClass(c.error_class == LlmErrorClass::none ? "" : std::string(to_string(c.error_class)));
   out.setPrompt(c.prompt_text);
   out.setReply(c.reply_text);
   out.setAtMs(c.created_at_ms);
   out.setCacheReadTokens(c.cache_read_tokens);
   out.setCacheWriteTokens(c.cache_write_tokens);
-  out.setCostSource(c.cost_source);
+  out.setCostSource(c.cost_source ? std::string(to_string(*c.cost_source)) : "");
 }
 
 void fill(api::Metrics::Builder out, const store::RunMetrics& m) {

@@ -11,7 +11,7 @@ LlmPlanner::LlmPlanner(Parts parts, RunRecorder& recorder, const os::CancelToken
     : parts_(std::move(parts)), recorder_(recorder), cancel_(cancel) {}
 
 loop::PlannerReply LlmPlanner::plan(const std::string& prompt) {
-  return ask("planning", prompt, "", parts_.iteration(), parts_.run_tools);
+  return ask(LlmPhase::planning, prompt, "", parts_.iteration(), parts_.run_tools);
 }
 
 loop::PlannerReply LlmPlanner::triage(loop::TriagePhase phase,
@@ -22,24 +22,24 @@ loop::PlannerReply LlmPlanner::triage(loop::TriagePhase phase,
   std::optional<llm::Tool> diagnostics =
       parts_.diagnostic_tool ? parts_.diagnostic_tool(failed) : std::nullopt;
   if (diagnostics) tools.push_back(std::move(*diagnostics));
-  return ask(phase == loop::TriagePhase::diagnosis ? "diagnosis" : "post_mortem",
+  return ask(loop::llm_phase(phase),
              prompt(diagnostics.has_value()), failed ? failed->task_id : "", parts_.iteration(),
              tools);
 }
 
 loop::PlannerReply LlmPlanner::task(int iteration, const std::string& task_id,
                                     const std::string& prompt) {
-  return ask("task", prompt, task_id, iteration, parts_.run_tools);
+  return ask(LlmPhase::task, prompt, task_id, iteration, parts_.run_tools);
 }
 
 loop::PlannerReply LlmPlanner::agent(int iteration, const std::string& task_id,
                                      const std::string& prompt, std::vector<llm::Tool> task_tools) {
   std::vector<llm::Tool> tools = parts_.run_tools;
   for (auto& tool : task_tools) tools.push_back(std::move(tool));
-  return ask("task", prompt, task_id, iteration, tools);
+  return ask(LlmPhase::task, prompt, task_id, iteration, tools);
 }
 
-loop::PlannerReply LlmPlanner::ask(const std::string& phase, const std::string& prompt,
+loop::PlannerReply LlmPlanner::ask(LlmPhase phase, const std::string& prompt,
                                    const std::string& task_id, int iteration,
                                    const std::vector<llm::Tool>& tools) {
   llm::Request request;
@@ -97,7 +97,7 @@ void LlmPlanner::note_unreported_cost(const llm::Reply& reply) {
                             "to llm.prices or set llm.unreported_cost in maced's configuration");
 }
 
-void LlmPlanner::record(const std::string& phase, const std::string& task_id, int iteration,
+void LlmPlanner::record(LlmPhase phase, const std::string& task_id, int iteration,
                         const std::string& prompt, const llm::Reply& reply) {
   store::LlmCallRecord call;
   call.run_id = recorder_.run_id();
@@ -113,10 +113,10 @@ void LlmPlanner::record(const std::string& phase, const std::string& task_id, in
   call.output_tokens = reply.usage.output_tokens;
   call.thinking_tokens = reply.usage.thinking_tokens;
   call.cost_usd = reply.usage.cost_usd;
-  call.cost_source = std::string(llm::to_string(reply.usage.cost_source));
+  call.cost_source = reply.usage.cost_source;
   call.wall_s = reply.wall_s;
   call.success = reply.ok;
-  call.error_class = reply.ok ? "" : std::string(llm::to_string(reply.error_class));
+  call.error_class = reply.ok ? LlmErrorClass::none : reply.error_class;
   call.reply_text = reply.text;
   call.prompt_text = prompt;
   call.created_at_ms = system_now_ms();

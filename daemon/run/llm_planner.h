@@ -54,10 +54,10 @@ class LlmPlanner final : public loop::Planner {
                            std::vector<llm::Tool> task_tools);
 
  private:
-  loop::PlannerReply ask(const std::string& phase, const std::string& prompt,
+  loop::PlannerReply ask(LlmPhase phase, const std::string& prompt,
                          const std::string& task_id, int iteration,
                          const std::vector<llm::Tool>& tools);
-  void record(const std::string& phase, const std::string& task_id, int iteration,
+  void record(LlmPhase phase, const std::string& task_id, int iteration,
               const std::string& prompt, const llm::Reply& reply);
   // Says in the run's log, once per run, that a call's cost was not reported.
   void note_unreported_cost(const llm::Reply& reply);

@@ -188,7 +188,7 @@ void RecordingObserver::diagnosed(int iteration, const std::string& task_id, con
                        system_now_ms());
   });
   recorder_.message(iteration, task_id,
-                    "diagnosis of " + task_id + " (" + d.source + "): " + d.label +
+                    "diagnosis of " + task_id + " (" + std::string(to_string(d.source)) + "): " + d.label +
                         (d.fix.empty() ? "" : "; fix: " + d.fix));
 }
 

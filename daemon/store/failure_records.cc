@@ -9,7 +9,7 @@ namespace mace::store {
 
 void Store::record_diagnosis(const std::string& run_id, int64_t iteration,
                              const std::string& task_id, const std::string& label,
-                             const std::string& fix, const std::string& source,
+                             const std::string& fix, DiagnosisSource source,
                              const std::string& evidence, int64_t created_at_ms) {
   auto stmt = db_->prepare(R"sql(
 INSERT INTO diagnoses (run_id, iteration, task_id, label, fix, source, evidence, created_at_ms)
@@ -20,7 +20,7 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
       .bind(3, task_id)
       .bind(4, label)
       .bind(5, fix)
-      .bind(6, source)
+      .bind(6, to_string(source))
       .bind(7, evidence)
       .bind(8, created_at_ms);
   stmt.run();
@@ -42,7 +42,8 @@ FROM diagnoses WHERE run_id = ?1 ORDER BY id
   stmt.bind(1, run_id);
   std::vector<DiagnosisRecord> out;
   while (stmt.step()) {
-    out.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3), stmt.text(4),
+    out.push_back({stmt.int64(0), stmt.text(1), stmt.text(2), stmt.text(3),
+                   parse_word<DiagnosisSource>(*db_, "diagnoses.source", stmt.text(4)),
                    stmt.text(5), stmt.int64(6) != 0, stmt.int64(7)});
   }
   return out;

@@ -16,8 +16,12 @@
 #include <vector>
 
 #include "core/build_outcome.h"
+#include "core/cost_source.h"
+#include "core/diagnosis_source.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
+#include "core/llm_error_class.h"
+#include "core/llm_phase.h"
 #include "core/run_outcome.h"
 #include "core/run_state.h"
 #include "core/task_kind.h"
@@ -93,7 +97,7 @@ struct LlmCallRecord {
   int64_t id = 0;  // assigned by record_llm_call
   std::string run_id;
   int64_t iteration = 0;   // 0: outside any iteration (a post-mortem, say)
-  std::string phase;       // planning, task, diagnosis, post_mortem
+  LlmPhase phase = LlmPhase::planning;
   std::string task_id;
   std::string backend;
   std::string model;
@@ -103,7 +107,7 @@ struct LlmCallRecord {
   double cost_usd = 0;        // what counted toward max_usd
   double wall_s = 0;
   bool success = false;
-  std::string error_class;  // "" on success
+  LlmErrorClass error_class = LlmErrorClass::none;  // none on success
   std::string reply_text;
   int64_t created_at_ms = 0;
   std::string prompt_text = {};  // what the call asked (the system instruction aside)
@@ -111,8 +115,8 @@ struct LlmCallRecord {
   int64_t cache_write_tokens = 0;  // input written to it
   // Where cost_usd came from: reported (the vendor's), priced (tokens × the price table),
   // estimated (maced's flat llm.unreported_cost), unknown (nothing to count: 0 was
-  // counted); "" for calls recorded before MACE kept it.
-  std::string cost_source = {};
+  // counted); none for calls recorded before MACE kept it.
+  std::optional<CostSource> cost_source = {};
 };
 
 // One iteration of a run (REQ-VER-13), with its cost and wall time (REQ-BUD-6). A time of
@@ -206,7 +210,7 @@ struct DiagnosisRecord {
   std::string task_id;
   std::string label;
   std::string fix;
-  std::string source;  // narrowing, llm, rule, fallback
+  DiagnosisSource source = DiagnosisSource::fallback;
   std::string evidence;
   bool recovered = false;
   int64_t created_at_ms = 0;
@@ -399,11 +403,10 @@ class Store {
   // results by ordinal; read in one statement, so from one snapshot.
   std::vector<TaskRecord> tasks(const std::string& run_id) const;
 
-  // REQ-FAIL-8: records one diagnosis of a failed task. `source` is narrowing, llm, rule or
-  // fallback; anything else throws (the schema's CHECK), as does an unknown run.
+  // REQ-FAIL-8: records one diagnosis of a failed task; an unknown run throws.
   void record_diagnosis(const std::string& run_id, int64_t iteration, const std::string& task_id,
                         const std::string& label, const std::string& fix,
-                        const std::string& source, const std::string& evidence,
+                        DiagnosisSource source, const std::string& evidence,
                         int64_t created_at_ms);
   // REQ-FAIL-9: when a run passes after failures, marks every diagnosis of the run
   // recovered; they then count as RunMetrics::failures_recovered. Returns how many were

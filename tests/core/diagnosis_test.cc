@@ -68,7 +68,7 @@ TEST(DiagnosisReply, ReadsLabelAndFixInMarkdown) {
   ASSERT_TRUE(d);
   EXPECT_EQ(d->label, "l2_too_small");
   EXPECT_EQ(d->fix, "raise l2 to 262144,4\n  and keep l1d");
-  EXPECT_EQ(d->source, "llm");
+  EXPECT_EQ(d->source, DiagnosisSource::llm);
 }
 
 // REQ-FAIL-4: no diagnosis line → unknown / retry with more context.
@@ -79,7 +79,7 @@ TEST(DiagnosisReply, WithoutADiagnosisLineFallsBackToUnknown) {
   Diagnosis f = fallback_diagnosis();
   EXPECT_EQ(f.label, "unknown");
   EXPECT_EQ(f.fix, "retry with more context");
-  EXPECT_EQ(f.source, "fallback");
+  EXPECT_EQ(f.source, DiagnosisSource::fallback);
 }
 
 TEST(DiagnosisReply, AMissingFixIsEmptyAndTheFirstLabelWins) {
@@ -98,7 +98,7 @@ TEST(RuleDiagnosis, PinNotFoundInAUnitTestBuildIsTestbenchMismatch) {
   auto d = rule_diagnosis(r);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->label, "testbench_mismatch");
-  EXPECT_EQ(d->source, "rule");
+  EXPECT_EQ(d->source, DiagnosisSource::rule);
 
   r.kind = TaskKind::config;
   EXPECT_FALSE(rule_diagnosis(r)) << "only unit_test builds";

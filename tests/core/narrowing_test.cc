@@ -42,7 +42,7 @@ TEST(Narrowing, DiagnosisNamesTheUndoneChange) {
   auto variants = narrowing_variants(with("l2", {131072, 8}), {"PITON_A"}, kDefaults);
   Diagnosis single = narrowing_diagnosis(variants[0], "ev");
   EXPECT_EQ(single.label, "cache_change_breaks_design");
-  EXPECT_EQ(single.source, "narrowing");
+  EXPECT_EQ(single.source, DiagnosisSource::narrowing);
   EXPECT_THAT(single.fix, ::testing::HasSubstr("l2 131072 B 8-way"));
   EXPECT_EQ(narrowing_diagnosis(variants[1], "").label, "define_breaks_design");
   EXPECT_EQ(narrowing_diagnosis(variants[2], "").label, "combined_changes_break_design");

@@ -170,7 +170,7 @@ class CliBackendTest : public ::testing::Test {
 
 Request simple_request() {
   Request r;
-  r.phase = "planning";
+  r.phase = LlmPhase::planning;
   r.system = "You plan OpenPiton work.";
   r.prompt = "Reply with PONG";
   r.timeout = std::chrono::seconds(60);

@@ -72,7 +72,7 @@ TEST_F(VertexBackendTest, SendsTheRequestVertexExpects) {
   server.push(FakeVertexServer::text("plan", {100, 20, 0}));
   std::vector<std::pair<std::string, std::string>> seen;
   Request request;
-  request.phase = "planning";
+  request.phase = LlmPhase::planning;
   request.system = "You plan OpenPiton work.";
   request.prompt = "Make the L2 bigger.";
   request.tools = {echo_tool(&seen)};

@@ -511,7 +511,7 @@ TEST_F(RunLoopTest, NarrowingFindsTheBreakingChangeWithoutAnLlmCall) {
                           "t1: undo define PITON_A -> passed"))
       << "the all-together rebuild is not needed once one change explains the failure";
   ASSERT_EQ(observer.diagnoses.size(), 1u);
-  EXPECT_EQ(observer.diagnoses[0].source, "narrowing");
+  EXPECT_EQ(observer.diagnoses[0].source, DiagnosisSource::narrowing);
   EXPECT_EQ(observer.diagnoses[0].label, "define_breaks_design");
   EXPECT_THAT(observer.diagnoses[0].fix, HasSubstr("PITON_A"));
   EXPECT_EQ(planner.triage_calls(TriagePhase::diagnosis), 0u);
@@ -540,7 +540,7 @@ TEST_F(RunLoopTest, NarrowingThatExplainsNothingTriesAllTogetherThenAsksTheLlm) 
   EXPECT_THAT(planner.triage_prompts[0].second, HasSubstr("undo define PITON_A: failed"));
   ASSERT_EQ(observer.diagnoses.size(), 1u);
   EXPECT_EQ(observer.diagnoses[0].label, "core_bug");
-  EXPECT_EQ(observer.diagnoses[0].source, "llm");
+  EXPECT_EQ(observer.diagnoses[0].source, DiagnosisSource::llm);
 }
 
 TEST_F(RunLoopTest, NarrowingDoesNotStartWhenTheRunsTimeIsUp) {  // REQ-FAIL-12, REQ-BUD-11
@@ -645,7 +645,7 @@ TEST_F(RunLoopTest, WithoutAnLlmAFailureIsRecordedUnknownAndNoPostMortemIsAsked)
   EXPECT_EQ(run().state, RunState::budget_exceeded);
   EXPECT_TRUE(planner.triage_prompts.empty());
   ASSERT_EQ(observer.diagnoses.size(), 1u);
-  EXPECT_EQ(observer.diagnoses[0].source, "fallback");
+  EXPECT_EQ(observer.diagnoses[0].source, DiagnosisSource::fallback);
 }
 
 // REQ-EXEC-18: no prompt call for config or workload tasks unless task prompts are on and

@@ -13,9 +13,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-store::LlmCallRecord attempt(int64_t id, const std::string& phase, int64_t iteration,
+store::LlmCallRecord attempt(int64_t id, LlmPhase phase, int64_t iteration,
                              const std::string& task_id, const std::string& reply,
-                             bool success = true, const std::string& error_class = "",
+                             bool success = true, LlmErrorClass error_class = LlmErrorClass::none,
                              double cost = 0.01) {
   store::LlmCallRecord r;
   r.id = id;
@@ -34,11 +34,11 @@ store::LlmCallRecord attempt(int64_t id, const std::string& phase, int64_t itera
 
 TEST(GroupCalls, ARateLimitedAttemptBelongsToTheCallItsRetryAnswers) {
   std::vector<store::LlmCallRecord> attempts = {
-      attempt(1, "planning", 1, "", "", false, "rate_limit", 0),
-      attempt(2, "task", 1, "a", "prompt a"),  // another thread, between the retries
-      attempt(3, "planning", 1, "", "TASK: a"),
-      attempt(4, "diagnosis", 1, "a", "", false, "server", 0),  // a final failure
-      attempt(5, "planning", 2, "", "TASK: b"),
+      attempt(1, LlmPhase::planning, 1, "", "", false, LlmErrorClass::rate_limit, 0),
+      attempt(2, LlmPhase::task, 1, "a", "prompt a"),  // another thread, between the retries
+      attempt(3, LlmPhase::planning, 1, "", "TASK: a"),
+      attempt(4, LlmPhase::diagnosis, 1, "a", "", false, LlmErrorClass::server, 0),  // a final failure
+      attempt(5, LlmPhase::planning, 2, "", "TASK: b"),
   };
   auto calls = group_calls(attempts);
   ASSERT_EQ(calls.size(), 4u);
@@ -50,7 +50,7 @@ TEST(GroupCalls, ARateLimitedAttemptBelongsToTheCallItsRetryAnswers) {
   EXPECT_EQ(calls[3].reply().reply_text, "TASK: b");
   // Once the waits run out the last rate-limited attempt is the call's reply.
   std::vector<store::LlmCallRecord> exhausted;
-  for (int i = 1; i <= 5; ++i) exhausted.push_back(attempt(i, "planning", 1, "", "", false, "rate_limit", 0));
+  for (int i = 1; i <= 5; ++i) exhausted.push_back(attempt(i, LlmPhase::planning, 1, "", "", false, LlmErrorClass::rate_limit, 0));
   EXPECT_EQ(group_calls(exhausted, 4).size(), 2u);
 }
 
@@ -59,10 +59,10 @@ class ReplayPlannerTest : public ::testing::Test {
   ReplayPlannerTest() {
     original_.run.id = "R1";
     original_.run.backend = "vertex";
-    original_.llm_calls = {attempt(1, "planning", 1, "", "TASK: a", true, "", 0.5),
-                           attempt(2, "task", 1, "a", "prompt of a", true, "", 0.25),
-                           attempt(3, "diagnosis", 1, "a", "DIAGNOSIS: x"),
-                           attempt(4, "planning", 2, "", "TASK: b")};
+    original_.llm_calls = {attempt(1, LlmPhase::planning, 1, "", "TASK: a", true, LlmErrorClass::none, 0.5),
+                           attempt(2, LlmPhase::task, 1, "a", "prompt of a", true, LlmErrorClass::none, 0.25),
+                           attempt(3, LlmPhase::diagnosis, 1, "a", "DIAGNOSIS: x"),
+                           attempt(4, LlmPhase::planning, 2, "", "TASK: b")};
   }
   ReplayPlanner make() {
     return ReplayPlanner(original_, spec_, state_, "R2", [this] { return iteration_; },
@@ -94,7 +94,7 @@ TEST_F(ReplayPlannerTest, ServesTheRecordedRepliesInOrderAndRecordsThemForTheRep
   EXPECT_FALSE(state_.divergence());
   ASSERT_EQ(recorded_.size(), 4u);
   EXPECT_EQ(recorded_[0].run_id, "R2");
-  EXPECT_EQ(recorded_[0].phase, "planning");
+  EXPECT_EQ(recorded_[0].phase, LlmPhase::planning);
   EXPECT_EQ(recorded_[0].cost_usd, 0.5);
   EXPECT_EQ(recorded_[0].created_at_ms, 99);
   EXPECT_EQ(recorded_[1].task_id, "a");
@@ -210,11 +210,11 @@ TEST(ComparePlan, ShowsTheFirstLineThatDiffers) {
 }
 
 TEST(CompareDiagnosis, ComparesLabelFixAndSource) {
-  store::DiagnosisRecord d{1, "t1", "l1d_too_small", "double it", "llm", "", false, 0};
-  EXPECT_EQ(compare_diagnosis(&d, 1, "t1", {"l1d_too_small", "double it", "llm", "other evidence"}), "");
-  EXPECT_EQ(compare_diagnosis(&d, 1, "t1", {"unknown", "retry with more context", "fallback", ""}),
+  store::DiagnosisRecord d{1, "t1", "l1d_too_small", "double it", DiagnosisSource::llm, "", false, 0};
+  EXPECT_EQ(compare_diagnosis(&d, 1, "t1", {"l1d_too_small", "double it", DiagnosisSource::llm, "other evidence"}), "");
+  EXPECT_EQ(compare_diagnosis(&d, 1, "t1", {"unknown", "retry with more context", DiagnosisSource::fallback, ""}),
             R"(diagnosis: original l1d_too_small (llm), fix "double it", replay unknown (fallback), fix "retry with more context")");
-  EXPECT_EQ(compare_diagnosis(&d, 2, "t1", {"l1d_too_small", "double it", "llm", ""}),
+  EXPECT_EQ(compare_diagnosis(&d, 2, "t1", {"l1d_too_small", "double it", DiagnosisSource::llm, ""}),
             "the original's next diagnosis is of task t1 in iteration 1");
 }
 
@@ -280,14 +280,14 @@ class Recorder final : public loop::LoopObserver {
 TEST(ReplayObserver, StopsAtTheFirstDifferenceAndStillRecordsEverything) {
   OriginalRun original;
   original.tasks = {task_record("t1", true, "")};
-  original.diagnoses = {{2, "t1", "l1d_too_small", "", "llm", "", false, 0}};
+  original.diagnoses = {{2, "t1", "l1d_too_small", "", DiagnosisSource::llm, "", false, 0}};
   ReplayState state(2);
   Recorder recorder;
   ReplayObserver observer(original, state, recorder);
   observer.iteration_started(2);
   observer.task_finished(2, job_for("t1"), outcome(true, "", "pass"));
   EXPECT_FALSE(state.stopping());
-  observer.diagnosed(2, "t1", {"clock_too_fast", "", "llm", ""});
+  observer.diagnosed(2, "t1", {"clock_too_fast", "", DiagnosisSource::llm, ""});
   EXPECT_TRUE(state.stopping());
   EXPECT_EQ(*state.divergence(),
             "replay diverged at iteration 2, task t1: diagnosis: original l1d_too_small (llm), replay "

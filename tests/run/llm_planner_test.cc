@@ -58,10 +58,10 @@ TEST_F(LlmPlannerTest, EveryAttemptIsRecordedAndItsCostCounted) {  // REQ-BUD-5,
   const auto calls = store_->llm_calls(run_id_);
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_FALSE(calls[0].success);
-  EXPECT_EQ(calls[0].error_class, "rate_limit");
+  EXPECT_EQ(calls[0].error_class, LlmErrorClass::rate_limit);
   EXPECT_TRUE(calls[1].success);
   for (const auto& call : calls) {
-    EXPECT_EQ(call.phase, "planning");
+    EXPECT_EQ(call.phase, LlmPhase::planning);
     EXPECT_EQ(call.iteration, 2);
     EXPECT_EQ(call.prompt_text, "PLAN");
     EXPECT_EQ(call.backend, "scripted");
@@ -90,10 +90,10 @@ TEST_F(LlmPlannerTest, ATriageCallOffersTheDiagnosticToolWhenItCanStartAndSaysSo
   EXPECT_THAT(tool_names(requests_[1]), ElementsAre("rtl_edit"));
   const auto calls = store_->llm_calls(run_id_);
   ASSERT_EQ(calls.size(), 2u);
-  EXPECT_EQ(calls[0].phase, "diagnosis");
+  EXPECT_EQ(calls[0].phase, LlmPhase::diagnosis);
   EXPECT_EQ(calls[0].task_id, "t");
   EXPECT_EQ(calls[0].prompt_text, "with tools");
-  EXPECT_EQ(calls[1].phase, "post_mortem");
+  EXPECT_EQ(calls[1].phase, LlmPhase::post_mortem);
 }
 
 TEST_F(LlmPlannerTest, AnAgentCallOffersTheRunsToolsAndTheTasksOwn) {  // REQ-EXEC-7
@@ -104,7 +104,7 @@ TEST_F(LlmPlannerTest, AnAgentCallOffersTheRunsToolsAndTheTasksOwn) {  // REQ-EX
   EXPECT_THAT(tool_names(requests_[0]), ElementsAre("rtl_edit", "testbench"));
   const auto calls = store_->llm_calls(run_id_);
   ASSERT_EQ(calls.size(), 1u);
-  EXPECT_EQ(calls[0].phase, "task");
+  EXPECT_EQ(calls[0].phase, LlmPhase::task);
   EXPECT_EQ(calls[0].iteration, 3);  // the executor's, not the loop's
   EXPECT_EQ(calls[0].task_id, "r");
 }

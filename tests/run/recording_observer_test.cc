@@ -107,11 +107,11 @@ TEST_F(RecordingObserverTest, AUnitTestOrAFailedTaskIsNoAcceptedDesign) {
 
 TEST_F(RecordingObserverTest, ADiagnosisAndThePostMortemAreRecordedAndLogged) {  // REQ-FAIL-8, 10
   observer_->iteration_started(1);
-  observer_->diagnosed(1, "t1", {"l1d too small", "double it", "llm", "FAIL line"});
+  observer_->diagnosed(1, "t1", {"l1d too small", "double it", DiagnosisSource::llm, "FAIL line"});
   const auto diagnoses = store_->diagnoses(run_id_);
   ASSERT_THAT(diagnoses, SizeIs(1));
   EXPECT_EQ(diagnoses[0].label, "l1d too small");
-  EXPECT_EQ(diagnoses[0].source, "llm");
+  EXPECT_EQ(diagnoses[0].source, DiagnosisSource::llm);
   EXPECT_FALSE(diagnoses[0].recovered);
   EXPECT_THAT(messages(), HasSubstr("diagnosis of t1 (llm): l1d too small; fix: double it"));
 

@@ -64,7 +64,7 @@ class RunExecutionTest : public ::testing::Test {
 
   std::vector<std::string> phases(const std::string& run_id) {
     std::vector<std::string> out;
-    for (const auto& call : store_->llm_calls(run_id)) out.push_back(call.phase);
+    for (const auto& call : store_->llm_calls(run_id)) out.emplace_back(to_string(call.phase));
     return out;
   }
 
@@ -120,7 +120,7 @@ TEST_F(RunExecutionTest, AnLlmRunRecordsEachCallAndDiagnosesItsFailure) {
   auto diagnoses = store_->diagnoses(id);
   ASSERT_EQ(diagnoses.size(), 1u);
   EXPECT_EQ(diagnoses[0].label, "bad_trap");
-  EXPECT_EQ(diagnoses[0].source, "llm");
+  EXPECT_EQ(diagnoses[0].source, DiagnosisSource::llm);
   // REQ-FAIL-5: the diagnosis call was offered the diagnostic tools over the failed run.
   ASSERT_EQ(requests_.size(), 3u);
   ASSERT_EQ(requests_[1].tools.size(), 1u);
@@ -154,7 +154,7 @@ TEST_F(RunExecutionTest, ARateLimitedCallIsRetriedAndEachAttemptRecorded) {
   auto calls = store_->llm_calls(id);
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_FALSE(calls[0].success);
-  EXPECT_EQ(calls[0].error_class, "rate_limit");
+  EXPECT_EQ(calls[0].error_class, LlmErrorClass::rate_limit);
   EXPECT_TRUE(calls[1].success);
 }
 

@@ -692,7 +692,7 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   LlmCallRecord call;
   call.run_id = "r1";
   call.iteration = 2;
-  call.phase = "planning";
+  call.phase = LlmPhase::planning;
   call.backend = "vertex";
   call.model = "gemini-2.5-flash";
   call.input_tokens = 1200;
@@ -706,10 +706,10 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   call.created_at_ms = 1000;
   int64_t id = store->record_llm_call(call);
   LlmCallRecord failed = call;
-  failed.phase = "diagnosis";
+  failed.phase = LlmPhase::diagnosis;
   failed.task_id = "t1";
   failed.success = false;
-  failed.error_class = "rate_limit";
+  failed.error_class = LlmErrorClass::rate_limit;
   failed.cost_usd = 0.0;
   failed.reply_text = "";
   store->record_llm_call(failed);
@@ -717,7 +717,7 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   auto calls = store->llm_calls("r1");
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[0].id, id);
-  EXPECT_EQ(calls[0].phase, "planning");
+  EXPECT_EQ(calls[0].phase, LlmPhase::planning);
   EXPECT_EQ(calls[0].input_tokens, 1200);
   EXPECT_EQ(calls[0].output_tokens, 340);
   EXPECT_EQ(calls[0].thinking_tokens, 56);
@@ -727,7 +727,7 @@ TEST_F(LlmCallStoreTest, EveryFieldOfACallIsRecordedAndItsCostCountsForTheRun) {
   EXPECT_EQ(calls[0].prompt_text, call.prompt_text);
   EXPECT_EQ(calls[1].task_id, "t1");
   EXPECT_FALSE(calls[1].success);
-  EXPECT_EQ(calls[1].error_class, "rate_limit");
+  EXPECT_EQ(calls[1].error_class, LlmErrorClass::rate_limit);
   EXPECT_DOUBLE_EQ(store->find_run("r1")->cost_usd, 0.0125);
   EXPECT_DOUBLE_EQ(store->metrics("r1").compute_cost_usd, 0.0125);
 }
@@ -1005,11 +1005,11 @@ TEST_F(RecordStoreTest, TasksAreByIterationThenFirstRecordedAndOfTheRunOnly) {
 TEST_F(RecordStoreTest, DiagnosesAreRecordedAndMarkedRecoveredForTheirRunOnly) {
   store->insert_run(make_run("r1"));
   store->insert_run(make_run("r2"));
-  store->record_diagnosis("r1", 1, "t1", "way_rule", "set l2_assoc to 8", "rule",
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "set l2_assoc to 8", DiagnosisSource::rule,
                           "l2_assoc=6 is not a power of two", 1234);
-  store->record_diagnosis("r1", 2, "t3", "build_failed", "drop the define", "llm", "log tail",
+  store->record_diagnosis("r1", 2, "t3", "build_failed", "drop the define", DiagnosisSource::llm, "log tail",
                           5678);
-  store->record_diagnosis("r2", 1, "t1", "timeout", "", "fallback", "", 9);
+  store->record_diagnosis("r2", 1, "t1", "timeout", "", DiagnosisSource::fallback, "", 9);
   auto stmt = db().prepare(
       "SELECT run_id, iteration, task_id, label, fix, source, evidence, recovered, "
       "created_at_ms FROM diagnoses ORDER BY id LIMIT 1");
@@ -1023,9 +1023,7 @@ TEST_F(RecordStoreTest, DiagnosesAreRecordedAndMarkedRecoveredForTheirRunOnly) {
   EXPECT_EQ(stmt.text(6), "l2_assoc=6 is not a power of two");
   EXPECT_EQ(stmt.int64(7), 0);
   EXPECT_EQ(stmt.int64(8), 1234);
-  EXPECT_THROW(store->record_diagnosis("r1", 1, "t1", "", "", "guess", "", 0),
-               std::runtime_error);
-  EXPECT_THROW(store->record_diagnosis("no-such-run", 1, "t1", "", "", "llm", "", 0),
+  EXPECT_THROW(store->record_diagnosis("no-such-run", 1, "t1", "", "", DiagnosisSource::llm, "", 0),
                std::runtime_error);
 
   EXPECT_EQ(store->mark_failures_recovered("r1"), 2);
@@ -1037,13 +1035,13 @@ TEST_F(RecordStoreTest, DiagnosesAreRecordedAndMarkedRecoveredForTheirRunOnly) {
 
 TEST_F(RecordStoreTest, DiagnosesReadBackOldestFirstWithRecovery) {  // REQ-FAIL-8, REQ-FAIL-9
   store->insert_run(make_run("r1"));
-  store->record_diagnosis("r1", 1, "t1", "a", "fa", "narrowing", "ev", 1);
-  store->record_diagnosis("r1", 2, "t2", "b", "fb", "llm", "", 2);
+  store->record_diagnosis("r1", 1, "t1", "a", "fa", DiagnosisSource::narrowing, "ev", 1);
+  store->record_diagnosis("r1", 2, "t2", "b", "fb", DiagnosisSource::llm, "", 2);
   store->mark_failures_recovered("r1");
   auto d = store->diagnoses("r1");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].label, "a");
-  EXPECT_EQ(d[0].source, "narrowing");
+  EXPECT_EQ(d[0].source, DiagnosisSource::narrowing);
   EXPECT_EQ(d[0].evidence, "ev");
   EXPECT_TRUE(d[1].recovered);
   EXPECT_EQ(d[1].iteration, 2);
@@ -1102,9 +1100,9 @@ TEST_F(RecordStoreTest, MetricsCountRecordedTasksIterationsAndRecoveredFailures)
   other.passed = true;
   store->upsert_task(other);
 
-  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", "rule", "", 0);
-  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", "narrowing", "", 0);
-  store->record_diagnosis("r2", 1, "t9", "x", "", "llm", "", 0);
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", DiagnosisSource::rule, "", 0);
+  store->record_diagnosis("r1", 1, "t1", "way_rule", "fix", DiagnosisSource::narrowing, "", 0);
+  store->record_diagnosis("r2", 1, "t9", "x", "", DiagnosisSource::llm, "", 0);
   EXPECT_EQ(store->metrics("r1", 0).failures_recovered, 0);
   store->mark_failures_recovered("r1");
 
@@ -1128,7 +1126,7 @@ TEST_F(RecordStoreTest, DeletingARunDeletesWhatTheRecordingMethodsWrote) {
     TaskRecord t = make_task(run, 1, "t1");
     t.results = {{0, "add", Verdict::pass, 0, "", 1.0}, {1, "hello", Verdict::pass, 0, "", 1.0}};
     store->upsert_task(t);
-    store->record_diagnosis(run, 1, "t1", "l", "f", "llm", "e", 0);
+    store->record_diagnosis(run, 1, "t1", "l", "f", DiagnosisSource::llm, "e", 0);
   }
   db().exec("DELETE FROM runs WHERE id = 'r1'");
   EXPECT_TRUE(store->iterations("r1").empty());
