@@ -24,9 +24,10 @@ std::size_t answer_bytes(const store::EventRecord& event) {
 }
 
 std::size_t answer_bytes(const store::LlmCallRecord& call) {
-  return kItemOverheadBytes + call.phase.size() + call.task_id.size() + call.backend.size() +
-         call.model.size() + call.error_class.size() + call.cost_source.size() +
-         call.prompt_text.size() + call.reply_text.size();
+  return kItemOverheadBytes + to_string(call.phase).size() + call.task_id.size() +
+         call.backend.size() + call.model.size() + to_string(call.error_class).size() +
+         (call.cost_source ? to_string(*call.cost_source).size() : 0) + call.prompt_text.size() +
+         call.reply_text.size();
 }
 
 std::string cut_for_answer(const std::string& text, std::size_t max) {
