@@ -53,7 +53,7 @@ class LargeQueueTest : public ::testing::Test {
       for (int i = 0; i < kCalls; ++i) {
         store::LlmCallRecord call;
         call.run_id = id(kQueued);
-        call.phase = "planning";
+        call.phase = LlmPhase::planning;
         call.backend = "vertex";
         call.success = true;
         call.prompt_text = std::string(1 << 20, 'p');

@@ -160,7 +160,7 @@ TEST_F(AnswerPagesTest, LlmCallsComeInPagesAndAHugeTextIsCutInTheMiddle) {
   for (int i = 0; i < 6; ++i) {
     store::LlmCallRecord call;
     call.run_id = id;
-    call.phase = "planning";
+    call.phase = LlmPhase::planning;
     call.prompt_text = "prompt " + std::to_string(i) + " " + std::string(3 << 20, 'p') + " end";
     call.reply_text = std::string(900 << 10, 'r');
     store_->record_llm_call(call);
