@@ -142,7 +142,7 @@ void check_vertex(std::string_view input) {
 void check_triage_replies(std::string_view input) {
   if (auto d = parse_diagnosis(input)) {
     require(!d->label.empty() && d->label.size() <= 80 * 4, "a diagnosis label out of bounds");
-    require(d->source == "llm", "a parsed diagnosis not from the llm");
+    require(d->source == DiagnosisSource::llm, "a parsed diagnosis not from the llm");
   }
   if (auto pm = parse_post_mortem(input)) {
     bool known = false;
