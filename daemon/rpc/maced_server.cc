@@ -94,7 +94,7 @@ kj::Promise<void> MacedServer::submit(SubmitContext context) {
     if (parsed.spec) {
       if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
       if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
-      outcome = service_.submit(*parsed.spec, caller_.uid);
+      outcome = service_.submit(*parsed.spec, caller_);
     } else {
       outcome.errors = std::move(parsed.errors);
     }
@@ -235,7 +235,7 @@ kj::Promise<void> MacedServer::checkSpec(CheckSpecContext context) {
     if (parsed.spec) {
       if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
       if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
-      errors = service_.check(*parsed.spec);
+      errors = service_.check(*parsed.spec, caller_);
     }
     auto results = context.getResults();
     set_errors(results, errors);
@@ -305,7 +305,7 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
     request.backend = text(wire.getBackend());
     request.model = text(wire.getModel());
     if (outcome.errors.empty())
-      outcome = eval_service().submit(text(params.getSuiteJson()), request, caller_.uid);
+      outcome = eval_service().submit(text(params.getSuiteJson()), request, caller_);
     auto results = context.getResults();
     results.setBatchId(outcome.batch_id);
     auto errors = results.initErrors(static_cast<unsigned>(outcome.errors.size()));

@@ -80,17 +80,22 @@ EvalService::EvalService(store::Store& store, RunService& runs, Clock clock)
     : store_(store), runs_(runs), clock_(std::move(clock)) {}
 
 EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::BatchRequest& request,
-                                      uint32_t uid) {
+                                      const Caller& caller) {
   eval::SuiteParseResult parsed = eval::parse_suite_json(suite_json);
   FieldErrors errors = std::move(parsed.errors);
   for (auto& e : errors) e.path = e.path.empty() ? "suite" : "suite." + e.path;
   for (auto& e : eval::check_request(request)) errors.push_back(std::move(e));
   if (!errors.empty()) return {"", std::move(errors)};
   const eval::Suite& suite = *parsed.suite;
-  // A workload no job could run would fail every job of its task alike.
-  for (size_t t = 0; t < suite.tasks.size(); ++t)
+  // A workload no job could run would fail every job of its task alike. A run a task's
+  // spec names (replay.from) is read by its jobs, so it must be the submitter's to read;
+  // checked here, where the caller is known (a job's run is submitted later, by maced).
+  for (size_t t = 0; t < suite.tasks.size(); ++t) {
+    for (auto& e : runs_.check_named_runs(suite.tasks[t].spec, caller))
+      errors.push_back({"suite.tasks[" + std::to_string(t) + "].spec." + e.path, e.message});
     for (auto& e : runs_.check_workloads(suite.tasks[t].spec))
       errors.push_back({"suite.tasks[" + std::to_string(t) + "].spec." + e.path, e.message});
+  }
   for (size_t i = 0; i < request.methods.size(); ++i) {
     if (!eval::calls_llm(request.methods[i])) continue;
     // An LLM method needs an LLM: the request's backend, else every task's own.
@@ -131,7 +136,7 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
   batch.suite_name = suite.name;
   batch.suite_json = std::string(suite_json);
   batch.request_json = eval::to_json(request);
-  batch.submitted_by_uid = uid;
+  batch.submitted_by_uid = caller.uid;
   batch.submitted_at_ms = now;
   std::vector<store::EvalJobRecord> rows;
   for (const auto& job : jobs) {
@@ -290,13 +295,26 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
 }
 
 void EvalService::cancel(const std::string& batch_id, const Caller& caller) {
-  eval::BatchView batch = view(batch_id, caller);
-  if (batch.state != "running") return;
+  auto batch = store_.find_eval_batch(batch_id);
+  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + batch_id + "'"});
+  // Every permission first, so that a refusal changes nothing: reading a batch (others may,
+  // when they see everything) is not cancelling it.
+  if (!caller.admin && caller.uid != batch->submitted_by_uid)
+    throw RequestError({"batchId", "batch " + batch_id + " was submitted by uid " +
+                                       std::to_string(batch->submitted_by_uid) +
+                                       "; only that user and maced's administrators may cancel it"});
+  if (batch->state != "running") return;
+  std::vector<std::string> under_way;
+  for (const auto& job : store_.eval_jobs(batch_id)) {
+    if (job.state != "pending" || job.run_id.empty()) continue;
+    auto run = store_.find_run(job.run_id);
+    if (!run || is_final(run->state)) continue;
+    runs_.check_may_cancel(run->id, caller);
+    under_way.push_back(run->id);
+  }
+  // The batch first: a cancelled run ends, and the batch must start no next job then.
   store_.set_eval_batch_state(batch_id, "cancelled", clock_());
-  for (const auto& job : batch.jobs)
-    if (job.job_state == "pending" && !job.run_id.empty() && !job.run_state.empty() &&
-        !is_final(*run_state_from_string(job.run_state)))
-      runs_.cancel(job.run_id, caller);
+  for (const auto& run_id : under_way) runs_.cancel(run_id, caller);
 }
 
 }  // namespace mace::service

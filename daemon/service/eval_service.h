@@ -35,9 +35,10 @@ class EvalService {
   EvalService(store::Store& store, RunService& runs, Clock clock = system_now_ms);
 
   // Checks the suite (REQ-EVAL-1) and the request, records the batch and its jobs, and
-  // starts its first job. Nothing is recorded when anything is wrong.
+  // starts its first job. Nothing is recorded when anything is wrong, a run a task's spec
+  // names that the caller may not read included.
   EvalSubmitOutcome submit(std::string_view suite_json, const eval::BatchRequest& request,
-                           uint32_t uid);
+                           const Caller& caller);
 
   // Moves every running batch on: finished jobs marked done, the next job's run queued.
   // maced calls it at start (a batch a dead maced left resumes) and after every run ends.
@@ -48,7 +49,8 @@ class EvalService {
   // unless others see everything).
   eval::BatchView view(const std::string& batch_id, const Caller& caller) const;
 
-  // Stops a batch: no further job starts, and its queued or running run is cancelled.
+  // Stops a batch: no further job starts, and its queued or running run is cancelled. Only
+  // its submitter and administrators may; a refusal (RequestError) changes nothing.
   void cancel(const std::string& batch_id, const Caller& caller);
 
  private:

@@ -39,36 +39,49 @@ FieldErrors unknown_tools(const RunSpec& spec, const std::vector<std::string>& c
 RunService::RunService(store::Store& store, ServiceSettings settings, Clock clock)
     : store_(store), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
-SubmitOutcome RunService::submit_json(std::string_view spec_json, uint32_t uid) {
+SubmitOutcome RunService::submit_json(std::string_view spec_json, const Caller& caller) {
   SpecParseResult parsed = parse_run_spec_json(spec_json);
   if (!parsed.spec) return {"", std::move(parsed.errors)};
-  return accept(*parsed.spec, uid);
+  return accept(*parsed.spec, caller.uid, &caller);
 }
 
-SubmitOutcome RunService::submit(const RunSpec& spec, uint32_t uid) {
+SubmitOutcome RunService::submit(const RunSpec& spec, const Caller& caller) {
   FieldErrors errors = validate_run_spec(spec);
   if (!errors.empty()) return {"", std::move(errors)};
-  return accept(spec, uid);
+  return accept(spec, caller.uid, &caller);
 }
 
 SubmitOutcome RunService::submit_tied(const RunSpec& spec, uint32_t uid, const Tie& tie) {
   FieldErrors errors = validate_run_spec(spec);
   if (!errors.empty()) return {"", std::move(errors)};
-  return accept(spec, uid, tie);
+  return accept(spec, uid, nullptr, tie);
 }
 
-FieldErrors RunService::check(const RunSpec& spec) const {
+FieldErrors RunService::check(const RunSpec& spec, const Caller& caller) const {
   FieldErrors errors = validate_run_spec(spec);
   if (!errors.empty()) return errors;
   store::RunRecord run;
-  return refusals(spec, run);
+  return refusals(spec, &caller, run);
 }
 
-FieldErrors RunService::refusals(const RunSpec& spec, store::RunRecord& run) const {
+FieldErrors RunService::check_named_runs(const RunSpec& spec, const Caller& caller) const {
+  if (!spec.replay.from) return {};
+  auto named = store_.find_run(*spec.replay.from);
+  if (!named) return {{"replay.from", "no run named '" + *spec.replay.from + "'"}};
+  if (auto why = unreadable(*named, caller)) return {{"replay.from", *why}};
+  return {};
+}
+
+FieldErrors RunService::refusals(const RunSpec& spec, const Caller* reader,
+                                 store::RunRecord& run) const {
   if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty()) return errors;
-  // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist.
-  if (spec.replay.from && !store_.find_run(*spec.replay.from))
+  // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist, and
+  // be the submitter's to read.
+  if (reader) {
+    if (FieldErrors errors = check_named_runs(spec, *reader); !errors.empty()) return errors;
+  } else if (spec.replay.from && !store_.find_run(*spec.replay.from)) {
     return {{"replay.from", "no run named '" + *spec.replay.from + "'"}};
+  }
   // A misspelt workload fails every iteration alike: refused now, naming where it was looked for.
   if (settings_.check_workloads)
     if (FieldErrors errors = settings_.check_workloads(spec); !errors.empty()) return errors;
@@ -84,9 +97,10 @@ FieldErrors RunService::refusals(const RunSpec& spec, store::RunRecord& run) con
   return {};
 }
 
-SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& tie) {
+SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Caller* reader,
+                                 const Tie& tie) {
   store::RunRecord run;
-  if (FieldErrors errors = refusals(spec, run); !errors.empty()) return {"", std::move(errors)};
+  if (FieldErrors errors = refusals(spec, reader, run); !errors.empty()) return {"", std::move(errors)};
   // A run tied to an evaluation job was counted with its batch, by the job limit: refusing
   // it here would give the job up.
   if (!tie)
@@ -111,18 +125,22 @@ SubmitOutcome RunService::accept(const RunSpec& spec, uint32_t uid, const Tie& t
 }
 
 SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message, const Tie& tie) {
-  {
-    store::Transaction txn(store_.database());
-    store_.insert_run(run);
-    if (tie) tie(run.id);
-    txn.commit();
-  }
   store::EventRecord submitted;
   submitted.run_id = run.id;
   submitted.kind = EventKind::submitted;
   submitted.state = RunState::queued;
   submitted.message = std::move(message);
-  record_event(std::move(submitted));
+  submitted.at_ms = clock_();
+  {
+    // REQ-VER-13: a run without its first event would be queued by a submit whose answer
+    // was an error (a full disk refusing the event's write), and run later all the same.
+    store::Transaction txn(store_.database());
+    store_.insert_run(run);
+    if (tie) tie(run.id);
+    submitted.seq = store_.append_event(submitted);
+    txn.commit();
+  }
+  tell_watchers(submitted);
   if (settings_.on_queued) settings_.on_queued(run.id);
   return {run.id, {}};
 }
@@ -148,6 +166,11 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
     if (!earlier) break;
     original = *earlier;
   }
+  // The replay is served what the original recorded (its spec's replay.from plays no part:
+  // run/run_replay.cc), so the original must be the caller's to read now: an administrator's
+  // replay of someone's run is no way into that run once they are no longer one.
+  if (auto why = unreadable(original, caller))
+    throw RequestError({"runId", "run " + run_id + " replays run " + original.id + ": " + *why});
   if (!is_final(original.state))
     return {"", {{"runId", "run " + original.id + " is still " +
                                std::string(to_string(original.state)) +
@@ -181,15 +204,20 @@ store::RunRecord RunService::run(const std::string& run_id) const {
   return *found;
 }
 
+std::optional<std::string> RunService::unreadable(const store::RunRecord& run,
+                                                  const Caller& caller) const {
+  if (caller.admin || caller.uid == run.submitted_by_uid ||
+      settings_.others_see == OthersSee::everything)
+    return std::nullopt;
+  return "run " + run.id + " belongs to uid " + std::to_string(run.submitted_by_uid) +
+         "; only its submitter and maced's administrators may read it (see access in maced's "
+         "configuration)";
+}
+
 store::RunRecord RunService::readable_run(const std::string& run_id, const Caller& caller) const {
   store::RunRecord found = run(run_id);
-  if (caller.admin || caller.uid == found.submitted_by_uid ||
-      settings_.others_see == OthersSee::everything)
-    return found;
-  throw RequestError({"runId", "run " + run_id + " belongs to uid " +
-                                   std::to_string(found.submitted_by_uid) +
-                                   "; only its submitter and maced's administrators may read "
-                                   "it (see access in maced's configuration)"});
+  if (auto why = unreadable(found, caller)) throw RequestError({"runId", *why});
+  return found;
 }
 
 store::RunRecord RunService::controllable_run(const std::string& run_id, const Caller& caller,
@@ -336,6 +364,10 @@ CancelOutcome RunService::cancel(const std::string& run_id, const Caller& caller
 void RunService::record_event(store::EventRecord event) {
   if (event.at_ms == 0) event.at_ms = clock_();
   event.seq = store_.append_event(event);
+  tell_watchers(event);
+}
+
+void RunService::tell_watchers(const store::EventRecord& event) {
   // A watcher may unwatch itself (or others) while being told; walk a snapshot.
   std::vector<WatchToken> tokens;
   for (auto& [token, w] : watches_)

@@ -138,20 +138,28 @@ class RunService {
  public:
   RunService(store::Store& store, ServiceSettings settings = {}, Clock clock = system_now_ms);
 
-  SubmitOutcome submit_json(std::string_view spec_json, uint32_t uid);
+  // The caller submits: it owns the run, and every run the spec names (replay.from) must
+  // be one it may read.
+  SubmitOutcome submit_json(std::string_view spec_json, const Caller& caller);
   // What submit would refuse of `spec`, without queueing anything (`mace spec check`).
-  FieldErrors check(const RunSpec& spec) const;
+  FieldErrors check(const RunSpec& spec, const Caller& caller) const;
   // Its gate workloads alone (ServiceSettings::check_workloads): an evaluation suite's
   // tasks are checked so before a batch is queued.
   FieldErrors check_workloads(const RunSpec& spec) const {
     return settings_.check_workloads ? settings_.check_workloads(spec) : FieldErrors{};
   }
-  SubmitOutcome submit(const RunSpec& spec, uint32_t uid);
+  SubmitOutcome submit(const RunSpec& spec, const Caller& caller);
   // As submit, with `tie(run_id)` run in the same store transaction as the run's insert:
   // the evaluation harness records the job a run belongs to, so a crash between the two
-  // cannot leave a run no job knows (REQ-EVAL-3).
+  // cannot leave a run no job knows (REQ-EVAL-3). The run is uid's; the runs its spec
+  // names must exist, but whether uid may read them was checked when the batch was
+  // submitted (EvalService::submit, with check_named_runs), by a caller maced knew then.
   using Tie = std::function<void(const std::string& run_id)>;
   SubmitOutcome submit_tied(const RunSpec& spec, uint32_t uid, const Tie& tie);
+  // The runs a spec names (replay.from), each refused at its field when no run has that
+  // id or when the caller may not read it: a replay is served from what the run it names
+  // recorded (its builds, verdicts, LLM replies), so naming a run is reading it.
+  FieldErrors check_named_runs(const RunSpec& spec, const Caller& caller) const;
 
   // Queues a replay of a finished run (`mace replay RUN [--until N]`): a new run of the
   // caller with the original's spec, backend "replay" and replay_of pointing at the
@@ -203,6 +211,11 @@ class RunService {
 
   // Only the run's submitter and administrators may cancel it.
   CancelOutcome cancel(const std::string& run_id, const Caller& caller);
+  // Throws the RequestError cancel would, changing nothing: a request that cancels several
+  // runs checks them all before it cancels any.
+  void check_may_cancel(const std::string& run_id, const Caller& caller) const {
+    controllable_run(run_id, caller, "cancel");
+  }
 
   // For the run loop: record a progress event, or a change of state, and tell watchers.
   void record_event(store::EventRecord event);
@@ -234,15 +247,22 @@ class RunService {
   std::vector<store::Store::QueuedRun> queued_runs() const;
 
  private:
-  SubmitOutcome accept(const RunSpec& spec, uint32_t uid, const Tie& tie = {});
+  // `reader`: who must be able to read the runs the spec names; null when that was
+  // checked before (submit_tied).
+  SubmitOutcome accept(const RunSpec& spec, uint32_t uid, const Caller* reader, const Tie& tie = {});
   // What maced refuses of a valid spec before it is queued: tools, replay.from, gate
   // workloads, the backend. Fills the run's backend and model.
-  FieldErrors refusals(const RunSpec& spec, store::RunRecord& run) const;
-  // Records `run` as queued with its `submitted` event and tells the scheduler.
+  FieldErrors refusals(const RunSpec& spec, const Caller* reader, store::RunRecord& run) const;
+  // Records `run` as queued with its `submitted` event, in one transaction with `tie`: a
+  // submit either is recorded whole or leaves nothing. Then tells watchers and the scheduler.
   SubmitOutcome queue(const store::RunRecord& run, std::string message, const Tie& tie = {});
   // The refusal of one more run of `uid` when it already has queue.max_runs_per_user
   // queued; empty otherwise.
   FieldErrors queue_full(uint32_t uid) const;
+  // Tells the run's watchers of an event already in the store.
+  void tell_watchers(const store::EventRecord& event);
+  // Why the caller may not read the run's contents; nullopt when it may.
+  std::optional<std::string> unreadable(const store::RunRecord& run, const Caller& caller) const;
   void finish_watchers(const std::string& run_id);
   // The run, when the caller may read its contents; else RequestError saying why.
   store::RunRecord readable_run(const std::string& run_id, const Caller& caller) const;

@@ -82,6 +82,28 @@ TEST_F(AccessTest, OthersSeeTheQueueButNoMethodShowsThemTheContents) {
   EXPECT_EQ(as(kAlice, {"cancel", id}).exit_code, 0);
 }
 
+// REQ-REPLAY-3: a spec's replay.from serves its builds, verdicts and LLM replies from the
+// run it names, so naming another user's run is reading it, and is refused as reading it is.
+TEST_F(AccessTest, ASpecReplayingAnotherUsersRunIsRefusedNamingReplayFrom) {
+  start();
+  std::string id = submit_as(kAlice);
+  ASSERT_EQ(as(kAlice, {"cancel", id}).exit_code, 0);
+  dir_.write("replay.json", R"({"core": "pico", "workloads": ["hello"], "backend": "direct",
+    "objective": "o", "replay": {"bypass": ["build", "run"], "from": ")" + id + R"("}})");
+  for (auto command : std::vector<std::vector<std::string>>{{"submit", dir_.file("replay.json")},
+                                                            {"spec", "check", dir_.file("replay.json")}}) {
+    auto r = as(kBob, command);
+    EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.out << r.err;
+    EXPECT_THAT(r.err, HasSubstr(dir_.file("replay.json") + ": replay.from: run " + id +
+                                 " belongs to uid 65533"))
+        << command[0];
+  }
+  auto listed = as(kBob, {"list", "--json"});
+  EXPECT_THAT(listed.out, Not(HasSubstr("\"submitted_by_uid\":65534"))) << "Bob's refused run was queued";
+  auto own = as(kAlice, {"submit", dir_.file("replay.json")});
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+}
+
 TEST_F(AccessTest, MembersOfTheAdminGroupReadAndCancelEveryRun) {
   start(R"({"access": {"admin_group": "nogroup"}})");
   std::string id = submit_as(kAlice);

@@ -34,7 +34,7 @@ class RunSupervisorTest : public ::testing::Test {
     auto outcome = service_->submit_json(
         R"({"core": "pico", "workloads": ["add.S"], "objective": "o", "backend": "direct")" +
             extra + "}",
-        1000);
+        service::Caller{1000});
     EXPECT_THAT(outcome.errors, IsEmpty());
     return outcome.run_id;
   }

@@ -24,7 +24,7 @@ class ExpectedTimesTest : public ::testing::Test {
     service_ = std::make_unique<service::RunService>(*store_);
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [2, 1], "workloads": ["add.S"], "objective": "o", "backend": "direct"})",
-        1000);
+        service::Caller{1000});
     run_id_ = outcome.run_id;
     spec_.core = Core::pico;
     spec_.mesh_x = 2;

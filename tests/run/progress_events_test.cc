@@ -38,7 +38,7 @@ class ProgressEventsTest : public ::testing::Test {
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "objective": "run them",
             "workloads": [)" + list + "]}",
-        1000);
+        service::Caller{1000});
     EXPECT_THAT(outcome.errors, IsEmpty());
     return outcome.run_id;
   }

@@ -22,7 +22,7 @@ class RecordedRunTest : public ::testing::Test {
     service_ = std::make_unique<service::RunService>(*store_);
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "objective": "run add", "backend": "direct"})",
-        1000);
+        service::Caller{1000});
     ASSERT_THAT(outcome.errors, ::testing::IsEmpty());
     run_id_ = outcome.run_id;
     recorder_ = std::make_unique<RunRecorder>(

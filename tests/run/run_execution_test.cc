@@ -42,7 +42,7 @@ class RunExecutionTest : public ::testing::Test {
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "objective": "run add")" +
             extra_json + "}",
-        1000);
+        service::Caller{1000});
     EXPECT_THAT(outcome.errors, IsEmpty());
     return outcome.run_id;
   }

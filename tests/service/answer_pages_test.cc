@@ -57,7 +57,7 @@ TEST_F(AnswerPagesTest, AListingOfLargeRunsComesInBoundedPagesThatGiveEveryRunOn
   const std::string spec = large_spec();
   std::vector<std::string> submitted;
   for (int i = 0; i < 200; ++i) {
-    auto outcome = service_.submit_json(spec, 1000);
+    auto outcome = service_.submit_json(spec, Caller{1000});
     ASSERT_TRUE(outcome.errors.empty()) << outcome.errors.front().to_string();
     submitted.push_back(outcome.run_id);
   }
@@ -106,7 +106,7 @@ TEST_F(AnswerPagesTest, AListingOfLargeRunsComesInBoundedPagesThatGiveEveryRunOn
 TEST_F(AnswerPagesTest, AListingHasAtMostItsCountOfRunsPerPage) {
   for (int i = 0; i < kMaxRunsPerAnswer + 3; ++i)
     ASSERT_FALSE(service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})",
-                                      1000).run_id.empty());
+                                      Caller{1000}).run_id.empty());
   store::RunFilter all;
   all.limit = 0;
   RunPage first = service_.list_page(all, kAlice);
@@ -119,7 +119,7 @@ TEST_F(AnswerPagesTest, AListingHasAtMostItsCountOfRunsPerPage) {
 }
 
 TEST_F(AnswerPagesTest, ARunsLogComesInPagesFollowedBySeq) {
-  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", Caller{1000}).run_id;
   // 6,000 events of 1 KiB: over the count and the bytes of one page.
   for (int i = 0; i < 6000; ++i) {
     store::EventRecord e;
@@ -156,7 +156,7 @@ TEST_F(AnswerPagesTest, ARunsLogComesInPagesFollowedBySeq) {
 }
 
 TEST_F(AnswerPagesTest, LlmCallsComeInPagesAndAHugeTextIsCutInTheMiddle) {
-  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", Caller{1000}).run_id;
   for (int i = 0; i < 6; ++i) {
     store::LlmCallRecord call;
     call.run_id = id;

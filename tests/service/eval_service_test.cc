@@ -30,7 +30,7 @@ class EvalServiceTest : public ::testing::Test {
   std::string submit() {
     eval::BatchRequest request;
     request.methods = {eval::Method::mace};
-    auto outcome = eval_.submit(kSuite, request, 1000);
+    auto outcome = eval_.submit(kSuite, request, kOwner);
     EXPECT_TRUE(outcome.errors.empty());
     return outcome.batch_id;
   }
@@ -102,15 +102,15 @@ TEST_F(EvalServiceTest, ABatchBeyondTheUsersPendingJobLimitIsRefusedAndStoresNot
   RunService runs(*store_, limited, [this] { return ++now_; });
   EvalService eval(*store_, runs, [this] { return ++now_; });
   // A run of the user's own holds the one place the run limit gives.
-  ASSERT_FALSE(runs.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", 1000)
+  ASSERT_FALSE(runs.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", Caller{1000})
                    .run_id.empty());
   eval::BatchRequest request;
   request.methods = {eval::Method::mace};
-  auto first = eval.submit(kSuite, request, 1000);
+  auto first = eval.submit(kSuite, request, Caller{1000});
   ASSERT_TRUE(first.errors.empty()) << first.errors.front().to_string();
   ASSERT_EQ(store_->eval_runs(first.batch_id).size(), 1u) << "the first job's run was refused";
 
-  auto second = eval.submit(kSuite, request, 1000);
+  auto second = eval.submit(kSuite, request, Caller{1000});
   EXPECT_TRUE(second.batch_id.empty());
   ASSERT_EQ(second.errors.size(), 1u);
   EXPECT_EQ(second.errors[0].path, "queue.max_eval_jobs_per_user");
@@ -120,9 +120,66 @@ TEST_F(EvalServiceTest, ABatchBeyondTheUsersPendingJobLimitIsRefusedAndStoresNot
   EXPECT_EQ(store_->eval_batches({}).size(), 1u);
 
   // Another user's batches are their own; a cancelled batch's jobs no longer count.
-  EXPECT_TRUE(eval.submit(kSuite, request, 1001).errors.empty());
+  EXPECT_TRUE(eval.submit(kSuite, request, Caller{1001}).errors.empty());
   eval.cancel(first.batch_id, kOwner);
-  EXPECT_TRUE(eval.submit(kSuite, request, 1000).errors.empty());
+  EXPECT_TRUE(eval.submit(kSuite, request, Caller{1000}).errors.empty());
+}
+
+// REQ-REPLAY-3: a suite task's spec names runs as a submitted spec does; replay.from is
+// checked for the batch's submitter before anything is recorded.
+TEST_F(EvalServiceTest, ATaskReplayingARunTheSubmitterMayNotReadIsRefusedAndNothingRecorded) {
+  const std::string owners =
+      runs_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", kOwner).run_id;
+  ASSERT_FALSE(owners.empty());
+  const std::string suite = R"({"suite": "s", "tasks": [
+    {"id": "a", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o", "backend": "direct",
+      "replay": {"bypass": ["build", "run"], "from": ")" + owners + R"("}}, "expert": {}}]})";
+  eval::BatchRequest request;
+  request.methods = {eval::Method::mace};
+  auto refused = eval_.submit(suite, request, Caller{1001, false});
+  EXPECT_TRUE(refused.batch_id.empty());
+  ASSERT_EQ(refused.errors.size(), 1u);
+  EXPECT_EQ(refused.errors[0].path, "suite.tasks[0].spec.replay.from");
+  EXPECT_THAT(refused.errors[0].message, HasSubstr("belongs to uid 1000"));
+  EXPECT_TRUE(store_->eval_batches({}).empty());
+  EXPECT_EQ(store_->runs_in_states({RunState::queued}).size(), 1u);
+  EXPECT_TRUE(eval_.submit(suite, request, kOwner).errors.empty());
+}
+
+// Cancelling changes a batch and its run: who may not cancel both changes neither, even
+// where everyone may read every batch.
+TEST_F(EvalServiceTest, ACancelRefusedLeavesTheBatchAndItsRunAsTheyWere) {
+  ServiceSettings open;
+  open.others_see = OthersSee::everything;
+  RunService runs(*store_, open, [this] { return ++now_; });
+  EvalService eval(*store_, runs, [this] { return ++now_; });
+  runs.set_on_final([&](const std::string&) { eval.advance(); });
+  eval::BatchRequest request;
+  request.methods = {eval::Method::mace};
+  const std::string batch = eval.submit(kSuite, request, kOwner).batch_id;
+  ASSERT_FALSE(batch.empty());
+  const std::string run = current_run();
+  ASSERT_FALSE(run.empty());
+  runs.set_state(run, RunState::running, "");
+  const Caller bob{1001, false};
+  ASSERT_NO_THROW(eval.view(batch, bob));
+  try {
+    eval.cancel(batch, bob);
+    ADD_FAILURE() << "another user cancelled the batch";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.field_error().path, "batchId");
+    EXPECT_THAT(e.what(), HasSubstr("only that user and maced's administrators may cancel it"));
+  }
+  auto view = eval.view(batch, kOwner);
+  EXPECT_EQ(view.state, "running");
+  EXPECT_EQ(view.finished_at_ms, 0);
+  EXPECT_EQ(store_->find_run(run)->state, RunState::running);
+  for (const auto& job : view.jobs) EXPECT_EQ(job.job_state, "pending");
+
+  eval.cancel(batch, Caller{1, true});
+  EXPECT_EQ(eval.view(batch, kOwner).state, "cancelled");
+  EXPECT_EQ(store_->find_run(run)->state, RunState::cancelled);
+  EXPECT_EQ(current_run(), "") << "a cancelled batch started its next job";
 }
 
 }  // namespace

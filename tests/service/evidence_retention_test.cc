@@ -36,7 +36,7 @@ class EvidenceServiceTest : public ::testing::Test {
   // A finished run of `uid` with one kept build log of `bytes` bytes, ended at `finished`.
   std::string finished_run(int64_t finished, std::size_t bytes, RunState state = RunState::passed) {
     auto submitted = service_.submit_json(R"({"workloads": ["add.S"], "objective": "o", "core": "pico",
-                                             "backend": "direct"})", kOwner.uid);
+                                             "backend": "direct"})", kOwner);
     const std::string id = submitted.run_id;
     service_.set_state(id, RunState::running, "");
     keep(id, "t1", "", std::string(bytes, 'x'));

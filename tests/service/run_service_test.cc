@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "service/service_error.h"
+#include "store/sqlite.h"
 #include "support/child_process.h"
 
 namespace mace::service {
@@ -40,7 +41,7 @@ class RunServiceTest : public ::testing::Test {
 
   std::string submit(uint32_t uid = 1000) {
     auto outcome = service_.submit_json(
-        R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", uid);
+        R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", Caller{uid});
     EXPECT_TRUE(outcome.errors.empty());
     return outcome.run_id;
   }
@@ -56,7 +57,7 @@ class RunServiceTest : public ::testing::Test {
 };
 
 TEST_F(RunServiceTest, RejectedSpecRecordsNothing) {  // REQ-PLAN-4
-  auto outcome = service_.submit_json(R"({"workloads": [], "objective": ""})", 1000);
+  auto outcome = service_.submit_json(R"({"workloads": [], "objective": ""})", kAlice);
   EXPECT_TRUE(outcome.run_id.empty());
   EXPECT_GE(outcome.errors.size(), 2u);
   EXPECT_TRUE(service_.list({}).empty());
@@ -78,7 +79,7 @@ TEST_F(RunServiceTest, AToolMacedDoesNotHaveIsRefusedAndNothingIsRecorded) {  //
   with_tools.tool_names = {"logs", "waves"};
   RunService service(*store_, with_tools, [this] { return now_; });
   auto outcome = service.submit_json(
-      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "gdb", "logs", "lint"]})", 1000);
+      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "gdb", "logs", "lint"]})", kAlice);
   EXPECT_TRUE(outcome.run_id.empty());
   EXPECT_THAT(outcome.errors,
               ElementsAre(FieldError{"tools[1]", R"(no tool "gdb" in maced's configuration; it has logs, waves)"},
@@ -90,13 +91,13 @@ TEST_F(RunServiceTest, AToolMacedDoesNotHaveIsRefusedAndNothingIsRecorded) {  //
   spec.workloads = {"hello"};
   spec.objective = "o";
   spec.tools = {"gdb"};
-  EXPECT_THAT(service.submit(spec, 1000).errors,
+  EXPECT_THAT(service.submit(spec, kAlice).errors,
               ElementsAre(FieldError{"tools[0]", R"(no tool "gdb" in maced's configuration; it has logs, waves)"}));
   EXPECT_TRUE(service.list({}).empty());
 }
 
 TEST_F(RunServiceTest, WithNoToolsConfiguredASpecMayNameNone) {  // REQ-EXEC-7
-  auto outcome = service_.submit_json(R"({"workloads": ["hello"], "objective": "o", "tools": ["logs"]})", 1000);
+  auto outcome = service_.submit_json(R"({"workloads": ["hello"], "objective": "o", "tools": ["logs"]})", kAlice);
   EXPECT_THAT(outcome.errors,
               ElementsAre(FieldError{"tools[0]", R"(no tool "logs" in maced's configuration; it declares none)"}));
   EXPECT_TRUE(service_.list({}).empty());
@@ -107,7 +108,7 @@ TEST_F(RunServiceTest, ConfiguredToolsAreAcceptedAndKeptInTheRecordedSpec) {  //
   with_tools.tool_names = {"logs", "waves"};
   RunService service(*store_, with_tools, [this] { return now_; });
   auto outcome = service.submit_json(
-      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "logs"]})", 1000);
+      R"({"workloads": ["hello"], "objective": "o", "tools": ["waves", "logs"]})", kAlice);
   ASSERT_TRUE(outcome.errors.empty()) << outcome.errors.front().to_string();
   auto recorded = parse_run_spec_json(service.run(outcome.run_id).spec_json);
   ASSERT_TRUE(recorded.spec);
@@ -208,7 +209,7 @@ TEST_F(RunServiceTest, OthersSeeEverythingWhenMacedSaysSo) {
   ServiceSettings open = settings();
   open.others_see = OthersSee::everything;
   RunService service(*store_, open);
-  std::string id = service.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", 1000).run_id;
+  std::string id = service.submit_json(R"({"workloads": ["hello"], "objective": "o", "core": "pico"})", kAlice).run_id;
   EXPECT_EQ(service.list({}, kBob).at(0).objective, "o");
   EXPECT_NO_THROW(service.detail(id, kBob));
   // Control stays the submitter's and the administrators'.
@@ -222,12 +223,12 @@ TEST_F(RunServiceTest, ASubmitBeyondTheUsersQueueLimitIsRefusedNamingItAndStores
   limited.queue.max_runs_per_user = 2;
   RunService service(*store_, limited, [this] { return now_; });
   const char* spec = R"({"workloads": ["hello"], "objective": "o", "core": "pico"})";
-  const std::string first = service.submit_json(spec, 1000).run_id;
+  const std::string first = service.submit_json(spec, Caller{1000}).run_id;
   ASSERT_FALSE(first.empty());
-  ASSERT_FALSE(service.submit_json(spec, 1000).run_id.empty());
+  ASSERT_FALSE(service.submit_json(spec, Caller{1000}).run_id.empty());
   const int64_t events_before = static_cast<int64_t>(store_->events_after(first, 0).size());
 
-  auto refused = service.submit_json(spec, 1000);
+  auto refused = service.submit_json(spec, Caller{1000});
   EXPECT_TRUE(refused.run_id.empty());
   ASSERT_EQ(refused.errors.size(), 1u);
   EXPECT_EQ(refused.errors[0].path, "queue.max_runs_per_user");
@@ -237,14 +238,102 @@ TEST_F(RunServiceTest, ASubmitBeyondTheUsersQueueLimitIsRefusedNamingItAndStores
   EXPECT_EQ(static_cast<int64_t>(store_->events_after(first, 0).size()), events_before);
 
   // Another user's queue is their own; and a run that starts frees its place.
-  EXPECT_FALSE(service.submit_json(spec, 1001).run_id.empty());
+  EXPECT_FALSE(service.submit_json(spec, Caller{1001}).run_id.empty());
   service.set_state(first, RunState::running, "");
-  EXPECT_FALSE(service.submit_json(spec, 1000).run_id.empty());
+  EXPECT_FALSE(service.submit_json(spec, Caller{1000}).run_id.empty());
   // A replay queues a run too.
   service.set_state(first, RunState::passed, "");
   auto replay = service.replay(first, 0, kAlice);
   ASSERT_EQ(replay.errors.size(), 1u);
   EXPECT_EQ(replay.errors[0].path, "queue.max_runs_per_user");
+}
+
+// REQ-REPLAY-3: a run's replay.from serves its bypassed calls from that run's recorded builds,
+// verdicts and LLM replies, so naming a run is reading it: the submitter must be allowed
+// to read it, as `mace status RUN` would, and a refusal records nothing.
+TEST_F(RunServiceTest, AReplayFromARunTheSubmitterMayNotReadIsRefusedNamingTheField) {
+  const std::string alices = submit(1000);
+  const std::string spec = R"({"workloads": ["hello"], "objective": "o", "core": "pico",
+    "replay": {"bypass": ["build", "run"], "from": ")" + alices + R"("}})";
+  auto refused = service_.submit_json(spec, kBob);
+  EXPECT_TRUE(refused.run_id.empty());
+  ASSERT_EQ(refused.errors.size(), 1u);
+  EXPECT_EQ(refused.errors[0].path, "replay.from");
+  EXPECT_THAT(refused.errors[0].message, HasSubstr("run " + alices + " belongs to uid 1000"));
+  EXPECT_EQ(service_.list({}).size(), 1u) << "a refused submit recorded a run";
+  // `mace spec check` says the same, before anything is submitted.
+  auto parsed = parse_run_spec_json(spec);
+  ASSERT_TRUE(parsed.spec);
+  EXPECT_THAT(service_.check(*parsed.spec, kBob),
+              ElementsAre(FieldError{"replay.from", refused.errors[0].message}));
+  // Whoever may read it may name it.
+  EXPECT_TRUE(service_.submit_json(spec, kAlice).errors.empty());
+  EXPECT_TRUE(service_.submit_json(spec, kAdmin).errors.empty());
+  ServiceSettings open = settings();
+  open.others_see = OthersSee::everything;
+  RunService one_team(*store_, open, [this] { return now_; });
+  EXPECT_TRUE(one_team.submit_json(spec, kBob).errors.empty());
+}
+
+// A replay is served what its original recorded: replaying one's own replay of another's
+// run reads that run, and needs the right to read it still.
+TEST_F(RunServiceTest, AReplayOfAReplayNeedsTheRightToReadTheOriginalStill) {
+  const std::string alices = submit(1000);
+  service_.set_state(alices, RunState::failed, "workload_failed");
+  const std::string admins_replay = service_.replay(alices, 0, kAdmin).run_id;
+  ASSERT_FALSE(admins_replay.empty());
+  service_.set_state(admins_replay, RunState::failed, "workload_failed");
+  const Caller no_longer_admin{kAdmin.uid, false};
+  try {
+    service_.replay(admins_replay, 0, no_longer_admin);
+    FAIL() << "uid 999, no longer an administrator, replayed uid 1000's run";
+  } catch (const RequestError& e) {
+    EXPECT_EQ(e.field_error().path, "runId");
+    EXPECT_THAT(e.what(), HasSubstr("replays run " + alices));
+    EXPECT_THAT(e.what(), HasSubstr("belongs to uid 1000"));
+  }
+  EXPECT_EQ(service_.list({}).size(), 2u);
+  EXPECT_TRUE(service_.replay(admins_replay, 0, kAdmin).errors.empty());
+}
+
+// REQ-VER-13: a run and its `submitted` event are one write. The store is held to the
+// pages it has (SQLite's max_page_count, as a full disk holds it): whichever write of a
+// submit needs a page more is refused, and the whole submit with it, so a submit answered
+// with an error never runs later.
+TEST_F(RunServiceTest, ASubmitTheStoreCannotRecordWholeRecordsNothing) {
+  ServiceSettings unlimited = settings();
+  unlimited.queue.max_runs_per_user = kMaxMaxQueuedRunsPerUser;
+  RunService service(*store_, unlimited, [this] { return now_; });
+  store::Database& db = store_->database();
+  auto page_count = [&] {
+    auto stmt = db.prepare("PRAGMA page_count");
+    stmt.step();
+    return stmt.int64(0);
+  };
+  // Runs' rows and events' rows fill their pages at different rates: the refused write is
+  // sometimes the run's, sometimes its event's.
+  const std::string spec = R"({"workloads": ["hello"], "core": "pico", "objective": "o"})";
+  size_t accepted = 0;
+  int refused = 0;
+  bool held = true;
+  for (int i = 0; i < 1000 && refused < 40; ++i) {
+    // Held to its pages until a submit is refused, then let one more grow it.
+    db.exec("PRAGMA max_page_count = " + std::to_string(held ? page_count() : 1'000'000));
+    try {
+      ASSERT_FALSE(service.submit_json(spec, kAlice).run_id.empty());
+      ++accepted;
+      held = true;
+    } catch (const std::exception& e) {
+      EXPECT_THAT(e.what(), HasSubstr("full"));
+      ++refused;
+      held = false;
+    }
+    const auto runs = store_->runs_in_states({RunState::queued});
+    ASSERT_EQ(runs.size(), accepted) << "a refused submit left a run (submit " << i << ")";
+    for (const auto& run : runs)
+      ASSERT_EQ(store_->events_after(run.id, 0, 1).size(), 1u) << run.id << " has no event";
+  }
+  EXPECT_GE(refused, 40);
 }
 
 TEST_F(RunServiceTest, UnknownRunIsARequestErrorOnRunId) {
