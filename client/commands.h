@@ -1,6 +1,8 @@
 #pragma once
 // One function per `mace` command. Each returns the process exit code.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "arguments.h"
@@ -47,8 +49,10 @@ int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args);
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 
 // Reads at most `max_bytes` of a regular file, or of standard input for "-", as they are
-// (read_input.cc). Returns false with `error` set, also for a FIFO or a device.
+// (read_input.cc). Returns false with `error` set, also for a FIFO or a device. `whole_size`,
+// when given, is set to the input's whole size where that is known without reading all of
+// it (a regular file, standard input redirected from one), else to nullopt.
 bool read_input(const std::string& path, std::size_t max_bytes, std::string& out,
-                std::string& error);
+                std::string& error, std::optional<std::uint64_t>* whole_size = nullptr);
 
 }  // namespace mace::client

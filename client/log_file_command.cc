@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "commands.h"
 #include "core/json_writer.h"
@@ -90,11 +91,22 @@ int cmd_log_file(const GlobalOptions& global, const Arguments& args) {
   uint64_t tail = 0, iteration = 0, file_id = 0;
   const int kinds = (args.has("--build") ? 1 : 0) + (args.value("--sim") ? 1 : 0) +
                     (args.value("--file") ? 1 : 0) + (args.has("--list") ? 1 : 0);
-  if (args.positional.size() != 1 || kinds != 1 ||
-      !parse_count(args.value("--tail"), kMaxTailLines, tail) ||
-      !parse_count(args.value("--iteration"), 1u << 20, iteration) ||
-      !parse_count(args.value("--file"), 999999999, file_id)) {
-    std::cerr << usage << "  --tail: a count of lines up to " << kMaxTailLines << "\n";
+  if (args.positional.size() != 1 || kinds != 1) {
+    std::cerr << usage;
+    return kExitBadInput;
+  }
+  // Each value its own rule, said for the option that broke it.
+  constexpr uint64_t kMaxIteration = 1u << 20;
+  const std::string bad_value =
+      !parse_count(args.value("--tail"), kMaxTailLines, tail)
+          ? "--tail: a count of lines up to " + std::to_string(kMaxTailLines)
+      : !parse_count(args.value("--iteration"), kMaxIteration, iteration)
+          ? "--iteration: an iteration number, at most " + std::to_string(kMaxIteration)
+      : !parse_count(args.value("--file"), 999999999, file_id)
+          ? "--file: a log's id, as `mace logs RUN --list` shows it"
+          : "";
+  if (!bad_value.empty()) {
+    std::cerr << usage << "  " << bad_value << "\n";
     return kExitBadInput;
   }
   if (args.has("--list")) return list_log_files(global, args.positional[0]);

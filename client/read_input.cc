@@ -42,10 +42,18 @@ bool read_at_most(int fd, std::size_t max_bytes, const std::string& name, std::s
 }  // namespace
 
 bool read_input(const std::string& path, std::size_t max_bytes, std::string& out,
-                std::string& error) {
+                std::string& error, std::optional<std::uint64_t>* whole_size) {
   out.clear();
+  if (whole_size) whole_size->reset();
   // Standard input may be a pipe or a terminal: that is what "-" is for.
-  if (path == "-") return read_at_most(STDIN_FILENO, max_bytes, "standard input", out, error);
+  if (path == "-") {
+    struct stat st {};
+    const off_t at = ::lseek(STDIN_FILENO, 0, SEEK_CUR);
+    if (whole_size && ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && at >= 0 &&
+        st.st_size >= at)
+      *whole_size = static_cast<std::uint64_t>(st.st_size - at);
+    return read_at_most(STDIN_FILENO, max_bytes, "standard input", out, error);
+  }
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (!fd) {
@@ -61,6 +69,7 @@ bool read_input(const std::string& path, std::size_t max_bytes, std::string& out
     error = "cannot read " + path + ": not a regular file (use - for standard input)";
     return false;
   }
+  if (whole_size) *whole_size = static_cast<std::uint64_t>(st.st_size);
   return read_at_most(fd.get(), max_bytes, path, out, error);
 }
 

@@ -47,9 +47,11 @@ std::pair<std::string, std::string> chosen_backend(const Arguments& args, const 
   return {backend, model};
 }
 
+// As print_errors: an error of the whole spec (invalid JSON, a NUL) has no path.
 void print_remote_errors(const std::string& file, capnp::List<api::FieldError>::Reader errors) {
-  for (auto e : errors)
-    std::cerr << file << ": " << e.getPath().cStr() << ": " << e.getMessage().cStr() << "\n";
+  FieldErrors local;
+  for (auto e : errors) local.push_back({e.getPath().cStr(), e.getMessage().cStr()});
+  print_errors(file, local);
 }
 
 // What only maced can tell of a valid spec (its workloads, tools, backend); exit 0 when

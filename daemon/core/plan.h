@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,6 +94,10 @@ struct PlanGrammar {
 };
 
 Plan parse_plan(std::string_view reply, PlanGrammar grammar = {});
+
+// The error of a reply over kMaxReplyBytes: its size when the reader knows it (a file's),
+// else "over" the limit, never the size at which a bounded reader stopped.
+std::string reply_too_long_error(std::optional<std::uint64_t> whole_size);
 
 // The module path a unit_test task names: the first word of its instruction, without a
 // trailing ',', ':' or ';' ("piton/design/common/rtl/synchronizer.v: check the reset").

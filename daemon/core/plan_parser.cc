@@ -316,12 +316,17 @@ void add_graph_errors(Plan& plan) {
 
 }  // namespace
 
+std::string reply_too_long_error(std::optional<std::uint64_t> whole_size) {
+  const std::string limit = std::to_string(kMaxReplyBytes) + " bytes, the most a plan may be";
+  if (!whole_size) return "the reply is over " + limit;
+  return "the reply is " + std::to_string(*whole_size) + " bytes, over " + limit;
+}
+
 Plan parse_plan(std::string_view reply, PlanGrammar grammar) {
   Plan plan;
   if (reply.size() > kMaxReplyBytes) {
-    // "over", not the size: a reader may have stopped one byte past the limit.
-    plan.errors.push_back("the reply is over " + std::to_string(kMaxReplyBytes) +
-                          " bytes, the most a plan may be");
+    // Not reply.size(): a reader may have stopped one byte past the limit.
+    plan.errors.push_back(reply_too_long_error(std::nullopt));
     return plan;
   }
   std::vector<Skip> skips;

@@ -86,5 +86,25 @@ TEST(CommandHelpTest, AMistypedFlagGetsTheClosestFlagOfThatCommand) {
   EXPECT_THAT(mace({"logs", "RUN", "--folow"}).err, HasSubstr("did you mean --follow?"));
 }
 
+TEST(CommandHelpTest, ABadOptionValueGetsThatOptionsOwnRule) {
+  auto iteration = mace({"logs", "RUN", "--build", "--iteration", "x"});
+  EXPECT_EQ(iteration.exit_code, 2);
+  EXPECT_THAT(iteration.err, HasSubstr("usage: mace logs RUN"));
+  EXPECT_THAT(iteration.err, HasSubstr("  --iteration: an iteration number, at most 1048576\n"));
+  EXPECT_THAT(iteration.err, Not(HasSubstr("--tail:")));
+  auto file = mace({"logs", "RUN", "--file", "-3"});
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_THAT(file.err, HasSubstr("  --file: a log's id, as `mace logs RUN --list` shows it\n"));
+  EXPECT_THAT(file.err, Not(HasSubstr("--tail:")));
+  auto tail = mace({"logs", "RUN", "--sim", "hello", "--tail", "1000001"});
+  EXPECT_EQ(tail.exit_code, 2);
+  EXPECT_THAT(tail.err, HasSubstr("  --tail: a count of lines up to 100000\n"));
+  EXPECT_THAT(tail.err, Not(HasSubstr("--iteration:")));
+  // A mistake of shape, not of a value: the usage alone.
+  auto shape = mace({"logs", "RUN", "--build", "--sim", "hello"});
+  EXPECT_EQ(shape.exit_code, 2);
+  EXPECT_THAT(shape.err, Not(HasSubstr("--tail:")));
+}
+
 }  // namespace
 }  // namespace mace::testing

@@ -11,6 +11,7 @@ namespace mace {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using mace::testing::ProcessOptions;
 using mace::testing::run_process;
 
@@ -65,6 +66,29 @@ TEST(PlanCli, MissingFileAndUsage) {
   auto usage = run_process({mace_binary(), "plan", "parse"});
   EXPECT_EQ(usage.exit_code, 2);
   EXPECT_THAT(usage.err, HasSubstr("usage: mace plan parse FILE"));
+}
+
+// A reply over the limit is read only up to it, but its size is the file's, not where the
+// reading stopped.
+TEST(PlanCli, AnOversizedReplyIsRefusedWithItsRealSize) {
+  mace::testing::TempDir dir;
+  std::string line = "TASK: a | deps= | kind=config | Build\n";
+  std::string reply;
+  while (reply.size() < 2'700'000) reply += line;
+  dir.write("reply.txt", reply);
+  auto r = run_process({mace_binary(), "plan", "parse", dir.file("reply.txt")});
+  EXPECT_EQ(r.exit_code, 2);
+  const std::string why = "the reply is " + std::to_string(reply.size()) +
+                          " bytes, over 1048576 bytes, the most a plan may be";
+  EXPECT_THAT(r.err, HasSubstr(dir.file("reply.txt") + ": " + why + "\n"));
+  EXPECT_THAT(r.out, HasSubstr(why));
+  EXPECT_THAT(r.err, Not(HasSubstr("1048577")));
+  // From a pipe, whose size is not known without reading it all, it is "over".
+  ProcessOptions piped;
+  piped.stdin_text = reply;
+  auto from_pipe = run_process({mace_binary(), "plan", "parse", "-"}, piped);
+  EXPECT_EQ(from_pipe.exit_code, 2);
+  EXPECT_THAT(from_pipe.err, HasSubstr("-: the reply is over 1048576 bytes, the most a plan may be"));
 }
 
 }  // namespace

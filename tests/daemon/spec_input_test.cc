@@ -62,6 +62,19 @@ TEST_F(SpecInputTest, SubmitOfASpecWithANulAndGarbageIsRefusedByMaced) {
   EXPECT_TRUE(nothing_recorded());
 }
 
+// An error of the spec as a whole (not JSON, a NUL) has no field: "FILE: message", with no
+// empty field between two colons.
+TEST_F(SpecInputTest, AnErrorOfTheWholeSpecIsFileColonMessage) {
+  dir_.write("broken.json", "{\"core\": ");
+  auto r = mace({"submit", dir_.file("broken.json")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, ::testing::StartsWith(dir_.file("broken.json") + ": "));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr(": : ")));
+  EXPECT_THAT(r.err, HasSubstr("JSON"));
+  EXPECT_EQ(mace({"spec", "check", dir_.file("broken.json")}).err, r.err);
+  EXPECT_TRUE(nothing_recorded());
+}
+
 // spec-hardening finding 1: -model= ran a simulator from a directory the submitter made.
 TEST_F(SpecInputTest, SubmitOfAModelOptionIsRefusedNamingTheFieldAndTheOption) {
   dir_.write("model.json", R"({"core": "pico", "workloads": ["add.S"], "objective": "run add",
