@@ -124,6 +124,30 @@ TEST_F(AccessTest, AOneTeamServerShowsEveryoneEverythingButControlStaysWithTheOw
   EXPECT_EQ(as(kBob, {"cancel", id}).exit_code, 2);
 }
 
+// Reading a batch is not cancelling it: who may read every batch but not cancel this one
+// changes nothing by asking, neither the batch nor its run under way.
+TEST_F(AccessTest, AnEvalCancelRefusedLeavesTheBatchAndItsRunAsTheyWere) {
+  start(R"({"access": {"others_see": "everything"}})");
+  dir_.write("suite.json", R"({"suite": "s", "tasks": [
+    {"id": "a", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o", "backend": "direct"}, "expert": {}},
+    {"id": "b", "spec": {"core": "pico", "workloads": ["hello"], "objective": "o", "backend": "direct"}, "expert": {}}]})");
+  auto submitted = as(kAlice, {"eval", "submit", dir_.file("suite.json"), "--methods", "mace"});
+  ASSERT_EQ(submitted.exit_code, 0) << submitted.err;
+  const std::string batch = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string before = as(kAlice, {"eval", "status", batch}).out;
+  EXPECT_THAT(before, HasSubstr("): running, 0/2 jobs done"));
+  EXPECT_THAT(before, HasSubstr(" queued\n"));
+
+  auto refused = as(kBob, {"eval", "cancel", batch});
+  EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("batch " + batch + " was submitted by uid 65533; only "
+                                     "that user and maced's administrators may cancel it"));
+  EXPECT_EQ(as(kAlice, {"eval", "status", batch}).out, before);
+
+  EXPECT_EQ(as(kAlice, {"eval", "cancel", batch}).exit_code, 0);
+  EXPECT_THAT(as(kAlice, {"eval", "status", batch}).out, HasSubstr("): cancelled, "));
+}
+
 TEST_F(AccessTest, AnAdminGroupThatDoesNotExistStopsMacedAtStart) {
   dir_.write("maced.json", R"({"access": {"admin_group": "no-such-group-here"}})");
   auto r = run_process({maced_binary(), "--socket", dir_.file("m.sock"), "--state-dir",
