@@ -127,7 +127,7 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
     errors.push_back({"repeats", "the batch would have " + std::to_string(jobs.size()) +
                                      " jobs; at most " + std::to_string(eval::kMaxBatchJobs)});
   if (!errors.empty()) return {"", std::move(errors)};
-  if (FieldErrors full = queue_full(uid, static_cast<int64_t>(jobs.size())); !full.empty())
+  if (FieldErrors full = queue_full(caller.uid, static_cast<int64_t>(jobs.size())); !full.empty())
     return {"", std::move(full)};
 
   const int64_t now = clock_();
