@@ -23,7 +23,7 @@ class RunReplayTest : public testing::RecordedRunTest {
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [1, 1], "workloads": ["add.S"], "objective": "run add", )"
         R"("backend": "direct", "replay": )" + replay_json + "}",
-        1000);
+        service::Caller{1000});
     EXPECT_THAT(outcome.errors, ::testing::IsEmpty());
     return outcome.run_id;
   }
