@@ -7,6 +7,7 @@
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
 #include "service/service_error.h"
+#include "store/sqlite.h"
 
 namespace mace::service {
 namespace {
@@ -149,8 +150,16 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
     row.seed = static_cast<int64_t>(job.seed);
     rows.push_back(std::move(row));
   }
-  store_.insert_eval_batch(batch, rows);
-  advance();
+  {
+    // The batch, its jobs and its first job's run are one write: a submit answered with an
+    // error (a full disk refusing the run) must not leave a batch that starts later.
+    RunService::SchedulerHold hold(runs_);
+    store::Transaction txn(store_.database());
+    store_.insert_eval_batch(batch, rows);
+    if (auto stored = store_.find_eval_batch(batch.id)) advance_batch(*stored);
+    txn.commit();
+    hold.release();
+  }
   return {batch.id, {}};
 }
 

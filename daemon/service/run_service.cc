@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <stdexcept>
 
 #include "core/joined.h"
 #include "os/file_io.h"
@@ -141,7 +142,8 @@ SubmitOutcome RunService::queue(const store::RunRecord& run, std::string message
     txn.commit();
   }
   tell_watchers(submitted);
-  if (settings_.on_queued) settings_.on_queued(run.id);
+  if (held_queued_) held_queued_->push_back(run.id);
+  else if (settings_.on_queued) settings_.on_queued(run.id);
   return {run.id, {}};
 }
 
@@ -402,6 +404,24 @@ bool RunService::finish(const std::string& run_id, RunState state, const std::st
   if (is_final(run(run_id).state)) return false;
   set_state(run_id, state, reason);
   return true;
+}
+
+RunService::SchedulerHold::SchedulerHold(RunService& service) : service_(service) {
+  if (service_.held_queued_) throw std::logic_error("the scheduler is already held");
+  service_.held_queued_.emplace();
+}
+
+RunService::SchedulerHold::~SchedulerHold() {
+  if (held_) service_.held_queued_.reset();
+}
+
+void RunService::SchedulerHold::release() {
+  if (!held_) return;
+  held_ = false;
+  std::vector<std::string> queued = std::move(*service_.held_queued_);
+  service_.held_queued_.reset();
+  if (service_.settings_.on_queued)
+    for (const auto& run_id : queued) service_.settings_.on_queued(run_id);
 }
 
 void RunService::set_hooks(std::function<void(const std::string&)> on_queued,

@@ -224,6 +224,24 @@ class RunService {
   // its loop was finishing stays cancelled). Returns whether the state changed.
   bool finish(const std::string& run_id, RunState state, const std::string& reason);
 
+  // While one is alive, the scheduler hears of no queued run until it is released: a caller
+  // that queues a run inside a store transaction of its own (an evaluation batch with its
+  // first job's run) tells the scheduler once that transaction committed, and never when
+  // it did not, since the run then does not exist.
+  class SchedulerHold {
+   public:
+    explicit SchedulerHold(RunService& service);
+    ~SchedulerHold();  // not released: the held runs are forgotten
+    SchedulerHold(const SchedulerHold&) = delete;
+    SchedulerHold& operator=(const SchedulerHold&) = delete;
+    // Tells the scheduler of every run queued while held.
+    void release();
+
+   private:
+    RunService& service_;
+    bool held_ = true;
+  };
+
   void set_hooks(std::function<void(const std::string&)> on_queued,
                  std::function<void(const std::string&)> on_cancelled);
   // Told after a run reached a final state (the evaluation harness starts its next job).
@@ -282,6 +300,8 @@ class RunService {
   std::string executor_ = "local";
   CheckoutsSource checkouts_source_;
   WatchToken next_token_ = 1;
+  // Set while a SchedulerHold is alive: the runs queued meanwhile.
+  std::optional<std::vector<std::string>> held_queued_;
   std::function<void(const std::string&)> on_final_;
 };
 

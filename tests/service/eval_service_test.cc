@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "service/service_error.h"
+#include "store/sqlite.h"
 #include "support/child_process.h"
 
 namespace mace::service {
@@ -180,6 +181,51 @@ TEST_F(EvalServiceTest, ACancelRefusedLeavesTheBatchAndItsRunAsTheyWere) {
   EXPECT_EQ(eval.view(batch, kOwner).state, "cancelled");
   EXPECT_EQ(store_->find_run(run)->state, RunState::cancelled);
   EXPECT_EQ(current_run(), "") << "a cancelled batch started its next job";
+}
+
+// REQ-VER-13: a batch, its jobs and its first job's run are one write. The store is held to
+// the pages it has (SQLite's max_page_count, as a full disk holds it): when any of these
+// writes is refused, the submit fails whole, and no batch answered with an error runs later.
+// The scheduler hears of a run only once it is recorded.
+TEST_F(EvalServiceTest, ASubmitTheStoreCannotRecordWholeRecordsNothing) {
+  ServiceSettings settings;
+  settings.queue.max_eval_jobs_per_user = kMaxMaxPendingEvalJobsPerUser;
+  std::vector<std::string> told;
+  settings.on_queued = [&](const std::string& run_id) { told.push_back(run_id); };
+  RunService runs(*store_, settings, [this] { return ++now_; });
+  EvalService eval(*store_, runs, [this] { return ++now_; });
+  store::Database& db = store_->database();
+  auto page_count = [&] {
+    auto stmt = db.prepare("PRAGMA page_count");
+    stmt.step();
+    return stmt.int64(0);
+  };
+  eval::BatchRequest request;
+  request.methods = {eval::Method::mace};
+  size_t accepted = 0;
+  int refused = 0;
+  bool held = true;
+  for (int i = 0; i < 1000 && refused < 30; ++i) {
+    // Held to its pages until a submit is refused, then let one more grow it.
+    db.exec("PRAGMA max_page_count = " + std::to_string(held ? page_count() : 1'000'000));
+    try {
+      ASSERT_TRUE(eval.submit(kSuite, request, kOwner).errors.empty());
+      ++accepted;
+      held = true;
+    } catch (const std::exception& e) {
+      EXPECT_THAT(e.what(), HasSubstr("full"));
+      ++refused;
+      held = false;
+    }
+    const auto batches = store_->eval_batches({});
+    ASSERT_EQ(batches.size(), accepted) << "a refused submit left a batch (submit " << i << ")";
+    for (const auto& batch : batches)
+      ASSERT_EQ(store_->eval_runs(batch.id).size(), 1u) << batch.id << " has no run";
+    const auto queued = store_->runs_in_states({RunState::queued});
+    ASSERT_EQ(queued.size(), accepted) << "a refused submit left a run (submit " << i << ")";
+    ASSERT_EQ(told.size(), accepted) << "the scheduler was told of a run never recorded";
+  }
+  EXPECT_GE(refused, 30);
 }
 
 }  // namespace
