@@ -25,6 +25,44 @@ ListPages list_pages(api::Maced::Client& maced, kj::WaitScope& wait, uint32_t li
   }
 }
 
+kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced, kj::WaitScope& wait,
+                                                      const std::string& run_id) {
+  std::vector<capnp::Response<api::Maced::StatusResults>> pages;
+  uint32_t tasks = 0, diagnoses = 0, builds = 0;
+  for (;;) {
+    auto request = maced.statusRequest();
+    request.setRunId(run_id);
+    request.setTasksFrom(tasks);
+    request.setDiagnosesFrom(diagnoses);
+    request.setNarrowingBuildsFrom(builds);
+    pages.push_back(request.send().wait(wait));
+    auto run = pages.back().getRun();
+    const uint32_t came = run.getTasks().size() + run.getDiagnoses().size() + run.getNarrowingBuilds().size();
+    tasks += run.getTasks().size();
+    diagnoses += run.getDiagnoses().size();
+    builds += run.getNarrowingBuilds().size();
+    // An older maced never says `more`; each page must move on, or it would be asked again.
+    if (!pages.back().getMore() || came == 0) break;
+  }
+  auto message = kj::heap<capnp::MallocMessageBuilder>();
+  auto out = message->initRoot<api::RunDetail>();
+  const auto first = pages.front().getRun();
+  out.setSummary(first.getSummary());
+  out.setSpecJson(first.getSpecJson());
+  if (first.hasPostMortem()) out.setPostMortem(first.getPostMortem());
+  out.setQueuedAhead(first.getQueuedAhead());
+  auto out_tasks = out.initTasks(tasks);
+  auto out_diagnoses = out.initDiagnoses(diagnoses);
+  auto out_builds = out.initNarrowingBuilds(builds);
+  uint32_t t = 0, d = 0, b = 0;
+  for (const auto& page : pages) {
+    for (auto task : page.getRun().getTasks()) out_tasks.setWithCaveats(t++, task);
+    for (auto diagnosis : page.getRun().getDiagnoses()) out_diagnoses.setWithCaveats(d++, diagnosis);
+    for (auto build : page.getRun().getNarrowingBuilds()) out_builds.setWithCaveats(b++, build);
+  }
+  return message;
+}
+
 CallPages call_pages(api::Maced::Client& maced, kj::WaitScope& wait, const std::string& run_id) {
   CallPages pages;
   uint32_t from = 0;

@@ -1,6 +1,7 @@
 #pragma once
-// maced answers a listing, a run's log and its LLM calls a page at a time, so that no
-// answer can pass the size of a message (schema/mace.capnp: list, logs, calls); these ask
+// maced answers a listing, a run's detail, its log and its LLM calls a page at a time, so
+// that no answer can pass the size of a message (schema/mace.capnp: list, status, logs,
+// calls); these ask
 // for pages until the command has what it wants. Each page's response is kept, so readers
 // into it stay valid while the command shows them.
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <capnp/capability.h>
+#include <capnp/message.h>
 #include <kj/async.h>
 
 #include "mace.capnp.h"
@@ -23,6 +25,11 @@ using CallPages = std::vector<capnp::Response<api::Maced::CallsResults>>;
 // of them (0: every one).
 ListPages list_pages(api::Maced::Client& maced, kj::WaitScope& wait, uint32_t limit,
                      const std::function<void(api::ListFilter::Builder)>& select);
+
+// The run's whole detail: every page of `status`, their lists joined, in a message of the
+// client's own (no message limit bounds it); read it with getRoot<api::RunDetail>().
+kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced, kj::WaitScope& wait,
+                                                      const std::string& run_id);
 
 // Every LLM call of the run, oldest first.
 CallPages call_pages(api::Maced::Client& maced, kj::WaitScope& wait, const std::string& run_id);

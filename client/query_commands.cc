@@ -80,10 +80,8 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
     });
   }
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
-    auto request = maced.statusRequest();
-    request.setRunId(args.positional[0]);
-    auto response = request.send().wait(io.waitScope);
-    auto run = response.getRun();
+    auto whole = whole_run_detail(maced, io.waitScope, args.positional[0]);
+    const auto run = whole->getRoot<api::RunDetail>().asReader();
     const std::string waiting = run.getSummary().getState() == api::RunState::QUEUED
                                     ? what_a_queued_run_waits_for(maced, io, run)
                                     : "";

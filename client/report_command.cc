@@ -55,10 +55,8 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     JsonWriter data;
     data.begin_object();
 
-    auto status = maced.statusRequest();
-    status.setRunId(run_id);
-    auto detail_response = status.send().wait(io.waitScope);
-    auto detail = detail_response.getRun();
+    auto whole = whole_run_detail(maced, io.waitScope, run_id);
+    const auto detail = whole->getRoot<api::RunDetail>().asReader();
     data.key("run");
     write_json(data, detail.getSummary());
     const auto planner = planner_kind_from_string(detail.getSummary().getPlanner().cStr());

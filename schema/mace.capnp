@@ -416,7 +416,13 @@ interface Maced {
   # Streams the run's events with seq > afterSeq to `listener`, then live ones, then
   # calls `listener.done` when the run is final (at once for a run already final).
 
-  status @3 (runId :Text) -> (run :RunDetail);
+  status @3 (runId :Text, tasksFrom :UInt32, diagnosesFrom :UInt32, narrowingBuildsFrom :UInt32)
+      -> (run :RunDetail, more :Bool);
+  # The run's tasks, diagnoses and narrowing builds one page at a time (about 4 MiB an
+  # answer), each list from the index given here (0: its first). `more` says that one of
+  # them goes on: ask again with each index moved on by what came. The summary, spec and
+  # post-mortem come with every page; a text over 1 MiB (an RTL diff, a fix, a reason)
+  # has its middle left out, saying how many bytes.
 
   list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text);
   # Newest first, one page at a time: an answer holds at most 500 runs and about 4 MiB, so

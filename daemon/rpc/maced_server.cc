@@ -115,7 +115,11 @@ kj::Promise<void> MacedServer::watch(WatchContext context) {
 
 kj::Promise<void> MacedServer::status(StatusContext context) {
   return answer([&] {
-    service::RunDetail run = service_.detail(text(context.getParams().getRunId()), caller_);
+    auto params = context.getParams();
+    const service::DetailFrom from{params.getTasksFrom(), params.getDiagnosesFrom(),
+                                   params.getNarrowingBuildsFrom()};
+    service::RunDetail run = service_.detail_page(text(params.getRunId()), from, caller_);
+    context.getResults().setMore(run.more);
     auto detail = context.getResults().initRun();
     fill(detail.initSummary(), run.run);
     detail.setSpecJson(run.run.spec_json);

@@ -30,6 +30,25 @@ std::size_t answer_bytes(const store::LlmCallRecord& call) {
          call.reply_text.size();
 }
 
+std::size_t answer_bytes(const store::TaskRecord& task) {
+  std::size_t bytes = kItemOverheadBytes + task.task_id.size() + task.instruction.size() +
+                      task.checkout.size() + task.network.size() + task.build_id.size() +
+                      task.build_source.size() + task.build_origin.size() +
+                      task.rtl_edits.size() + task.waiting_for.size();
+  for (const auto& dep : task.deps) bytes += dep.size() + 16;
+  for (const auto& result : task.results) bytes += result.workload.size() + 32;
+  return bytes;
+}
+
+std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis) {
+  return kItemOverheadBytes + diagnosis.task_id.size() + diagnosis.label.size() +
+         diagnosis.fix.size() + diagnosis.source.size();
+}
+
+std::size_t answer_bytes(const store::NarrowingBuildRecord& build) {
+  return kItemOverheadBytes + build.task_id.size() + build.undone.size() + build.build_id.size();
+}
+
 std::string cut_for_answer(const std::string& text, std::size_t max) {
   if (text.size() <= max) return text;
   const std::size_t head = back_to_character(text, max / 2);

@@ -1,6 +1,7 @@
 #pragma once
 // How much one answer of maced's API carries when what it holds grows with what users
-// stored: the runs of a listing, a run's log, its LLM calls. Cap'n Proto's RPC refuses to
+// stored: the runs of a listing, a run's tasks, diagnoses and narrowing builds, its log, its
+// LLM calls. Cap'n Proto's RPC refuses to
 // send a message larger than the limit its connection reads with (8 MiB for maced's,
 // maced/connection_limits.h) and a client reads 64 MiB at most by default, so a thousand
 // queued runs answered at once failed with a raw Cap'n Proto error. Such an answer is a
@@ -25,8 +26,9 @@ inline constexpr std::size_t kItemOverheadBytes = 256;
 inline constexpr int64_t kMaxRunsPerAnswer = 500;
 inline constexpr int64_t kMaxEventsPerAnswer = 5000;
 inline constexpr int64_t kMaxCallsPerAnswer = 100;
-// An LLM call's prompt or reply beyond this is cut in an answer (its middle left out, and
-// a line saying how much), so that any one call fits in one.
+// An LLM call's prompt or reply, a task's RTL diff, a diagnosis's fix, a run's reason or
+// post-mortem beyond this is cut in an answer (its middle left out, and a line saying how
+// much), so that any one item fits in one.
 inline constexpr std::size_t kMaxCallTextBytes = 1 << 20;
 
 // Counts what a page holds as items are added. The first item always fits (each kind of
@@ -48,6 +50,9 @@ class AnswerBudget {
 std::size_t answer_bytes(const store::RunRecord& run);
 std::size_t answer_bytes(const store::EventRecord& event);
 std::size_t answer_bytes(const store::LlmCallRecord& call);
+std::size_t answer_bytes(const store::TaskRecord& task);
+std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis);
+std::size_t answer_bytes(const store::NarrowingBuildRecord& build);
 
 // `text` cut to at most about `max` bytes: its head and tail, each ending on a UTF-8
 // character, and between them a line saying how many bytes were left out and why.

@@ -297,6 +297,63 @@ std::size_t fitting(std::vector<Item>& items, std::size_t page, bool& more) {
 
 }  // namespace
 
+namespace {
+
+// Drops the first `from` items.
+template <typename Item>
+void skip(std::vector<Item>& items, int64_t from) {
+  const auto n = static_cast<std::size_t>(std::clamp<int64_t>(from, 0, static_cast<int64_t>(items.size())));
+  items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+// Keeps of `items` what `budget` still takes; false when it took not all of them.
+template <typename Item>
+bool keep_what_fits(std::vector<Item>& items, AnswerBudget& budget) {
+  std::size_t fit = 0;
+  while (fit < items.size() && budget.take(answer_bytes(items[fit]))) ++fit;
+  const bool all = fit == items.size();
+  items.resize(fit);
+  return all;
+}
+
+}  // namespace
+
+RunDetail RunService::detail_page(const std::string& run_id, const DetailFrom& from,
+                                  const Caller& caller) const {
+  RunDetail d = detail(run_id, caller);
+  d.run.reason = cut_for_answer(d.run.reason);
+  if (d.post_mortem) {
+    d.post_mortem->explanation = cut_for_answer(d.post_mortem->explanation);
+    d.post_mortem->next_steps = cut_for_answer(d.post_mortem->next_steps);
+  }
+  skip(d.tasks, from.tasks);
+  skip(d.narrowing_builds, from.narrowing_builds);
+  skip(d.diagnoses, from.diagnoses);
+  for (auto& task : d.tasks) task.rtl_edits = cut_for_answer(task.rtl_edits);
+  for (auto& diagnosis : d.diagnoses) diagnosis.fix = cut_for_answer(diagnosis.fix);
+  AnswerBudget budget;
+  budget.take(answer_bytes(d.run) + d.run.spec_json.size() +
+              (d.post_mortem ? d.post_mortem->explanation.size() + d.post_mortem->next_steps.size() : 0));
+  // Once one list is cut, the ones after it wait for the next page, so each list's next
+  // index is where it stopped.
+  const RunDetail all = d;
+  bool whole = keep_what_fits(d.tasks, budget);
+  if (!whole) d.narrowing_builds.clear();
+  whole = whole && keep_what_fits(d.narrowing_builds, budget);
+  if (!whole) d.diagnoses.clear();
+  whole = whole && keep_what_fits(d.diagnoses, budget);
+  // A page carries at least one item of what is left, however long the run's own texts
+  // were, so that asking again always moves on (each is bounded, far under the limit).
+  if (!whole && d.tasks.empty() && d.narrowing_builds.empty() && d.diagnoses.empty()) {
+    if (!all.tasks.empty()) d.tasks.push_back(all.tasks.front());
+    else if (!all.narrowing_builds.empty()) d.narrowing_builds.push_back(all.narrowing_builds.front());
+    else d.diagnoses.push_back(all.diagnoses.front());
+  }
+  d.more = d.tasks.size() < all.tasks.size() || d.narrowing_builds.size() < all.narrowing_builds.size() ||
+           d.diagnoses.size() < all.diagnoses.size();
+  return d;
+}
+
 RunPage RunService::list_page(const store::RunFilter& filter, const Caller& caller) const {
   const int64_t page = filter.limit > 0 ? std::min(filter.limit, kMaxRunsPerAnswer) : kMaxRunsPerAnswer;
   store::RunFilter bounded = filter;

@@ -76,6 +76,15 @@ struct RunDetail {
   std::vector<store::NarrowingBuildRecord> narrowing_builds;
   std::optional<store::PostMortemRecord> post_mortem;
   int64_t queued_ahead = 0;  // a queued run: the queued runs submitted before it
+  // detail_page: one of the lists goes on beyond this page.
+  bool more = false;
+};
+
+// Where a page of a run's detail starts in each of its lists.
+struct DetailFrom {
+  int64_t tasks = 0;
+  int64_t diagnoses = 0;
+  int64_t narrowing_builds = 0;
 };
 
 // One page of a listing, of a run's log, of its LLM calls (answer_pages.h): what fits in
@@ -197,6 +206,11 @@ class RunService {
   // after_seq on, up to `limit` events (0: all). llm_call_page: its calls from the one at
   // index `from`. Each throws as detail() does.
   RunPage list_page(const store::RunFilter& filter, const Caller& caller) const;
+  // detail(run_id, caller) from `from` on in each list, as much as fits one answer (the
+  // tasks first, then the narrowing builds, then the diagnoses), with `more` set when any
+  // list goes on; its long texts cut (answer_pages.h).
+  RunDetail detail_page(const std::string& run_id, const DetailFrom& from,
+                        const Caller& caller) const;
   LogPage log_page(const std::string& run_id, int64_t after_seq, int64_t limit,
                    const Caller& caller) const;
   CallPage llm_call_page(const std::string& run_id, int64_t from, const Caller& caller) const;

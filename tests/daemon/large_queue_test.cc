@@ -1,5 +1,5 @@
 // maced with more in its store than one Cap'n Proto message can carry: a queue of large
-// runs, a run with a long log and many large LLM calls. `mace list`, `mace status`,
+// runs, a run with large tasks, a long log and many large LLM calls. `mace list`, `mace status`,
 // `mace logs` and `mace calls` page through maced's answers and show all of it; none fails
 // with Cap'n Proto's own error ("message larger than our single-message size limit").
 
@@ -30,6 +30,7 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
 constexpr int kQueued = 250;
 constexpr int kEvents = 6000;
 constexpr int kCalls = 12;
+constexpr int kTasks = 12;
 
 class LargeQueueTest : public ::testing::Test {
  protected:
@@ -49,6 +50,15 @@ class LargeQueueTest : public ::testing::Test {
         e.kind = EventKind::message;
         e.message = "event " + std::to_string(i) + " " + std::string(2048, 'e');
         store->append_event(e);
+      }
+      for (int i = 0; i < kTasks; ++i) {
+        store::TaskRecord task;
+        task.run_id = id(kQueued);
+        task.iteration = 1;
+        task.task_id = "t" + std::to_string(i);
+        task.instruction = "task " + std::to_string(i);
+        task.rtl_edits = std::string(900 << 10, 'd');
+        store->upsert_task(task);
       }
       for (int i = 0; i < kCalls; ++i) {
         store::LlmCallRecord call;
@@ -116,6 +126,15 @@ TEST_F(LargeQueueTest, ListAndStatusShowEveryRunOfAQueueLargerThanAMessage) {
   EXPECT_THAT(newest.out, HasSubstr("\"queued_ahead\":" + std::to_string(kQueued - 1)));
   auto oldest = maced_->mace({"status", id(0), "--json"});
   EXPECT_THAT(oldest.out, HasSubstr("\"queued_ahead\":0"));
+}
+
+TEST_F(LargeQueueTest, ARunsDetailLargerThanAMessageComesWhole) {
+  auto status = maced_->mace({"status", id(kQueued), "--json"});
+  ASSERT_EQ(status.exit_code, 0) << status.err.substr(0, 2000);
+  EXPECT_EQ(count_of(status.out, "\"task_id\":"), static_cast<std::size_t>(kTasks));
+  EXPECT_THAT(status.out, HasSubstr("\"instruction\":\"task " + std::to_string(kTasks - 1) + "\""));
+  auto human = maced_->mace({"status", id(kQueued)});
+  ASSERT_EQ(human.exit_code, 0) << human.err.substr(0, 2000);
 }
 
 TEST_F(LargeQueueTest, LogsAndCallsLargerThanAMessageComeWhole) {

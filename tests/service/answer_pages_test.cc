@@ -190,6 +190,70 @@ TEST_F(AnswerPagesTest, LlmCallsComeInPagesAndAHugeTextIsCutInTheMiddle) {
   }
 }
 
+// A run's detail: its lists a page at a time, each from where the last page stopped; the
+// run's own long texts cut, and every page carries at least one item however long they are.
+TEST_F(AnswerPagesTest, ARunsDetailComesInPagesEvenWhenItsOwnTextsAreLong) {
+  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  for (int i = 0; i < 10; ++i) {
+    store::TaskRecord task;
+    task.run_id = id;
+    task.iteration = 1;
+    task.task_id = "t" + std::to_string(i);
+    task.rtl_edits = std::string(3 << 19, 'd');  // 1.5 MiB
+    store_->upsert_task(task);
+  }
+  for (int i = 0; i < 3; ++i) {
+    store::NarrowingBuildRecord build;
+    build.run_id = id;
+    build.iteration = 1;
+    build.task_id = "t" + std::to_string(i);
+    build.undone = "undo " + std::to_string(i);
+    store_->record_narrowing_build(build);
+  }
+  for (int i = 0; i < 5; ++i)
+    store_->record_diagnosis(id, 1, "t" + std::to_string(i), "unknown", std::string(2 << 20, 'f'),
+                             "llm", "", 0);
+  store_->record_post_mortem(id, {"inconclusive", std::string(3 << 20, 'e'), std::string(3 << 20, 'n'), 0});
+  service_.set_state(id, RunState::running, "");
+  service_.set_state(id, RunState::error, std::string(3 << 20, 'r'));
+
+  DetailFrom from;
+  std::vector<std::string> tasks, builds;
+  int diagnoses = 0;
+  for (int pages = 0;; ++pages) {
+    ASSERT_LT(pages, 30) << "the pages do not end";
+    RunDetail page = service_.detail_page(id, from, kAlice);
+    const std::size_t items = page.tasks.size() + page.narrowing_builds.size() + page.diagnoses.size();
+    EXPECT_GE(items, 1u);
+    std::size_t bytes = answer_bytes(page.run) + page.run.spec_json.size() +
+                        page.post_mortem->explanation.size() + page.post_mortem->next_steps.size();
+    for (const auto& t : page.tasks) {
+      bytes += answer_bytes(t);
+      tasks.push_back(t.task_id);
+      EXPECT_THAT(t.rtl_edits, HasSubstr("bytes left out here"));
+    }
+    for (const auto& b : page.narrowing_builds) {
+      bytes += answer_bytes(b);
+      builds.push_back(b.undone);
+    }
+    for (const auto& d : page.diagnoses) bytes += answer_bytes(d);
+    diagnoses += static_cast<int>(page.diagnoses.size());
+    // The run's own texts are cut too, so a page stays far under the 8 MiB Cap'n Proto sends.
+    EXPECT_LT(bytes, std::size_t{6} << 20);
+    EXPECT_LT(page.run.reason.size(), kMaxCallTextBytes + 200);
+    from.tasks += static_cast<int64_t>(page.tasks.size());
+    from.narrowing_builds += static_cast<int64_t>(page.narrowing_builds.size());
+    from.diagnoses += static_cast<int64_t>(page.diagnoses.size());
+    if (!page.more) break;
+  }
+  EXPECT_EQ(tasks, (std::vector<std::string>{"t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"}));
+  EXPECT_EQ(builds, (std::vector<std::string>{"undo 0", "undo 1", "undo 2"}));
+  EXPECT_EQ(diagnoses, 5);
+  // A small run is one page.
+  const std::string small = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  EXPECT_FALSE(service_.detail_page(small, {}, kAlice).more);
+}
+
 TEST(CutForAnswer, KeepsHeadAndTailOnCharacterBoundaries) {
   EXPECT_EQ(cut_for_answer("short", 10), "short");
   // "é" is two bytes: a cut never falls between them.
