@@ -418,20 +418,20 @@ interface Maced {
 
   status @3 (runId :Text, tasksFrom :UInt32, diagnosesFrom :UInt32, narrowingBuildsFrom :UInt32)
       -> (run :RunDetail, more :Bool);
-  # The run's tasks, diagnoses and narrowing builds one page at a time (about 4 MiB an
+  # The run's tasks, diagnoses and narrowing builds one page at a time (about 1 MiB an
   # answer), each list from the index given here (0: its first). `more` says that one of
   # them goes on: ask again with each index moved on by what came. The summary, spec and
   # post-mortem come with every page; a text over 1 MiB (an RTL diff, a fix, a reason)
   # has its middle left out, saying how many bytes.
 
   list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text);
-  # Newest first, one page at a time: an answer holds at most 500 runs and about 4 MiB, so
+  # Newest first, one page at a time: an answer holds at most 500 runs and about 1 MiB, so
   # no listing can pass the size of a message. `next` is "" when `runs` ends what the
   # filter selects (up to its limit); else the rest follows from filter.before = next, with
   # the limit less the runs received.
 
   logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry), next :UInt64);
-  # limit 0: every entry, one page at a time (at most 5,000 events and about 4 MiB an
+  # limit 0: every entry, one page at a time (at most 5,000 events and about 1 MiB an
   # answer). `next` is 0 when `entries` ends the log as it stands (or the limit is
   # reached); else the rest follows from afterSeq = next.
 
@@ -459,7 +459,7 @@ interface Maced {
   # beyond the original's iterations, is refused in `errors`.
 
   # Every LLM call attempt of a run with its prompt and reply, oldest first, from the one at
-  # index `from` (0: the first), one page at a time: at most 100 calls and about 4 MiB an
+  # index `from` (0: the first), one page at a time: at most 100 calls and about 1 MiB an
   # answer, a prompt or reply over 1 MiB with its middle left out (a line says how much).
   # `next` is 0 when `calls` ends the run's calls; else the rest follows from from = next.
   calls @11 (runId :Text, from :UInt32) -> (calls :List(LlmCall), next :UInt32);

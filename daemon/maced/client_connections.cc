@@ -54,7 +54,8 @@ struct ClientConnections::Connection {
         // Its own bootstrap capability, so each client's knows who that client is.
         rpc_system(capnp::makeRpcServer(
             network, kj::heap<rpc::MacedServer>(owner.service_, peer_caller(*stream, owner.admin_gid_),
-                                                owner.tool_sessions_, activity, owner.eval_))) {
+                                                owner.tool_sessions_, activity, owner.eval_,
+                                                owner.lister_))) {
     ++owner.served_;
   }
   ~Connection() { --owner.served_; }

@@ -22,6 +22,7 @@
 #include "llm/tool_sessions.h"
 #include "maced/connection_limits.h"
 #include "rpc/connection_activity.h"
+#include "rpc/run_lister.h"
 #include "service/eval_service.h"
 #include "service/run_service.h"
 
@@ -40,6 +41,8 @@ class ClientConnections {
   std::size_t served() const { return served_; }
   // The evaluation harness every connection serves (maced's); unset: none.
   void set_eval_service(service::EvalService* eval) { eval_ = eval; }
+  // Where listings are read (maced's listing thread); unset: by the service, on the loop.
+  void set_run_lister(rpc::RunLister* lister) { lister_ = lister; }
 
  private:
   struct Connection;
@@ -59,6 +62,7 @@ class ClientConnections {
 
   service::RunService& service_;
   service::EvalService* eval_ = nullptr;
+  rpc::RunLister* lister_ = nullptr;
   llm::ToolSessions& tool_sessions_;
   kj::Timer& timer_;
   const ConnectionLimits limits_;

@@ -31,6 +31,7 @@
 #include "openpiton/checkout_pin.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
+#include "maced/listing_thread.h"
 #include "maced/peer_caller.h"
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
@@ -416,9 +417,14 @@ int main(int argc, char** argv) {
       std::cerr << "maced: cannot resume evaluation batches now: " << e.what() << "\n";
     }
 
+    // Listings are read off the loop: a user listing a long queue over and over must not
+    // hold everyone else's calls.
+    mace::ListingThread listings(std::filesystem::path(options.state_dir) / "mace.db",
+                                 config.others_see);
     mace::ClientConnections connections(service, tool_sessions, io.provider->getTimer(),
                                         config.connections, admin_gid, std::cerr);
     connections.set_eval_service(&evaluations);
+    connections.set_run_lister(&listings);
     mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
                                  *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
                                  [&](kj::Own<kj::AsyncIoStream> stream) {

@@ -136,20 +136,32 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
   });
 }
 
+namespace {
+
+void set_page(api::Maced::ListResults::Builder results, const service::RunPage& page) {
+  auto out = results.initRuns(static_cast<unsigned>(page.runs.size()));
+  for (size_t i = 0; i < page.runs.size(); ++i) fill(out[static_cast<unsigned>(i)], page.runs[i]);
+  results.setNext(page.next);
+}
+
+}  // namespace
+
 kj::Promise<void> MacedServer::list(ListContext context) {
-  return answer([&] {
+  store::RunFilter filter;
+  kj::Promise<void> refused = answer([&] {
     auto filter_in = context.getParams().getFilter();
-    store::RunFilter filter;
     for (auto s : filter_in.getStates()) filter.states.push_back(from_wire(s));
     if (!filter_in.getAnyUser()) filter.submitted_by_uid = filter_in.getSubmittedByUid();
     filter.limit = filter_in.getLimit();
     filter.before = text(filter_in.getBefore());
-    const service::RunPage page = service_.list_page(filter, caller_);
-    auto results = context.getResults();
-    auto out = results.initRuns(static_cast<unsigned>(page.runs.size()));
-    for (size_t i = 0; i < page.runs.size(); ++i) fill(out[static_cast<unsigned>(i)], page.runs[i]);
-    results.setNext(page.next);
+    if (!lister_) set_page(context.getResults(), service_.list_page(filter, caller_));
   });
+  if (!lister_) return refused;
+  return refused
+      .then([lister = lister_, caller = caller_, filter = std::move(filter)]() mutable {
+        return lister->list_page(std::move(filter), caller);
+      })
+      .then([context](service::RunPage page) mutable { set_page(context.getResults(), page); });
 }
 
 kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {

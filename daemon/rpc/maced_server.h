@@ -10,6 +10,7 @@
 #include "llm/tool_sessions.h"
 #include "mace.capnp.h"
 #include "rpc/connection_activity.h"
+#include "rpc/run_lister.h"
 #include "service/eval_service.h"
 #include "service/run_service.h"
 
@@ -19,12 +20,13 @@ class MacedServer final : public api::Maced::Server {
  public:
   MacedServer(service::RunService& service, service::Caller caller,
               llm::ToolSessions& tool_sessions, std::shared_ptr<ConnectionActivity> activity,
-              service::EvalService* eval = nullptr)
+              service::EvalService* eval = nullptr, RunLister* lister = nullptr)
       : service_(service),
         caller_(caller),
         tool_sessions_(tool_sessions),
         activity_(std::move(activity)),
-        eval_(eval) {}
+        eval_(eval),
+        lister_(lister) {}
 
   // Every call, whichever its method, keeps the connection busy until it is answered.
   DispatchCallResult dispatchCall(uint64_t interface_id, uint16_t method_id,
@@ -62,6 +64,7 @@ class MacedServer final : public api::Maced::Server {
   llm::ToolSessions& tool_sessions_;
   std::shared_ptr<ConnectionActivity> activity_;
   service::EvalService* eval_;  // null: this maced has no evaluation harness (tests)
+  RunLister* lister_;           // null: listings are read by the service, on the loop
 };
 
 }  // namespace mace::rpc

@@ -17,9 +17,11 @@
 
 namespace mace::service {
 
-// Half the smallest limit an answer meets, so the estimate below may be rough: Cap'n Proto
-// adds a NUL and padding to each text, pointers and the RPC frame around the whole.
-inline constexpr std::size_t kMaxAnswerBytes = 4 << 20;
+// An eighth of the smallest limit an answer meets, so the estimate below may be rough (Cap'n
+// Proto adds a NUL and padding to each text, pointers and the RPC frame around the whole),
+// one item larger alone still fits, and building one answer holds maced's event loop for
+// a millisecond or two, not the tens a listing of 4 MiB took.
+inline constexpr std::size_t kMaxAnswerBytes = 1 << 20;
 // What one item costs an answer beyond its texts (its struct, its pointers), rounded up.
 inline constexpr std::size_t kItemOverheadBytes = 256;
 
@@ -32,7 +34,8 @@ inline constexpr int64_t kMaxCallsPerAnswer = 100;
 inline constexpr std::size_t kMaxCallTextBytes = 1 << 20;
 
 // Counts what a page holds as items are added. The first item always fits (each kind of
-// item is bounded well under kMaxAnswerBytes), so every page makes progress.
+// item is bounded: its long texts cut to kMaxCallTextBytes, so one call is at most about
+// 2 MiB), so every page makes progress and stays far under the message limit.
 class AnswerBudget {
  public:
   // False, and nothing counted, when `bytes` more would pass the limit.

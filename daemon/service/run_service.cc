@@ -7,6 +7,7 @@
 #include "core/joined.h"
 #include "os/file_io.h"
 #include "service/answer_pages.h"
+#include "service/run_listing.h"
 #include "service/service_error.h"
 #include "store/sqlite.h"
 
@@ -267,15 +268,7 @@ std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter) c
 std::vector<store::RunRecord> RunService::list(const store::RunFilter& filter,
                                                const Caller& caller) const {
   std::vector<store::RunRecord> runs = list(filter);
-  if (caller.admin || settings_.others_see == OthersSee::everything) return runs;
-  for (auto& r : runs) {
-    if (r.submitted_by_uid == caller.uid) continue;
-    // The queue, not the design: which run, whose, where it stands.
-    r.objective.clear();
-    r.workloads.clear();
-    r.reason.clear();
-    r.spec_json.clear();
-  }
+  for (auto& r : runs) show_only_what_caller_may_see(r, settings_.others_see, caller);
   return runs;
 }
 
@@ -355,16 +348,7 @@ RunDetail RunService::detail_page(const std::string& run_id, const DetailFrom& f
 }
 
 RunPage RunService::list_page(const store::RunFilter& filter, const Caller& caller) const {
-  const int64_t page = filter.limit > 0 ? std::min(filter.limit, kMaxRunsPerAnswer) : kMaxRunsPerAnswer;
-  store::RunFilter bounded = filter;
-  bounded.limit = page + 1;
-  RunPage out;
-  out.runs = list(bounded, caller);
-  bool more = false;
-  const auto fit = static_cast<int64_t>(fitting(out.runs, static_cast<std::size_t>(page), more));
-  // Runs beyond the caller's own limit were not asked for.
-  if (more && fit > 0 && (filter.limit == 0 || fit < filter.limit)) out.next = out.runs.back().id;
-  return out;
+  return list_runs_page(store_, settings_.others_see, filter, caller);
 }
 
 LogPage RunService::log_page(const std::string& run_id, int64_t after_seq, int64_t limit,

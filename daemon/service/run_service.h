@@ -21,6 +21,7 @@
 #include "service/clock.h"
 #include "service/queue_limits.h"
 #include "service/run_event_log.h"
+#include "service/run_listing.h"
 #include "store/store.h"
 
 namespace mace::service {
@@ -87,12 +88,8 @@ struct DetailFrom {
   int64_t narrowing_builds = 0;
 };
 
-// One page of a listing, of a run's log, of its LLM calls (answer_pages.h): what fits in
-// one answer, and where the next page starts.
-struct RunPage {
-  std::vector<store::RunRecord> runs;
-  std::string next;  // RunFilter::before of the next page; "": none follows
-};
+// One page of a run's log, of its LLM calls (answer_pages.h; a listing's: run_listing.h):
+// what fits in one answer, and where the next page starts.
 struct LogPage {
   std::vector<RunLogLine> lines;
   int64_t next_after_seq = 0;  // after_seq of the next page; 0: none follows

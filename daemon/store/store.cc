@@ -344,31 +344,48 @@ int64_t Store::count_queued_before(const std::string& run_id) const {
   return stmt.int64(0);
 }
 
-std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
-  // The page's IDs first, from the indexes alone (runs_state_id, runs_uid, the primary
-  // key), then only those rows: ordering the rows themselves would read every run the
-  // filter selects, objective and all, to return a few.
-  std::string ids = "SELECT id FROM runs WHERE 1";
+std::vector<std::string> Store::list_run_ids(const RunFilter& filter) const {
+  // From the indexes alone (runs_state_id, runs_uid, the primary key): no row is read.
+  std::string sql = "SELECT id FROM runs WHERE 1";
   int next = 1;
   if (!filter.states.empty()) {
-    ids += " AND state IN " + in_list(next, filter.states.size());
+    sql += " AND state IN " + in_list(next, filter.states.size());
     next += static_cast<int>(filter.states.size());
   }
-  if (filter.submitted_by_uid) ids += " AND submitted_by_uid = ?" + std::to_string(next++);
-  if (!filter.before.empty()) ids += " AND id < ?" + std::to_string(next++);
+  if (filter.submitted_by_uid) sql += " AND submitted_by_uid = ?" + std::to_string(next++);
+  if (!filter.before.empty()) sql += " AND id < ?" + std::to_string(next++);
   // Run IDs sort by submission time, so the primary key is also the time order.
-  ids += " ORDER BY id DESC";
-  if (filter.limit > 0) ids += " LIMIT ?" + std::to_string(next++);
+  sql += " ORDER BY id DESC";
+  if (filter.limit > 0) sql += " LIMIT ?" + std::to_string(next++);
 
-  auto stmt = db_->prepare(kSelectRunSummary + "WHERE id IN (" + ids + ") ORDER BY id DESC");
+  auto stmt = db_->prepare(sql);
   int index = 1;
   for (RunState s : filter.states) stmt.bind(index++, to_string(s));
   if (filter.submitted_by_uid) stmt.bind(index++, *filter.submitted_by_uid);
   if (!filter.before.empty()) stmt.bind(index++, filter.before);
   if (filter.limit > 0) stmt.bind(index++, filter.limit);
+  std::vector<std::string> ids;
+  while (stmt.step()) ids.push_back(stmt.text(0));
+  return ids;
+}
 
+void Store::each_run_summary(const std::vector<std::string>& ids,
+                             const std::function<bool(RunRecord)>& each) const {
+  auto stmt = db_->prepare(kSelectRunSummary + "WHERE id = ?1");
+  for (const auto& id : ids) {
+    stmt.reset();
+    stmt.bind(1, id);
+    if (!stmt.step()) continue;  // deleted since its ID was read
+    if (!each(read_run(*db_, stmt, /*with_spec=*/false))) return;
+  }
+}
+
+std::vector<RunRecord> Store::list_runs(const RunFilter& filter) const {
   std::vector<RunRecord> out;
-  while (stmt.step()) out.push_back(read_run(*db_, stmt, /*with_spec=*/false));
+  each_run_summary(list_run_ids(filter), [&](RunRecord run) {
+    out.push_back(std::move(run));
+    return true;
+  });
   return out;
 }
 

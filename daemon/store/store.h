@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -338,6 +339,13 @@ class Store {
   // Newest first, each without its spec (spec_json empty): a listing shows none, and
   // reading a thousand would cost a thousand quarter-MiB reads.
   std::vector<RunRecord> list_runs(const RunFilter& filter) const;
+  // The same a run at a time, so a page that is full stops reading: the IDs of the runs
+  // `filter` selects, newest first, read from the indexes alone; then `each` called with the
+  // summary of each of `ids` in turn (one skipped when it was deleted meanwhile) until it
+  // returns false.
+  std::vector<std::string> list_run_ids(const RunFilter& filter) const;
+  void each_run_summary(const std::vector<std::string>& ids,
+                        const std::function<bool(RunRecord)>& each) const;
   // How many queued runs were submitted before `run_id` (IDs sort by submission time):
   // where a queued run stands, counted on the (state, id) index.
   int64_t count_queued_before(const std::string& run_id) const;

@@ -176,7 +176,8 @@ TEST_F(AnswerPagesTest, LlmCallsComeInPagesAndAHugeTextIsCutInTheMiddle) {
       bytes += answer_bytes(call);
       prompts.push_back(call.prompt_text);
     }
-    EXPECT_LE(bytes, kMaxAnswerBytes);
+    // One call larger alone than a page comes alone.
+    EXPECT_TRUE(bytes <= kMaxAnswerBytes || page.calls.size() == 1) << bytes;
     if (page.next == 0) break;
     EXPECT_EQ(page.next, from + static_cast<int64_t>(page.calls.size()));
     from = page.next;
