@@ -42,7 +42,7 @@ std::size_t answer_bytes(const store::TaskRecord& task) {
 
 std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis) {
   return kItemOverheadBytes + diagnosis.task_id.size() + diagnosis.label.size() +
-         diagnosis.fix.size() + diagnosis.source.size();
+         diagnosis.fix.size() + to_string(diagnosis.source).size();
 }
 
 std::size_t answer_bytes(const store::NarrowingBuildRecord& build) {

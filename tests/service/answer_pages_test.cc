@@ -213,7 +213,7 @@ TEST_F(AnswerPagesTest, ARunsDetailComesInPagesEvenWhenItsOwnTextsAreLong) {
   }
   for (int i = 0; i < 5; ++i)
     store_->record_diagnosis(id, 1, "t" + std::to_string(i), "unknown", std::string(2 << 20, 'f'),
-                             "llm", "", 0);
+                             DiagnosisSource::llm, "", 0);
   store_->record_post_mortem(id, {"inconclusive", std::string(3 << 20, 'e'), std::string(3 << 20, 'n'), 0});
   service_.set_state(id, RunState::running, "");
   service_.set_state(id, RunState::error, std::string(3 << 20, 'r'));
