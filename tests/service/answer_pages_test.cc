@@ -194,7 +194,7 @@ TEST_F(AnswerPagesTest, LlmCallsComeInPagesAndAHugeTextIsCutInTheMiddle) {
 // A run's detail: its lists a page at a time, each from where the last page stopped; the
 // run's own long texts cut, and every page carries at least one item however long they are.
 TEST_F(AnswerPagesTest, ARunsDetailComesInPagesEvenWhenItsOwnTextsAreLong) {
-  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  const std::string id = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", kAlice).run_id;
   for (int i = 0; i < 10; ++i) {
     store::TaskRecord task;
     task.run_id = id;
@@ -251,7 +251,7 @@ TEST_F(AnswerPagesTest, ARunsDetailComesInPagesEvenWhenItsOwnTextsAreLong) {
   EXPECT_EQ(builds, (std::vector<std::string>{"undo 0", "undo 1", "undo 2"}));
   EXPECT_EQ(diagnoses, 5);
   // A small run is one page.
-  const std::string small = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", 1000).run_id;
+  const std::string small = service_.submit_json(R"({"core": "pico", "workloads": ["hello"], "objective": "o"})", kAlice).run_id;
   EXPECT_FALSE(service_.detail_page(small, {}, kAlice).more);
 }
 
