@@ -270,6 +270,91 @@ void check_checkout_nodes(const MacedConfig& config, FieldErrors& errors) {
       errors.push_back({"checkouts[" + std::to_string(i) + "].node", problem});
 }
 
+void read_checkouts(element checkouts, MacedConfig& config, FieldErrors& errors) {
+  simdjson::dom::array list;
+  if (checkouts.get(list)) {
+    errors.push_back({"checkouts", "must be a list of {\"path\": ..., \"node\": ...}"});
+    return;
+  }
+  size_t i = 0;
+  std::set<std::string> paths;
+  for (element entry : list) {
+    std::string at = "checkouts[" + std::to_string(i++) + "]";
+    object obj;
+    if (entry.get(obj)) {
+      errors.push_back({at, "must be an object with \"path\" and optional \"node\""});
+      continue;
+    }
+    check_keys(obj, at, {"path", "node"}, errors);
+    CheckoutConfig checkout;
+    auto path = string_field(obj, "path", at + ".path", errors);
+    if (!path) {
+      if (obj.at_key("path").error()) errors.push_back({at + ".path", "is required"});
+      continue;
+    }
+    if ((*path)[0] != '/') {
+      errors.push_back({at + ".path", "must be an absolute path, got \"" + *path + "\""});
+      continue;
+    }
+    if (!paths.insert(*path).second) {
+      errors.push_back({at + ".path", "lists \"" + *path + "\" a second time"});
+      continue;
+    }
+    checkout.path = *path;
+    if (auto node = string_field(obj, "node", at + ".node", errors)) checkout.node = *node;
+    config.checkouts.push_back(std::move(checkout));
+  }
+}
+
+// A SetupError of the LLM layer names its place before ": " inside the document it was
+// given; `prefix` makes that place a path of this file, and `whole` is the path when it
+// names none.
+void push_setup_error(const llm::SetupError& e, const std::string& prefix, const std::string& whole,
+                      FieldErrors& errors) {
+  const std::string problem = e.what();
+  const auto colon = problem.find(": ");
+  if (colon == std::string::npos)
+    errors.push_back({whole, problem});
+  else
+    errors.push_back({prefix + problem.substr(0, colon), problem.substr(colon + 2)});
+}
+
+void read_llm(element llm, MacedConfig& config, FieldErrors& errors) {
+  object obj;
+  if (llm.get(obj)) {
+    errors.push_back({"llm", "must be an object with \"backend\" and \"model\""});
+    return;
+  }
+  check_keys(obj, "llm", {"backend", "model", "prices", "unreported_cost"}, errors);
+  if (auto backend = string_field(obj, "backend", "llm.backend", errors)) {
+    if (is_known_backend(*backend))
+      config.llm_backend = *backend;
+    else
+      errors.push_back({"llm.backend", "must be one of " + joined(kBackendNames) + ", got \"" +
+                                           *backend + "\""});
+  }
+  if (auto model = string_field(obj, "model", "llm.model", errors)) config.llm_model = *model;
+  element prices;
+  if (!obj.at_key("prices").get(prices)) {
+    std::string raw = simdjson::minify(prices);
+    llm::PriceTable table = llm::PriceTable::defaults();
+    try {
+      table.apply_overrides_json("{\"prices\":" + raw + "}");
+      config.llm_prices_json = raw;
+    } catch (const llm::SetupError& e) {
+      push_setup_error(e, "llm.", "llm.prices", errors);  // "prices.m.input: ..."
+    }
+  }
+  element unreported;
+  if (!obj.at_key("unreported_cost").get(unreported)) {
+    try {
+      config.unreported_cost = llm::UnreportedCostPolicy::from_json(simdjson::minify(unreported));
+    } catch (const llm::SetupError& e) {
+      push_setup_error(e, "", "llm.unreported_cost", errors);  // "llm.unreported_cost.policy: ..."
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> tool_names(const MacedConfig& config) {
@@ -281,124 +366,37 @@ std::vector<std::string> tool_names(const MacedConfig& config) {
 ConfigParseResult parse_maced_config(std::string_view json) {
   simdjson::dom::parser parser;
   element root;
-  FieldErrors errors;
   if (auto error = parser.parse(json.data(), json.size()).get(root)) {
     return {std::nullopt, {{"", invalid_json_message(json, simdjson::error_message(error))}}};
   }
   object top;
   if (root.get(top)) return {std::nullopt, {{"", "must be a JSON object"}}};
+  FieldErrors errors;
   check_keys(top, "",
              {"checkouts", "llm", "tools", "replay", "access", "connections", "queue",
               "executor", "model_store", "compiler_cache", "evidence"},
              errors);
-
   MacedConfig config;
-  element checkouts;
-  if (!top.at_key("checkouts").get(checkouts)) {
-    simdjson::dom::array list;
-    if (checkouts.get(list)) {
-      errors.push_back({"checkouts", "must be a list of {\"path\": ..., \"node\": ...}"});
-    } else {
-      size_t i = 0;
-      std::set<std::string> paths;
-      for (element entry : list) {
-        std::string at = "checkouts[" + std::to_string(i++) + "]";
-        object obj;
-        if (entry.get(obj)) {
-          errors.push_back({at, "must be an object with \"path\" and optional \"node\""});
-          continue;
-        }
-        check_keys(obj, at, {"path", "node"}, errors);
-        CheckoutConfig checkout;
-        auto path = string_field(obj, "path", at + ".path", errors);
-        if (!path) {
-          if (obj.at_key("path").error()) errors.push_back({at + ".path", "is required"});
-          continue;
-        }
-        if ((*path)[0] != '/') {
-          errors.push_back({at + ".path", "must be an absolute path, got \"" + *path + "\""});
-          continue;
-        }
-        if (!paths.insert(*path).second) {
-          errors.push_back({at + ".path", "lists \"" + *path + "\" a second time"});
-          continue;
-        }
-        checkout.path = *path;
-        if (auto node = string_field(obj, "node", at + ".node", errors)) checkout.node = *node;
-        config.checkouts.push_back(std::move(checkout));
-      }
-    }
-  }
-
-  element access;
-  if (!top.at_key("access").get(access)) read_access(access, config, errors);
-
-  element llm;
-  if (!top.at_key("llm").get(llm)) {
-    object obj;
-    if (llm.get(obj)) {
-      errors.push_back({"llm", "must be an object with \"backend\" and \"model\""});
-    } else {
-      check_keys(obj, "llm", {"backend", "model", "prices", "unreported_cost"}, errors);
-      if (auto backend = string_field(obj, "backend", "llm.backend", errors)) {
-        if (is_known_backend(*backend))
-          config.llm_backend = *backend;
-        else
-          errors.push_back({"llm.backend", "must be one of " + joined(kBackendNames) +
-                                               ", got \"" + *backend + "\""});
-      }
-      if (auto model = string_field(obj, "model", "llm.model", errors)) config.llm_model = *model;
-      element prices;
-      if (!obj.at_key("prices").get(prices)) {
-        std::string raw = simdjson::minify(prices);
-        llm::PriceTable table = llm::PriceTable::defaults();
-        try {
-          table.apply_overrides_json("{\"prices\":" + raw + "}");
-          config.llm_prices_json = raw;
-        } catch (const llm::SetupError& e) {
-          // The table names the place inside its own document ("prices.m.input: ...").
-          const std::string problem = e.what();
-          auto colon = problem.find(": ");
-          if (colon == std::string::npos)
-            errors.push_back({"llm.prices", problem});
-          else
-            errors.push_back({"llm." + problem.substr(0, colon), problem.substr(colon + 2)});
-        }
-      }
-      element unreported;
-      if (!obj.at_key("unreported_cost").get(unreported)) {
-        try {
-          config.unreported_cost = llm::UnreportedCostPolicy::from_json(simdjson::minify(unreported));
-        } catch (const llm::SetupError& e) {
-          // The policy names its place ("llm.unreported_cost.policy: ...").
-          const std::string problem = e.what();
-          auto colon = problem.find(": ");
-          if (colon == std::string::npos)
-            errors.push_back({"llm.unreported_cost", problem});
-          else
-            errors.push_back({problem.substr(0, colon), problem.substr(colon + 2)});
-        }
-      }
-    }
-  }
-  element tools;
-  if (!top.at_key("tools").get(tools)) read_tools(tools, config, errors);
-  element replay;
-  if (!top.at_key("replay").get(replay)) read_replay(replay, config, errors);
-  element connections;
-  if (!top.at_key("connections").get(connections)) read_connections(connections, config, errors);
-  element queue;
-  if (!top.at_key("queue").get(queue)) read_queue_config(queue, config.queue, errors);
-  element executor;
-  if (!top.at_key("executor").get(executor)) read_executor(executor, config.executor, errors);
-  element model_store;
-  if (!top.at_key("model_store").get(model_store))
-    read_cache_directory(model_store, "model_store", config.model_store, errors);
-  element compiler_cache;
-  if (!top.at_key("compiler_cache").get(compiler_cache))
-    read_cache_directory(compiler_cache, "compiler_cache", config.compiler_cache, errors);
-  element evidence;
-  if (!top.at_key("evidence").get(evidence)) read_evidence_config(evidence, config.evidence, errors);
+  // Each section that is there, read by its own reader; one left out keeps its defaults.
+  auto section = [&top](const char* name, auto&& read) {
+    element value;
+    if (!top.at_key(name).get(value)) read(value);
+  };
+  section("checkouts", [&](element e) { read_checkouts(e, config, errors); });
+  section("access", [&](element e) { read_access(e, config, errors); });
+  section("llm", [&](element e) { read_llm(e, config, errors); });
+  section("tools", [&](element e) { read_tools(e, config, errors); });
+  section("replay", [&](element e) { read_replay(e, config, errors); });
+  section("connections", [&](element e) { read_connections(e, config, errors); });
+  section("queue", [&](element e) { read_queue_config(e, config.queue, errors); });
+  section("executor", [&](element e) { read_executor(e, config.executor, errors); });
+  section("model_store", [&](element e) {
+    read_cache_directory(e, "model_store", config.model_store, errors);
+  });
+  section("compiler_cache", [&](element e) {
+    read_cache_directory(e, "compiler_cache", config.compiler_cache, errors);
+  });
+  section("evidence", [&](element e) { read_evidence_config(e, config.evidence, errors); });
   check_checkout_nodes(config, errors);
   if (!errors.empty()) return {std::nullopt, std::move(errors)};
   return {std::move(config), {}};
