@@ -48,11 +48,18 @@ int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args);
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 
-// Reads at most `max_bytes` of a regular file, or of standard input for "-", as they are
-// (read_input.cc). Returns false with `error` set, also for a FIFO or a device. `whole_size`,
-// when given, is set to the input's whole size where that is known without reading all of
-// it (a regular file, standard input redirected from one), else to nullopt.
-bool read_input(const std::string& path, std::size_t max_bytes, std::string& out,
-                std::string& error, std::optional<std::uint64_t>* whole_size = nullptr);
+// What read_input read: the bytes as they are (NULs included), or an error saying what
+// could not be read and why, with nothing else.
+struct Input {
+  std::string bytes;
+  std::string error;
+  // The input's whole size where that is known without reading all of it (a regular file,
+  // standard input redirected from one).
+  std::optional<std::uint64_t> whole_size;
+};
+
+// Reads at most `max_bytes` of a regular file, or of standard input for "-" (read_input.cc);
+// a FIFO or a device is refused.
+Input read_input(const std::string& path, std::size_t max_bytes);
 
 }  // namespace mace::client

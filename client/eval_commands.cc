@@ -61,11 +61,12 @@ int cmd_eval_submit(const GlobalOptions& global, const Arguments& args) {
     std::cerr << kUsageLine << "\n";
     return kExitBadInput;
   }
-  std::string suite, error;
-  if (!read_input(args.positional[0], kMaxSuiteBytes, suite, error)) {
-    std::cerr << "mace eval submit: " << error << "\n";
+  const Input input = read_input(args.positional[0], kMaxSuiteBytes);
+  if (!input.error.empty()) {
+    std::cerr << "mace eval submit: " << input.error << "\n";
     return kExitBadInput;
   }
+  const std::string& suite = input.bytes;
   uint64_t repeats = 1, seed = 0, retries = 2;
   if (!parse_unsigned(args.value("--repeats"), "--repeats", repeats) ||
       !parse_unsigned(args.value("--seed"), "--seed", seed) ||

@@ -16,16 +16,16 @@ int cmd_plan_parse(const GlobalOptions&, const Arguments& args) {
     return kExitBadInput;
   }
   const std::string& file = args.positional[0];
-  std::string text, error;
-  std::optional<std::uint64_t> size;
   // One byte over the reply limit is enough for parse_plan to refuse it as too long; the
   // error then gives the file's size, not where the reading stopped.
-  if (!read_input(file, kMaxReplyBytes + 1, text, error, &size)) {
-    std::cerr << "mace: " << error << "\n";
+  const Input input = read_input(file, kMaxReplyBytes + 1);
+  if (!input.error.empty()) {
+    std::cerr << "mace: " << input.error << "\n";
     return kExitBadInput;
   }
-  Plan plan = parse_plan(text);
-  if (text.size() > kMaxReplyBytes && size) plan.errors = {reply_too_long_error(size)};
+  Plan plan = parse_plan(input.bytes);
+  if (input.bytes.size() > kMaxReplyBytes && input.whole_size)
+    plan.errors = {reply_too_long_error(input.whole_size)};
   std::cout << plan_to_json(plan) << "\n";
   // The JSON lists skipped lines verbatim; the reasons help whoever wrote the prompt.
   for (size_t i = 0; i < plan.skipped.size(); ++i)

@@ -21,56 +21,48 @@
 namespace mace::client {
 namespace {
 
-// Appends at most `max_bytes` from `fd` to `out`; false with `error` set on a read error.
-bool read_at_most(int fd, std::size_t max_bytes, const std::string& name, std::string& out,
-                  std::string& error) {
+Input refused(const std::string& name, const std::string& why) {
+  Input input;
+  input.error = "cannot read " + name + ": " + why;
+  return input;
+}
+
+// At most `max_bytes` from `fd`, into `input`'s bytes; its error says why a read failed.
+Input read_at_most(int fd, std::size_t max_bytes, const std::string& name, Input input) {
   char buffer[64 * 1024];
-  while (out.size() < max_bytes) {
-    std::size_t want = std::min(sizeof buffer, max_bytes - out.size());
+  while (input.bytes.size() < max_bytes) {
+    std::size_t want = std::min(sizeof buffer, max_bytes - input.bytes.size());
     ssize_t got = ::read(fd, buffer, want);
     if (got < 0) {
       if (errno == EINTR) continue;
-      error = "cannot read " + name + ": " + os::errno_text(errno);
-      return false;
+      return refused(name, os::errno_text(errno));
     }
     if (got == 0) break;
-    out.append(buffer, static_cast<std::size_t>(got));
+    input.bytes.append(buffer, static_cast<std::size_t>(got));
   }
-  return true;
+  return input;
 }
 
 }  // namespace
 
-bool read_input(const std::string& path, std::size_t max_bytes, std::string& out,
-                std::string& error, std::optional<std::uint64_t>* whole_size) {
-  out.clear();
-  if (whole_size) whole_size->reset();
+Input read_input(const std::string& path, std::size_t max_bytes) {
+  Input input;
   // Standard input may be a pipe or a terminal: that is what "-" is for.
   if (path == "-") {
     struct stat st {};
     const off_t at = ::lseek(STDIN_FILENO, 0, SEEK_CUR);
-    if (whole_size && ::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && at >= 0 &&
-        st.st_size >= at)
-      *whole_size = static_cast<std::uint64_t>(st.st_size - at);
-    return read_at_most(STDIN_FILENO, max_bytes, "standard input", out, error);
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && at >= 0 && st.st_size >= at)
+      input.whole_size = static_cast<std::uint64_t>(st.st_size - at);
+    return read_at_most(STDIN_FILENO, max_bytes, "standard input", std::move(input));
   }
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   os::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (!fd) {
-    error = "cannot read " + path + ": " + os::errno_text(errno);
-    return false;
-  }
+  if (!fd) return refused(path, os::errno_text(errno));
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) {
-    error = "cannot read " + path + ": " + os::errno_text(errno);
-    return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    error = "cannot read " + path + ": not a regular file (use - for standard input)";
-    return false;
-  }
-  if (whole_size) *whole_size = static_cast<std::uint64_t>(st.st_size);
-  return read_at_most(fd.get(), max_bytes, path, out, error);
+  if (::fstat(fd.get(), &st) != 0) return refused(path, os::errno_text(errno));
+  if (!S_ISREG(st.st_mode)) return refused(path, "not a regular file (use - for standard input)");
+  input.whole_size = static_cast<std::uint64_t>(st.st_size);
+  return read_at_most(fd.get(), max_bytes, path, std::move(input));
 }
 
 }  // namespace mace::client

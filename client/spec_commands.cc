@@ -17,21 +17,24 @@ void print_errors(const std::string& file, const FieldErrors& errors) {
   for (const auto& e : errors) std::cerr << file << ": " << e.to_string() << "\n";
 }
 
-// The one FILE argument of spec check and submit; false after saying why. At most one
+struct SpecArgument {
+  std::string file;
+  std::string text;
+};
+
+// The one FILE argument of spec check and submit; nullopt after saying why. At most one
 // byte over the spec limit is read: parse_run_spec_json, here or in maced, refuses it.
-bool read_spec_argument(const Arguments& args, const char* usage, std::string& file,
-                        std::string& text) {
+std::optional<SpecArgument> read_spec_argument(const Arguments& args, const char* usage) {
   if (args.positional.size() != 1) {
     std::cerr << "usage: " << usage << "\n";
-    return false;
+    return std::nullopt;
   }
-  file = args.positional[0];
-  std::string error;
-  if (!read_input(file, kMaxSpecJsonBytes + 1, text, error)) {
-    std::cerr << "mace: " << error << "\n";
-    return false;
+  Input input = read_input(args.positional[0], kMaxSpecJsonBytes + 1);
+  if (!input.error.empty()) {
+    std::cerr << "mace: " << input.error << "\n";
+    return std::nullopt;
   }
-  return true;
+  return SpecArgument{args.positional[0], std::move(input.bytes)};
 }
 
 // REQ-PLAT-7/8: the command line picks vertex and gemini-2.5-flash unless --backend,
@@ -88,8 +91,10 @@ int check_with_maced(const GlobalOptions& global, const Arguments& args, const s
 }  // namespace
 
 int cmd_spec_check(const GlobalOptions& global, const Arguments& args) {
-  std::string file, text;
-  if (!read_spec_argument(args, "mace spec check FILE", file, text)) return kExitBadInput;
+  const auto argument = read_spec_argument(args, "mace spec check FILE");
+  if (!argument) return kExitBadInput;
+  const std::string& file = argument->file;
+  const std::string& text = argument->text;
   SpecParseResult parsed = parse_run_spec_json(text);
   if (!parsed.spec) {
     print_errors(file, parsed.errors);
@@ -101,8 +106,10 @@ int cmd_spec_check(const GlobalOptions& global, const Arguments& args) {
 }
 
 int cmd_submit(const GlobalOptions& global, const Arguments& args) {
-  std::string file, text;
-  if (!read_spec_argument(args, "mace submit FILE [--watch] [--backend B] [--model M]", file, text)) return kExitBadInput;
+  const auto argument = read_spec_argument(args, "mace submit FILE [--watch] [--backend B] [--model M]");
+  if (!argument) return kExitBadInput;
+  const std::string& file = argument->file;
+  const std::string& text = argument->text;
   std::string run_id;
   int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.submitRequest();
