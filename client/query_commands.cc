@@ -93,6 +93,9 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       w.key("tasks").begin_array();
       for (auto task : run.getTasks()) write_json(w, task);
       w.end_array();
+      w.key("default_caches").begin_array();
+      for (auto c : run.getDefaultCaches()) write_json(w, c);
+      w.end_array();
       w.key("diagnoses").begin_array();
       for (auto d : run.getDiagnoses()) write_json(w, d);
       w.end_array();

@@ -6,6 +6,7 @@
 
 #include <capnp/schema.h>
 
+#include "core/design_configuration.h"
 #include "core/run_outcome.h"
 #include "os/duration_text.h"
 
@@ -97,7 +98,13 @@ void write_json(JsonWriter& w, api::Event::Reader e) {
   if (e.getTaskId().size()) w.field("task_id", text(e.getTaskId()));
   if (e.getKind() == api::EventKind::TASK_STAGE) w.field("stage", stage_name(e.getStage()));
   if (e.getWorkload().size()) w.field("workload", text(e.getWorkload()));
-  if (e.getKind() == api::EventKind::VERDICT) w.field("verdict", verdict_name(e.getVerdict()));
+  if (e.getKind() == api::EventKind::VERDICT) {
+    w.field("verdict", verdict_name(e.getVerdict()));
+    w.key("verdict_time");
+    e.getVerdictTime() >= 0 ? w.value(e.getVerdictTime()) : w.null();
+    w.key("cycles");
+    e.getCycles() >= 0 ? w.value(e.getCycles()) : w.null();
+  }
   if (e.getKind() == api::EventKind::BUILD_PROGRESS) {
     w.field("objects_done", e.getObjectsDone());
     w.key("objects_total");
@@ -150,10 +157,96 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.key("results").begin_array();
   for (auto r : t.getResults()) {
     w.begin_object().field("workload", text(r.getWorkload()));
-    w.field("verdict", verdict_name(r.getVerdict())).field("wall_s", r.getWallS()).end_object();
+    w.field("verdict", verdict_name(r.getVerdict())).field("wall_s", r.getWallS());
+    w.key("verdict_time");
+    r.getVerdictTime() >= 0 ? w.value(r.getVerdictTime()) : w.null();
+    w.key("cycles");
+    r.getCycles() >= 0 ? w.value(r.getCycles()) : w.null();
+    w.end_object();
   }
   w.end_array();
   w.field("waiting_for", text(t.getWaitingFor()));
+  w.key("build_wall_s");
+  t.getBuildWallS() >= 0 ? w.value(t.getBuildWallS()) : w.null();
+  w.key("build_cpu_s");
+  t.getBuildCpuS() >= 0 ? w.value(t.getBuildCpuS()) : w.null();
+  w.key("build_peak_rss_bytes");
+  t.getBuildPeakRssBytes() >= 0 ? w.value(t.getBuildPeakRssBytes()) : w.null();
+  w.field("core", text(t.getCore()));
+  w.key("mesh").begin_array().value(t.getMeshX()).value(t.getMeshY()).end_array();
+  w.key("caches").begin_array();
+  for (auto c : t.getCaches()) write_json(w, c);
+  w.end_array();
+  w.key("rtl_defines").begin_array();
+  for (auto d : t.getRtlDefines()) w.value(text(d));
+  w.end_array();
+  w.key("edited_files").begin_array();
+  for (auto f : t.getEditedFiles()) w.value(text(f));
+  w.end_array();
+  // The same in words (core/design_configuration.h), for pages and people; tasks that
+  // build nothing (unit tests) have no configuration.
+  if (has_configuration(t)) {
+    const DesignConfiguration config = design_configuration(t);
+    w.key("configuration").begin_array();
+    for (const auto& item : configuration_items(config)) {
+      w.begin_object().field("name", item.name).field("value", item.value);
+      w.field("default", item.is_default).end_object();
+    }
+    w.end_array();
+    w.field("default_configuration", is_default_configuration(config));
+  } else {
+    w.key("configuration").null();
+    w.field("default_configuration", false);
+  }
+  w.end_object();
+}
+
+bool has_configuration(api::TaskState::Reader t) {
+  return t.getKind() != "unit_test" && t.getCore().size() > 0 && t.getCaches().size() > 0;
+}
+
+DesignConfiguration design_configuration(api::TaskState::Reader t) {
+  DesignConfiguration c;
+  c.core = text(t.getCore());
+  c.mesh_x = t.getMeshX();
+  c.mesh_y = t.getMeshY();
+  for (auto cache : t.getCaches())
+    c.caches.push_back({text(cache.getName()), static_cast<int64_t>(cache.getSizeBytes()),
+                        static_cast<int64_t>(cache.getAssociativity()), cache.getIsDefault()});
+  c.network = text(t.getNetwork());
+  for (auto d : t.getRtlDefines()) c.rtl_defines.push_back(text(d));
+  for (auto f : t.getEditedFiles()) c.edited_files.push_back(text(f));
+  return c;
+}
+
+std::string cycles_text(int64_t cycles) {
+  std::string digits = std::to_string(cycles);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string build_figures_text(api::TaskState::Reader t) {
+  if (t.getBuildWallS() < 0) return "";
+  std::string source = text(t.getBuildSource());
+  std::string out = source == "built" ? "built" : source == "checkout" ? "reused in place"
+                    : source == "store" ? "taken from the model store" : text(t.getBuildOutcome());
+  out += " in " + format_duration(t.getBuildWallS());
+  if (t.getBuildCpuS() >= 0) out += ", CPU " + format_duration(t.getBuildCpuS());
+  if (t.getBuildPeakRssBytes() >= 0)
+    out += ", peak " + std::to_string((t.getBuildPeakRssBytes() + (1 << 19)) >> 20) + " MiB";
+  return out;
+}
+
+void write_json(JsonWriter& w, api::CacheSetting::Reader c) {
+  w.begin_object();
+  w.field("name", text(c.getName()));
+  w.field("size_bytes", c.getSizeBytes());
+  w.field("associativity", c.getAssociativity());
+  w.field("default", c.getIsDefault());
   w.end_object();
 }
 
@@ -359,7 +452,15 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
       for (auto r : t.getResults())
         out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
       out << "\n";
+      if (has_configuration(t)) out << "    config: " << configuration_text(design_configuration(t)) << "\n";
+      if (const std::string build = build_figures_text(t); !build.empty())
+        out << "    build:  " << text(t.getBuildId()) << " " << build << "\n";
       if (t.getBuildOrigin().size()) out << "    model: " << text(t.getBuildOrigin()) << "\n";
+      for (auto r : t.getResults()) {
+        out << "    " << text(r.getWorkload()) << ": " << verdict_name(r.getVerdict());
+        if (r.getCycles() >= 0) out << " at " << cycles_text(r.getCycles()) << " cycles";
+        out << ", " << format_duration(r.getWallS()) << "\n";
+      }
     }
   }
   if (detail.getNarrowingBuilds().size()) {
@@ -401,6 +502,7 @@ std::string human_event(api::Event::Reader e) {
     case api::EventKind::VERDICT:
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
               text(e.getWorkload()) + " " + verdict_name(e.getVerdict());
+      // The message says the wall time, and the cycles where the transcript gave them.
       break;
     case api::EventKind::BUILD_PROGRESS: {
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": build " +

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/design_configuration.h"
 #include "core/json_writer.h"
 #include "mace.capnp.h"
 
@@ -19,6 +20,7 @@ void write_json(JsonWriter& w, api::Event::Reader event);
 void write_json(JsonWriter& w, api::Metrics::Reader metrics);
 void write_json(JsonWriter& w, api::LogEntry::Reader entry);
 void write_json(JsonWriter& w, api::TaskState::Reader task);
+void write_json(JsonWriter& w, api::CacheSetting::Reader cache);
 void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
 void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
 void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
@@ -26,6 +28,16 @@ void write_json(JsonWriter& w, api::LlmCall::Reader call);
 void write_json(JsonWriter& w, api::CheckoutStatus::Reader checkout);
 // One line per call attempt; with `full`, its prompt and reply below it, indented.
 std::string human_call(api::LlmCall::Reader call, bool full);
+
+// A task's build configuration (core/design_configuration.h), and whether it has one:
+// a unit_test task, or a task recorded before its configuration was, has none.
+bool has_configuration(api::TaskState::Reader task);
+DesignConfiguration design_configuration(api::TaskState::Reader task);
+// "13,886"
+std::string cycles_text(int64_t cycles);
+// "built in 54.2 s, CPU 1 min 36 s, peak 263 MiB", "reused in place in 0.1 s"; "" when the
+// task's build was not measured.
+std::string build_figures_text(api::TaskState::Reader task);
 
 // "2026-11-30 12:15:30" in local time; "-" for 0.
 std::string format_time(int64_t ms);

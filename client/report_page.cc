@@ -19,7 +19,7 @@ body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; } .num { text-align: right; font-variant-numeric: tabular-nums; }
-.pass, .passed, .succeeded, .reused { color: #176317; } .fail, .failed, .timeout, .maxcycles, .error { color: #a11; }
+.pass, .passed, .succeeded, .reused { color: #176317; } .default { color: #666; } .changed { font-weight: 600; } .fail, .failed, .timeout, .maxcycles, .error { color: #a11; }
 svg text { font: 12px system-ui, sans-serif; } #script-errors { color: #a11; }
 .legend span { display: inline-block; margin-right: 1em; } .sw { width: 12px; height: 12px; display: inline-block; vertical-align: middle; margin-right: 4px; }
 details pre { white-space: pre-wrap; max-height: 20em; overflow: auto; background: #f7f7f7; padding: .5em; }
@@ -199,17 +199,60 @@ constexpr const char* kTail = R"html(</script>
   });
   root.appendChild(legend);
 
-  // Verdicts
+  // Configurations: each task's build in words, OpenPiton's defaults marked.
+  section('Configurations');
+  var configured = data.tasks.filter(function (t) { return t.configuration; });
+  if (configured.length) {
+    var names = [];
+    configured.forEach(function (t) { t.configuration.forEach(function (c) { if (names.indexOf(c.name) < 0) names.push(c.name); }); });
+    var ct = table(['item'].concat(configured.map(function (t) { return 'iter' + t.iteration + ' ' + t.task_id; })),
+      names.map(function (n) {
+        return [n].concat(configured.map(function (t) {
+          var c = t.configuration.filter(function (x) { return x.name === n; })[0];
+          return c ? { text: c.value + (c['default'] ? ' (default)' : ''), cls: c['default'] ? 'default' : 'changed' } : '-';
+        }));
+      }), 'configurations');
+    ct.setAttribute('data-tasks', configured.length);
+  } else root.appendChild(el('p', {}, 'No task has a build configuration.'));
+
+  // Verdicts, with each workload's cycles and their change against the run's default
+  // configuration (its first task of OpenPiton's defaults that simulated something).
   section('Verdicts');
+  var base = data.tasks.filter(function (t) { return t.default_configuration && t.results.length; })[0];
+  function baseCycles(workload) {
+    if (!base) return null;
+    var r = base.results.filter(function (x) { return x.workload === workload; })[0];
+    return r && r.cycles !== null ? r.cycles : null;
+  }
+  function cyclesText(c) { return c === null || c === undefined ? '-' : String(c).replace(/\B(?=(\d{3})+(?!\d))/g, ','); }
+  function change(c, b) {
+    if (c === null || c === undefined || b === null || !b) return '-';
+    var p = (c - b) / b * 100;
+    return (p >= 0 ? '+' : '') + p.toFixed(1) + '%';
+  }
   var vrows = [];
   data.tasks.forEach(function (t) {
-    t.results.forEach(function (r) { vrows.push([t.iteration, t.task_id, r.workload, { text: r.verdict, cls: r.verdict }, secs(r.wall_s)]); });
-    if (!t.results.length) vrows.push([t.iteration, t.task_id, '-', { text: t.failure_reason || t.stage, cls: t.stage }, '-']);
+    t.results.forEach(function (r) {
+      vrows.push([t.iteration, t.task_id, r.workload, { text: r.verdict, cls: r.verdict },
+                  { text: cyclesText(r.cycles), cls: 'num' },
+                  { text: t === base ? 'baseline' : change(r.cycles, baseCycles(r.workload)), cls: 'num' },
+                  secs(r.wall_s)]);
+    });
+    if (!t.results.length) vrows.push([t.iteration, t.task_id, '-', { text: t.failure_reason || t.stage, cls: t.stage }, '-', '-', '-']);
   });
-  table(['iteration', 'task', 'workload', 'verdict', 'wall time'], vrows, 'verdicts');
-  table(['iteration', 'task', 'build', 'outcome', 'failure'], data.tasks.map(function (t) {
-    return [t.iteration, t.task_id, t.build_id, { text: t.build_outcome || '-', cls: t.build_outcome }, t.failure_reason];
-  }));
+  table(['iteration', 'task', 'workload', 'verdict', 'cycles',
+         base ? 'change against iter' + base.iteration + ' ' + base.task_id + ' (default configuration)'
+              : 'change (no task of the default configuration)', 'wall time'], vrows, 'verdicts');
+  if (!base) root.appendChild(el('p', { 'class': 'note' }, 'The run has no task of OpenPiton\'s default configuration to compare against.'));
+  var sourceWords = { built: 'built', checkout: 'reused in place', store: 'taken from the model store' };
+  function mib(b) { return b === null || b === undefined ? '-' : Math.round(b / 1048576) + ' MiB'; }
+  function optSecs(s) { return s === null || s === undefined ? '-' : secs(s); }
+  table(['iteration', 'task', 'build', 'outcome', 'source', 'wall time', 'CPU time', 'peak memory', 'failure'], data.tasks.map(function (t) {
+    return [t.iteration, t.task_id, t.build_id, { text: t.build_outcome || '-', cls: t.build_outcome },
+            sourceWords[t.build_source] || '-', { text: optSecs(t.build_wall_s), cls: 'num' },
+            { text: optSecs(t.build_cpu_s), cls: 'num' }, { text: mib(t.build_peak_rss_bytes), cls: 'num' },
+            t.failure_reason];
+  }), 'builds');
 
   section('Narrowing builds');
   if (data.narrowing_builds.length)

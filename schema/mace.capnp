@@ -136,6 +136,20 @@ struct WorkloadResult {
   workload @0 :Text;
   verdict @1 :Verdict;
   wallS @2 :Float64;
+  # The simulation time stamp of the testbench's verdict line, as it prints it
+  # ("6943250: Simulation -> PASS ..."), and the clock cycles that time stands for (the
+  # time / 500 under OpenPiton's Verilator driver); -1 when the transcript gives none.
+  verdictTime @3 :Int64 = -1;
+  cycles @4 :Int64 = -1;
+}
+
+struct CacheSetting {
+  # One cache of a build's configuration.
+  name @0 :Text;                 # l1i | l1d | l15 | l2
+  sizeBytes @1 :UInt64;
+  associativity @2 :UInt32;
+  isDefault @3 :Bool;            # the size and ways are OpenPiton's defaults (the run's
+                                 # checkout's own, RunDetail.defaultCaches)
 }
 
 struct TaskState {
@@ -156,6 +170,20 @@ struct TaskState {
   network @14 :Text;             # "" (OpenPiton's 2D mesh) or the network a co-design search chose
   waitingFor @15 :Text;          # why a waiting task waits (no free checkout, a model
                                  # another task is building, its node failed); "" otherwise
+  # What its build cost: wall time (for a reused model, finding and copying it), and the
+  # CPU time and the largest process's peak memory of a sims that ran on maced's machine;
+  # -1 where not measured (no build tried, a reused model, a build on a Slurm node).
+  buildWallS @16 :Float64 = -1;
+  buildCpuS @17 :Float64 = -1;
+  buildPeakRssBytes @18 :Int64 = -1;
+  # Its build configuration: the run's core and mesh, every cache, its RTL defines (the
+  # task's and its dependencies', sorted), and the files its RTL edits change.
+  core @19 :Text;
+  meshX @20 :UInt32;
+  meshY @21 :UInt32;
+  caches @22 :List(CacheSetting);
+  rtlDefines @23 :List(Text);
+  editedFiles @24 :List(Text);
 }
 
 struct RunSummary {
@@ -220,6 +248,8 @@ struct RunDetail {
   narrowingBuilds @4 :List(NarrowingBuild);
   postMortem @5 :PostMortem;
   queuedAhead @6 :UInt32;        # a queued run: how many queued runs were submitted before it
+  defaultCaches @7 :List(CacheSetting);  # OpenPiton's, read from the run's checkout;
+                                         # empty until its loop started
 }
 
 struct LlmCall {
@@ -288,6 +318,9 @@ struct Event {
   objectsTotal @11 :UInt32;
   elapsedMs @12 :Int64;
   estimateLeftMs @13 :Int64 = -1;
+  # verdict only: as WorkloadResult's; -1 when the transcript gives none.
+  verdictTime @14 :Int64 = -1;
+  cycles @15 :Int64 = -1;
 }
 
 struct RunResult {

@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/csv_field.h"
 #include "core/json_writer.h"
 
 namespace mace::eval {
@@ -97,20 +98,6 @@ std::string pad(std::string s, size_t width) {
   return s;
 }
 
-// A CSV field: quoted when it holds a comma, quote or line break (RFC 4180); a field that
-// starts with a formula character is prefixed with ' so a spreadsheet shows it as text.
-std::string csv_field(const std::string& s) {
-  std::string v = s;
-  if (!v.empty() && (v[0] == '=' || v[0] == '+' || v[0] == '-' || v[0] == '@')) v = "'" + v;
-  if (v.find_first_of(",\"\r\n") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string render_status_text(const BatchView& batch) {
@@ -146,6 +133,23 @@ std::string render_results_text(const BatchView& batch) {
            pad(fixed(r.mean_wall_s, 1), 10) + std::to_string(r.designs) + "\n";
   }
   if (any_direct) out += std::string("* ") + kDirectNote + "\n";
+  // What each finished job's designs were and did: configuration, verdicts and cycles.
+  bool heading = false;
+  for (const auto& job : batch.jobs) {
+    if (job.design_results.empty()) continue;
+    if (!heading) out += "\ndesigns (verdict and simulated cycles per gate workload)\n";
+    heading = true;
+    out += "  job " + std::to_string(job.position) + " " + method_label(job) + " " + job.task_id +
+           (job.fault.empty() ? "" : " fault " + job.fault) + " repeat " + std::to_string(job.repeat) +
+           ", run " + job.run_id + "\n";
+    for (const auto& d : job.design_results) {
+      out += "    iter" + std::to_string(d.iteration) + " " + d.task_id + ": " + d.configuration + "\n     ";
+      for (const auto& r : d.results)
+        out += " " + r.workload + " " + r.verdict + (r.cycles ? " " + std::to_string(*r.cycles) + " cycles" : "");
+      if (d.results.empty()) out += " not simulated";
+      out += "\n";
+    }
+  }
   return out;
 }
 
@@ -192,7 +196,26 @@ std::string render_results_json(const BatchView& batch) {
     for (const auto& d : j.resimulated) {
       w.begin_object().field("task", d.task_id).field("build_id", d.build_id).key("verdicts").begin_object();
       for (const auto& [workload, verdict] : d.verdicts) w.field(workload, verdict);
+      w.end_object().key("cycles").begin_object();
+      for (std::size_t i = 0; i < d.verdicts.size(); ++i) {
+        w.key(d.verdicts[i].first);
+        i < d.cycles.size() && d.cycles[i] ? w.value(*d.cycles[i]) : w.null();
+      }
       w.end_object().end_object();
+    }
+    w.end_array();
+    w.key("designs_simulated").begin_array();
+    for (const auto& d : j.design_results) {
+      w.begin_object().field("task", d.task_id).field("iteration", d.iteration);
+      w.field("build_id", d.build_id).field("passed", d.passed);
+      w.field("configuration", d.configuration).field("default_configuration", d.default_configuration);
+      w.key("results").begin_array();
+      for (const auto& r : d.results) {
+        w.begin_object().field("workload", r.workload).field("verdict", r.verdict).key("cycles");
+        r.cycles ? w.value(*r.cycles) : w.null();
+        w.end_object();
+      }
+      w.end_array().end_object();
     }
     w.end_array();
     w.key("environment").raw(j.env_json.empty() ? "null" : j.env_json);

@@ -5,6 +5,7 @@
 // as HTML in html_report.h. Pure: the service reads the store and fills JobOutcome.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,7 +18,28 @@ struct ResimulatedDesign {
   std::string task_id;
   std::string build_id;
   std::vector<std::pair<std::string, std::string>> verdicts;  // (workload, verdict), in order
+  // Each verdict's simulated cycles, in the same order; none where the transcript gave none.
+  std::vector<std::optional<int64_t>> cycles = {};
   bool passed() const;  // every gate workload passed
+};
+
+// One gate workload's verdict on a design, with its simulated cycles.
+struct WorkloadFigures {
+  std::string workload;
+  std::string verdict;
+  std::optional<int64_t> cycles;  // none when the transcript gave none
+};
+
+// A design a job's run built and simulated: which task, its configuration in words
+// (core/design_configuration.h) and each gate workload's verdict and cycles.
+struct JobDesign {
+  std::string task_id;
+  int64_t iteration = 0;
+  std::string build_id;
+  bool passed = false;
+  std::string configuration;           // configuration_text
+  bool default_configuration = false;  // OpenPiton's defaults on the run's core and mesh
+  std::vector<WorkloadFigures> results;
 };
 
 struct JobOutcome {
@@ -43,6 +65,8 @@ struct JobOutcome {
   // try the objective.
   std::string planner;
   std::string outcome;  // a fault check's run: caught | missed; "" when it could not tell
+  // Every task of its run that built a design, in the order recorded.
+  std::vector<JobDesign> design_results = {};
 };
 
 // Whether the job's run tried to meet its task's objective: all but a `mace` job of the

@@ -174,6 +174,11 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   if (settings_.on_log_finished) settings_.on_log_finished(site, "");
   if (settings_.on_build_finished) settings_.on_build_finished(site, build);
   outcome.build_id = build.build_id;
+  outcome.build_figures.wall_s = build.wall_seconds;
+  if (build.usage) {
+    outcome.build_figures.cpu_s = build.usage->cpu_seconds;
+    outcome.build_figures.peak_rss_bytes = build.usage->peak_rss_bytes;
+  }
   outcome.reused = build.reused;
   outcome.reused_from = build.reused_from;
   outcome.build_origin = build.origin;
@@ -222,7 +227,8 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
       run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
         if (settings_.on_log_finished) settings_.on_log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
-                                    run.wall_seconds, run.returncode});
+                                    run.wall_seconds, run.returncode, run.verdict_time,
+                                    run.cycles});
         if (settings_.on_verdict) settings_.on_verdict(site, outcome.verdicts.back());
       });
   const openpiton::SimulationResult& simulated = gate.result;

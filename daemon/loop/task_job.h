@@ -5,6 +5,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,20 @@ struct WorkloadVerdict {
   std::string run_dir = {};
   double wall_s = 0;
   int returncode = 0;
+  // The simulation time stamp of the verdict line and the clock cycles it stands for
+  // (openpiton/sim_figures.h); unset when the transcript gives none.
+  std::optional<int64_t> verdict_time = {};
+  std::optional<int64_t> cycles = {};
+};
+
+// What a task's build cost: its wall time (for a reused model, finding and copying it),
+// and, when sims ran on this machine, its CPU time and the peak memory of its largest
+// process; unset otherwise.
+struct BuildFigures {
+  double wall_s = 0;
+  std::optional<double> cpu_s = {};
+  std::optional<int64_t> peak_rss_bytes = {};
+  bool operator==(const BuildFigures&) const = default;
 };
 
 struct TaskOutcome {
@@ -76,6 +92,7 @@ struct TaskOutcome {
   // scheduler did, naming the node and the scheduler's own reason.
   std::string lost_detail = {};
   std::string build_id = {};
+  BuildFigures build_figures = {};  // when a build was tried
   bool reused = false;
   // When reused: "checkout" or "store" (openpiton::reuse_source), and for the store where
   // the model was built; what went wrong with the model store, to be logged.

@@ -390,6 +390,7 @@ BuildResult build(const Checkout& checkout, const BuildConfig& config,
   result.tail = run.tail;
   result.error_lines = run.error_lines;
   result.wall_seconds = seconds_since(start);
+  result.usage = run.usage;
   if (run.launch_failed) {
     result.failure_reason = build_failure::launch_failed;
     result.message = run.error;

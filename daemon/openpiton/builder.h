@@ -126,7 +126,12 @@ struct BuildResult {
   // What went wrong, for people and triage, e.g. "l1d has 8 ways, more than the L1.5's 4".
   std::string message;
   int exit_code = -1;  // sims' exit status; -1 if it did not run or did not exit normally
+  // From the call to its return: for a reused model, the check and the copy.
   double wall_seconds = 0;
+  // What sims and every process it waited for used (CPU time, the largest process's peak
+  // memory): set when sims ran on this machine, whatever came of it; unset for a reused
+  // model and for a build a runner placed on another machine (os::ProcessResult::usage).
+  std::optional<os::ResourceUsage> usage;
   // Verilator %Error lines (with file:line), g++ "error:" lines, make "*** ... Error"
   // lines and sims's fatal "DIE." / "Caught a SIGDIE." lines, in order (the first 200);
   // %Warning lines are not included. For a failure decided before sims ran, the message.

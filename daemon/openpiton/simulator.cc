@@ -179,6 +179,9 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
     VerdictResult vr = read_verdict(sim_log);
     transcript = vr.verdict;
     run.marker_line = std::move(vr.marker_line);
+    const SimulationFigures figures = figures_from_verdict_line(run.marker_line);
+    run.verdict_time = figures.verdict_time;
+    run.cycles = figures.cycles;
     append_error(run.error, vr.error);
     run.sim_log_tail = os::read_file_tail(sim_log, kSimLogTailLines, kSimLogTailBytes);
   }

@@ -45,6 +45,7 @@
 
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
+#include "openpiton/sim_figures.h"
 #include "openpiton/verdict.h"
 #include "openpiton/workload.h"
 #include "os/process_group.h"
@@ -96,6 +97,10 @@ struct WorkloadRunResult {
   double wall_seconds = 0;              // of the sims process group; 0 when not invoked
   std::chrono::milliseconds time_limit{0};  // the limit this run was given
   std::string marker_line;              // the transcript line that decided the verdict
+  // The simulation time and clock cycles at the verdict, read from marker_line
+  // (sim_figures.h); unset when the transcript gives none.
+  std::optional<std::int64_t> verdict_time;
+  std::optional<std::int64_t> cycles;
   // The last lines of sim.log (up to kSimLogTailLines, at most kSimLogTailBytes), read from
   // the end of the file; empty when there is no sim.log.
   std::string sim_log_tail;

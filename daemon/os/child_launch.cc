@@ -151,9 +151,9 @@ LaunchedChild failed_launch(std::string message) {
 
 }  // namespace
 
-int reap_child(pid_t pid) {
+int reap_child(pid_t pid, struct rusage* usage) {
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
+  while (::wait4(pid, &status, 0, usage) < 0) {
     if (errno != EINTR) return -1;
   }
   return status;

@@ -5,6 +5,7 @@
 // dies. Whether exec succeeded is known before launch_child returns, so a program that
 // cannot start is an error message, not an exit code of 127.
 
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <string>
@@ -30,7 +31,9 @@ struct LaunchedChild {
 LaunchedChild launch_child(const ProcessSpec& spec);
 
 // Reaps our child `pid`, retrying on EINTR; its wait status, or -1 if it was not ours.
-int reap_child(pid_t pid);
+// `usage`, when given, receives what wait4 reports of it: its own use and that of every
+// descendant it, or they, waited for.
+int reap_child(pid_t pid, struct rusage* usage = nullptr);
 
 // Told to the registry (set_process_group_registry) when a group starts and ends.
 void report_group_started(pid_t pgid) noexcept;

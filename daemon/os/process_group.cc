@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,6 +67,14 @@ bool leader_exited(pid_t pid) {
   if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) < 0)
     return errno == ECHILD;
   return info.si_pid != 0;
+}
+
+ResourceUsage resource_usage(const struct rusage& u) {
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  ResourceUsage out;
+  out.cpu_seconds = seconds(u.ru_utime) + seconds(u.ru_stime);
+  out.peak_rss_bytes = static_cast<std::int64_t>(u.ru_maxrss) * 1024;  // Linux: kilobytes
+  return out;
 }
 
 int ceil_millis(Clock::duration d) {
@@ -190,8 +199,10 @@ class GroupWatch {
     if (stopping_ == Stopping::no) result_.stragglers_killed = count_live_members(pid_, pid_);
     ::kill(-pid_, SIGKILL);
     report_group_ended(pid_);
-    int status = reap_child(pid_);
+    struct rusage usage {};
+    int status = reap_child(pid_, &usage);
     leader_reaped_ = true;
+    if (status != -1) result_.usage = resource_usage(usage);
     if (WIFEXITED(status)) result_.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) result_.term_signal = WTERMSIG(status);
     drain_deadline_ = Clock::now() + spec_.drain_timeout;

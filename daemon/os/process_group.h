@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -112,6 +113,16 @@ class HostStopped : public std::runtime_error {
   HostStop stop_;
 };
 
+// What a command's processes used, as the kernel accounted it when its leader was reaped
+// (wait4): the leader and every descendant that it, or they, waited for. A process killed
+// with the group, or one that left it, is not in it.
+struct ResourceUsage {
+  double cpu_seconds = 0;  // user and system time, all of them together
+  // The largest peak resident set of any ONE of them (the kernel keeps no sum): for a
+  // build, its biggest compiler or Verilator process, not the machine's whole load.
+  std::int64_t peak_rss_bytes = 0;
+};
+
 struct ProcessResult {
   pid_t pid = -1;         // the leader's pid, which is also the group's id; -1: not started
   int exit_code = -1;     // the leader's exit status; -1 if it did not exit normally
@@ -132,6 +143,9 @@ struct ProcessResult {
   bool output_abandoned = false;
 
   double wall_seconds = 0;          // from launch until the group was gone
+  // Unset when no leader was reaped here (nothing launched), and when a runner placed the
+  // command on another machine: what it reaped there was its own client, not the command.
+  std::optional<ResourceUsage> usage;
   std::uint64_t output_bytes = 0;   // total bytes of output, merged
   std::string tail;                 // the last spec.tail_bytes bytes of output
   std::vector<std::string> error_lines;  // the first spec.max_error_lines matches, in order

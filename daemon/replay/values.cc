@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "openpiton/sim_figures.h"
 #include "os/text.h"
 
 namespace mace::replay {
@@ -39,6 +40,10 @@ class Reader {
     std::string_view s;
     if (e.get_string().get(s) != simdjson::SUCCESS) throw bad(key, "a string");
     return std::string(s);
+  }
+  bool has(object o, std::string_view key) const {
+    element e;
+    return o[key].get(e) == simdjson::SUCCESS;
   }
   bool flag(object o, std::string_view key) const {
     bool b = false;
@@ -113,6 +118,12 @@ std::string build_value(const openpiton::BuildResult& b) {
   w.field("fingerprint", b.fingerprint.digest);
   w.field("reused_from", b.reused_from);
   w.field("origin", b.origin);
+  if (b.usage) {
+    w.key("usage").begin_object();
+    w.field("cpu_seconds", b.usage->cpu_seconds);
+    w.field("peak_rss_bytes", b.usage->peak_rss_bytes);
+    w.end_object();
+  }
   w.end_object();
   return w.take();
 }
@@ -141,6 +152,11 @@ openpiton::BuildResult parse_build_value(std::string_view json) {
   // Values cached before the model store existed have neither; their reuse was in place.
   if (b.reused) b.reused_from = r.optional_text(o, "reused_from").value_or("checkout");
   b.origin = r.optional_text(o, "origin").value_or("");
+  // Absent where sims did not run here, and in values cached before it was measured.
+  if (r.has(o, "usage")) {
+    object u = r.child(o, "usage");
+    b.usage = os::ResourceUsage{r.number(u, "cpu_seconds"), r.integer(u, "peak_rss_bytes")};
+  }
   return b;
 }
 
@@ -205,6 +221,11 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
     run.cannot_run = r.optional_text(ro, "cannot_run").value_or("");
     run.wall_seconds = r.number(ro, "wall_seconds");
     run.marker_line = r.text(ro, "marker_line");
+    // Read again from the line, as the simulator reads them: values cached before the
+    // figures were kept have them too.
+    const openpiton::SimulationFigures figures = openpiton::figures_from_verdict_line(run.marker_line);
+    run.verdict_time = figures.verdict_time;
+    run.cycles = figures.cycles;
     run.sim_log_tail = r.text(ro, "sim_log_tail");
     run.status_line = r.text(ro, "status_line");
     run.passed = r.flag(ro, "passed");

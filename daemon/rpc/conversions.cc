@@ -1,5 +1,6 @@
 #include "rpc/conversions.h"
 
+#include <algorithm>
 #include <string>
 #include <stdexcept>
 #include <string_view>
@@ -8,6 +9,7 @@
 
 #include "core/json_writer.h"
 #include "os/text.h"
+#include "store/task_configuration.h"
 
 namespace mace::rpc {
 namespace {
@@ -132,9 +134,40 @@ void fill(api::Event::Builder out, const store::EventRecord& event) {
   out.setObjectsTotal(static_cast<uint32_t>(event.objects_total));
   out.setElapsedMs(event.elapsed_ms);
   out.setEstimateLeftMs(event.estimate_left_ms);
+  out.setVerdictTime(event.verdict_time.value_or(-1));
+  out.setCycles(event.cycles.value_or(-1));
 }
 
-void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
+namespace {
+
+// The caches in the order an architect reads them (kCacheNames: l1i, l1d, l15, l2), then
+// any other name the map holds.
+std::vector<std::pair<std::string, CacheOverride>> in_reading_order(const CacheGeometry& caches) {
+  std::vector<std::pair<std::string, CacheOverride>> out;
+  for (std::string_view name : kCacheNames)
+    if (auto it = caches.find(std::string(name)); it != caches.end()) out.emplace_back(*it);
+  for (const auto& entry : caches)
+    if (std::find(std::begin(kCacheNames), std::end(kCacheNames), entry.first) == std::end(kCacheNames))
+      out.emplace_back(entry);
+  return out;
+}
+
+}  // namespace
+
+void fill(capnp::List<api::CacheSetting>::Builder out, const CacheGeometry& caches,
+          const CacheGeometry& defaults) {
+  unsigned i = 0;
+  for (const auto& [name, cache] : in_reading_order(caches)) {
+    out[i].setName(name);
+    out[i].setSizeBytes(static_cast<uint64_t>(std::max<int64_t>(cache.size, 0)));
+    out[i].setAssociativity(static_cast<uint32_t>(std::max<int64_t>(cache.associativity, 0)));
+    const auto found = defaults.find(name);
+    out[i].setIsDefault(found != defaults.end() && found->second == cache);
+    ++i;
+  }
+}
+
+void fill(api::TaskState::Builder out, const store::TaskRecord& t, const CacheGeometry& default_caches) {
   out.setIteration(static_cast<uint32_t>(t.iteration));
   out.setTaskId(t.task_id);
   out.setKind(std::string(to_string(t.kind)));
@@ -153,10 +186,31 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t) {
     results[i].setWorkload(t.results[i].workload);
     results[i].setVerdict(to_wire(t.results[i].verdict));
     results[i].setWallS(t.results[i].wall_s);
+    results[i].setVerdictTime(t.results[i].verdict_time.value_or(-1));
+    results[i].setCycles(t.results[i].cycles.value_or(-1));
   }
   out.setCheckout(t.checkout);
   out.setRtlEdits(t.rtl_edits);
   out.setWaitingFor(t.waiting_for);
+  out.setBuildWallS(t.build_wall_s.value_or(-1));
+  out.setBuildCpuS(t.build_cpu_s.value_or(-1));
+  out.setBuildPeakRssBytes(t.build_peak_rss_bytes.value_or(-1));
+  const DesignConfiguration config = store::task_configuration(t, default_caches);
+  out.setCore(config.core);
+  out.setMeshX(static_cast<uint32_t>(std::max<int64_t>(config.mesh_x, 0)));
+  out.setMeshY(static_cast<uint32_t>(std::max<int64_t>(config.mesh_y, 0)));
+  auto caches = out.initCaches(static_cast<unsigned>(config.caches.size()));
+  for (unsigned i = 0; i < config.caches.size(); ++i) {
+    caches[i].setName(config.caches[i].name);
+    caches[i].setSizeBytes(static_cast<uint64_t>(std::max<int64_t>(config.caches[i].size_bytes, 0)));
+    caches[i].setAssociativity(static_cast<uint32_t>(std::max<int64_t>(config.caches[i].associativity, 0)));
+    caches[i].setIsDefault(config.caches[i].is_default);
+  }
+  auto defines = out.initRtlDefines(static_cast<unsigned>(t.rtl_defines.size()));
+  for (size_t i = 0; i < t.rtl_defines.size(); ++i) defines.set(static_cast<unsigned>(i), t.rtl_defines[i]);
+  auto edited = out.initEditedFiles(static_cast<unsigned>(config.edited_files.size()));
+  for (size_t i = 0; i < config.edited_files.size(); ++i)
+    edited.set(static_cast<unsigned>(i), config.edited_files[i]);
 }
 
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {

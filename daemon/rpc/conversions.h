@@ -22,7 +22,12 @@ RunState from_wire(api::RunState s);  // throws UnknownWireValue
 void fill(api::RunSummary::Builder out, const store::RunRecord& run);
 void fill(api::Event::Builder out, const store::EventRecord& event);
 void fill(api::Metrics::Builder out, const store::RunMetrics& metrics);
-void fill(api::TaskState::Builder out, const store::TaskRecord& task);
+// A task with its configuration: each cache marked default where it equals the run's
+// default caches (store::RunRecord::default_caches).
+void fill(api::TaskState::Builder out, const store::TaskRecord& task, const CacheGeometry& default_caches);
+// Caches, in name order, each marked default where it equals `defaults`' of that name.
+void fill(capnp::List<api::CacheSetting>::Builder out, const CacheGeometry& caches,
+          const CacheGeometry& defaults);
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);

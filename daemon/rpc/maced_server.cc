@@ -124,7 +124,10 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
     fill(detail.initSummary(), run.run);
     detail.setSpecJson(run.run.spec_json);
     auto tasks = detail.initTasks(static_cast<unsigned>(run.tasks.size()));
-    for (size_t i = 0; i < run.tasks.size(); ++i) fill(tasks[static_cast<unsigned>(i)], run.tasks[i]);
+    for (size_t i = 0; i < run.tasks.size(); ++i)
+      fill(tasks[static_cast<unsigned>(i)], run.tasks[i], run.run.default_caches);
+    fill(detail.initDefaultCaches(static_cast<unsigned>(run.run.default_caches.size())),
+         run.run.default_caches, run.run.default_caches);
     auto diagnoses = detail.initDiagnoses(static_cast<unsigned>(run.diagnoses.size()));
     for (size_t i = 0; i < run.diagnoses.size(); ++i)
       fill(diagnoses[static_cast<unsigned>(i)], run.diagnoses[i]);

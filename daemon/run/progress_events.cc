@@ -101,8 +101,17 @@ void ProgressEvents::verdict(const executor::TaskCallSite& site, const loop::Wor
   if (!site.narrowing.empty()) return;
   char wall[32];
   std::snprintf(wall, sizeof wall, "%.1f s", v.wall_s);
-  recorder_.event(EventKind::verdict, site.iteration, site.task_id, std::nullopt, wall, v.workload,
-                  v.verdict);
+  store::EventRecord e;
+  e.kind = EventKind::verdict;
+  e.iteration = site.iteration;
+  e.task_id = site.task_id;
+  e.workload = v.workload;
+  e.verdict = v.verdict;
+  e.message = wall;
+  if (v.cycles) e.message += ", " + std::to_string(*v.cycles) + " cycles";
+  e.verdict_time = v.verdict_time;
+  e.cycles = v.cycles;
+  recorder_.record(e);
 }
 
 }  // namespace mace::run

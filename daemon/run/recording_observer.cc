@@ -90,13 +90,19 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   if (outcome.built) t.build_source = outcome.reused ? outcome.reused_from : "built";
   if (t.build_source.empty() && outcome.reused) t.build_source = "checkout";
   t.build_origin = outcome.build_origin;
+  if (!outcome.build_id.empty()) {  // a build was tried: its figures, whatever came of it
+    t.build_wall_s = outcome.build_figures.wall_s;
+    t.build_cpu_s = outcome.build_figures.cpu_s;
+    t.build_peak_rss_bytes = outcome.build_figures.peak_rss_bytes;
+  }
   t.failure_reason = outcome.failure_reason;
   t.stage = outcome.passed ? TaskStage::passed : TaskStage::failed;
   t.passed = outcome.passed;
   t.finished_at_ms = system_now_ms();
   int64_t ordinal = 0;
   for (const auto& v : outcome.verdicts)
-    t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s});
+    t.results.push_back(
+        {ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s, v.verdict_time, v.cycles});
   return t;
 }
 

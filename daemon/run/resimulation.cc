@@ -57,6 +57,8 @@ std::vector<store::EvalResimulationRecord> resimulate_accepted(
           r.returncode = v.returncode;
           r.run_dir = v.run_dir;
           r.wall_s = v.wall_s;
+          r.verdict_time = v.verdict_time;
+          r.cycles = v.cycles;
         }
       }
       record.results.push_back(std::move(r));

@@ -140,6 +140,9 @@ class Run {
     const openpiton::Checkout home = runner.held().front();
     if (eval_job_) start_eval_job(runner.held());
     loop::LoopInputs in = loop_inputs(spec_, home, settings_);
+    // What its tasks' configurations are told apart from: OpenPiton's own caches.
+    recorder_.with_store(
+        [&](store::Store& s) { s.set_run_default_caches(recorder_.run_id(), in.default_caches); });
     if (generic_) {
       in.unsupported_core = [this, &runner] { return unsupported_core_reason(spec_, runner.held()); };
       // REQ-EXEC-20: written into each checkout for every build, taken out after it (and

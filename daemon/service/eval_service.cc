@@ -8,6 +8,7 @@
 #include "eval/suite.h"
 #include "service/service_error.h"
 #include "store/sqlite.h"
+#include "store/task_configuration.h"
 
 namespace mace::service {
 namespace {
@@ -279,8 +280,10 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
         std::set<std::string> failed_simulation;
         for (const auto& record : store_.eval_resimulations(job.run_id)) {
           eval::ResimulatedDesign design{record.task_id, record.build_id, {}};
-          for (const auto& r : record.results)
+          for (const auto& r : record.results) {
             design.verdicts.emplace_back(r.workload, std::string(to_string(r.verdict)));
+            design.cycles.push_back(r.cycles);
+          }
           if (!design.passed()) failed_simulation.insert(record.build_id);
           out.resimulated.push_back(std::move(design));
         }
@@ -288,6 +291,14 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
         for (const auto& t : store_.tasks(job.run_id)) {
           if (t.build_id.empty()) continue;
           builds.insert(t.build_id);
+          if (store::has_configuration(t)) {
+            const DesignConfiguration config = store::task_configuration(t, run->default_caches);
+            eval::JobDesign design{t.task_id, t.iteration, t.build_id, t.passed.value_or(false),
+                                   configuration_text(config), is_default_configuration(config), {}};
+            for (const auto& r : t.results)
+              design.results.push_back({r.workload, std::string(to_string(r.verdict)), r.cycles});
+            out.design_results.push_back(std::move(design));
+          }
           // REQ-EVAL-8: every design of a search fits the area budget by construction, so
           // it is feasible when every gate workload passed on it (for a build-only check,
           // when simulated after the run).

@@ -250,6 +250,9 @@ class Run {
     // srun's own cancel and timeout flags are ours, not the caller's; they are set below.
     result.cancelled = false;
     result.timed_out = false;
+    // What the kernel accounted here is srun's, a client that only waited: the command ran
+    // on the node, and its use is not known here.
+    result.usage.reset();
     if (job_id().empty()) find_job();
     const std::string id = job_id();
     const OwnStop stop = own_stop();

@@ -450,6 +450,28 @@ ALTER TABLE runs DROP COLUMN spec_json;
 DROP INDEX runs_state;
 CREATE INDEX runs_state_id ON runs(state, id);
 )sql",
+
+    // 15: what each design did and cost. A simulated workload's verdict line carries the
+    // simulation time of the verdict (verdict_time, as the testbench prints it) and the
+    // clock cycles it stands for (openpiton/sim_figures.h); NULL where the transcript gave
+    // none, and for results recorded before. A verdict event carries them too. A task's
+    // build: its wall time, and the CPU time and the largest process's peak memory of a
+    // sims that ran on maced's machine; NULL where not measured. A run keeps its checkout's
+    // default caches ("l1i:16384:4 l1d:8192:4 ..."), so its tasks' configurations can say
+    // which values are OpenPiton's defaults; '' for runs that never started a loop.
+    R"sql(
+ALTER TABLE task_results ADD COLUMN verdict_time INTEGER CHECK (verdict_time IS NULL OR verdict_time >= 0);
+ALTER TABLE task_results ADD COLUMN cycles INTEGER CHECK (cycles IS NULL OR cycles >= 0);
+ALTER TABLE eval_resimulations ADD COLUMN verdict_time INTEGER CHECK (verdict_time IS NULL OR verdict_time >= 0);
+ALTER TABLE eval_resimulations ADD COLUMN cycles INTEGER CHECK (cycles IS NULL OR cycles >= 0);
+ALTER TABLE events ADD COLUMN verdict_time INTEGER;
+ALTER TABLE events ADD COLUMN cycles INTEGER;
+ALTER TABLE tasks ADD COLUMN build_wall_s REAL CHECK (build_wall_s IS NULL OR build_wall_s >= 0);
+ALTER TABLE tasks ADD COLUMN build_cpu_s REAL CHECK (build_cpu_s IS NULL OR build_cpu_s >= 0);
+ALTER TABLE tasks ADD COLUMN build_peak_rss_bytes INTEGER
+  CHECK (build_peak_rss_bytes IS NULL OR build_peak_rss_bytes >= 0);
+ALTER TABLE runs ADD COLUMN default_caches TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

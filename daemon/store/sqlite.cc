@@ -217,6 +217,11 @@ std::optional<int64_t> Statement::optional_int64(int column) const {
   return int64(column);
 }
 
+std::optional<double> Statement::optional_real(int column) const {
+  if (is_null(column)) return std::nullopt;
+  return real(column);
+}
+
 Transaction::Transaction(Database& db) : db_(db), nested_(db.in_transaction()) {
   db_.exec(nested_ ? "SAVEPOINT mace_nested" : "BEGIN IMMEDIATE");
 }

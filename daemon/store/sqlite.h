@@ -100,6 +100,7 @@ class Statement {
   double real(int column) const;
   std::optional<std::string> optional_text(int column) const;
   std::optional<int64_t> optional_int64(int column) const;
+  std::optional<double> optional_real(int column) const;
 
  private:
   friend class Database;

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -27,7 +28,7 @@ constexpr const char* kRunColumns = R"sql(
 SELECT id, state, reason, core, mesh_x, mesh_y, objective, workloads_json,
        backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
        submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
-       checkouts_wanted, planner, outcome,
+       checkouts_wanted, planner, outcome, default_caches,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
 )sql";
@@ -132,6 +133,36 @@ std::vector<std::string> split_words(const std::string& text) {
   return out;
 }
 
+// runs.default_caches: "l1i:16384:4 l1d:8192:4 l15:8192:4 l2:65536:4", name, size in
+// bytes, ways; "" for none.
+std::string caches_text(const CacheGeometry& caches) {
+  std::string out;
+  for (const auto& [name, cache] : caches) {
+    if (name.empty() || name.find_first_of(": ") != std::string::npos)
+      throw std::invalid_argument("default_caches: cannot store a cache named \"" + name + "\"");
+    out += (out.empty() ? "" : " ") + name + ":" + std::to_string(cache.size) + ":" +
+           std::to_string(cache.associativity);
+  }
+  return out;
+}
+
+CacheGeometry caches_from_text(const Database& db, const std::string& run_id, const std::string& text) {
+  CacheGeometry out;
+  for (const std::string& word : split_words(text)) {
+    const std::size_t a = word.find(':'), b = word.rfind(':');
+    int64_t size = 0, ways = 0;
+    const bool ok = a != std::string::npos && b > a && a > 0 &&
+                    std::from_chars(word.data() + a + 1, word.data() + b, size).ptr == word.data() + b &&
+                    std::from_chars(word.data() + b + 1, word.data() + word.size(), ways).ptr ==
+                        word.data() + word.size();
+    if (!ok)
+      throw std::runtime_error(db.path().string() + ": run " + run_id + ": default_caches \"" +
+                               text + "\" is not name:size:ways words");
+    out[word.substr(0, a)] = {size, ways};
+  }
+  return out;
+}
+
 // A row of kSelectRun (with_spec) or kSelectRunSummary.
 RunRecord read_run(const Database& db, const Statement& s, bool with_spec = true) {
   RunRecord r;
@@ -157,9 +188,10 @@ RunRecord read_run(const Database& db, const Statement& s, bool with_spec = true
   r.checkouts_wanted = s.int64(19);
   r.planner = parse_optional_word<PlannerKind>(db, "planner", s.text(20));
   r.outcome = parse_word<RunOutcome>(db, "run outcome", s.text(21));
-  r.iterations = s.int64(22);
-  r.cost_usd = s.real(23);
-  if (with_spec) r.spec_json = s.text(24);
+  r.default_caches = caches_from_text(db, r.id, s.text(22));
+  r.iterations = s.int64(23);
+  r.cost_usd = s.real(24);
+  if (with_spec) r.spec_json = s.text(25);
   return r;
 }
 
@@ -193,7 +225,8 @@ constexpr const char* kTaskColumns[] = {
     "l15_size",    "l15_assoc",  "l2_size",        "l2_assoc",     "rtl_defines",
     "rtl_edits",   "rtl_edits_hash", "extra_flags", "build_id",    "build_outcome",
     "build_reused", "failure_reason", "stage",      "passed",       "started_at_ms",
-    "finished_at_ms", "build_source", "build_origin", "waiting_for",
+    "finished_at_ms", "build_source", "build_origin", "waiting_for", "build_wall_s",
+    "build_cpu_s", "build_peak_rss_bytes",
 };
 constexpr int kTaskKeyColumns = 3;
 
@@ -222,7 +255,9 @@ std::string upsert_task_sql() {
 std::string select_tasks_sql() {
   std::string sql = "SELECT t.id";
   for (const char* c : kTaskColumns) sql += std::string(", t.") + c;
-  sql += R"sql(, r.ordinal, r.workload, r.verdict, r.returncode, r.run_dir, r.wall_s
+  for (const std::string_view column : split_columns(kWorkloadResultColumns))
+    sql += ", r." + std::string(column);
+  sql += R"sql(
 FROM tasks t LEFT JOIN task_results r ON r.task_row = t.id
 WHERE t.run_id = ?1 ORDER BY t.iteration, t.id, r.ordinal)sql";
   return sql;
@@ -424,6 +459,12 @@ void Store::set_run_planner(const std::string& id, PlannerKind planner) {
   stmt.run();
 }
 
+void Store::set_run_default_caches(const std::string& id, const CacheGeometry& caches) {
+  auto stmt = db_->prepare("UPDATE runs SET default_caches = ?2 WHERE id = ?1");
+  stmt.bind(1, id).bind(2, caches_text(caches));
+  stmt.run();
+}
+
 void Store::set_run_outcome(const std::string& id, RunOutcome outcome) {
   auto stmt = db_->prepare("UPDATE runs SET outcome = ?2 WHERE id = ?1");
   stmt.bind(1, id).bind(2, to_string(outcome));
@@ -441,8 +482,9 @@ int64_t Store::append_event(EventRecord event) {
 
   auto insert = db_->prepare(R"sql(
 INSERT INTO events (run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload,
-                    verdict, message, objects_done, objects_total, elapsed_ms, estimate_left_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    verdict, message, objects_done, objects_total, elapsed_ms, estimate_left_ms,
+                    verdict_time, cycles)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
 )sql");
   std::optional<std::string_view> state;
   if (event.state) state = to_string(*event.state);
@@ -460,7 +502,9 @@ VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
       .bind(12, event.objects_done)
       .bind(13, event.objects_total)
       .bind(14, event.elapsed_ms)
-      .bind(15, event.estimate_left_ms);
+      .bind(15, event.estimate_left_ms)
+      .bind(16, event.verdict_time)
+      .bind(17, event.cycles);
   insert.run();
   txn.commit();
   return event.seq;
@@ -470,7 +514,7 @@ std::vector<EventRecord> Store::events_after(const std::string& run_id, int64_t 
                                              int64_t limit) const {
   auto stmt = db_->prepare(R"sql(
 SELECT run_id, seq, at_ms, kind, state, iteration, task_id, stage, workload, verdict, message,
-       objects_done, objects_total, elapsed_ms, estimate_left_ms
+       objects_done, objects_total, elapsed_ms, estimate_left_ms, verdict_time, cycles
 FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
 )sql");
   // A negative LIMIT is SQLite's "no limit".
@@ -493,6 +537,8 @@ FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3
     e.objects_total = stmt.int64(12);
     e.elapsed_ms = stmt.int64(13);
     e.estimate_left_ms = stmt.int64(14);
+    e.verdict_time = stmt.optional_int64(15);
+    e.cycles = stmt.optional_int64(16);
     out.push_back(std::move(e));
   }
   return out;
@@ -622,7 +668,10 @@ int64_t Store::upsert_task(const TaskRecord& t) {
       .bind(31, unless_zero(t.finished_at_ms))
       .bind(32, t.build_source)
       .bind(33, t.build_origin)
-      .bind(34, t.waiting_for);
+      .bind(34, t.waiting_for)
+      .bind(35, t.build_wall_s)
+      .bind(36, t.build_cpu_s)
+      .bind(37, t.build_peak_rss_bytes);
   upsert.run();
 
   // last_insert_rowid is not set when the upsert updated, so look the row up.
@@ -635,10 +684,9 @@ int64_t Store::upsert_task(const TaskRecord& t) {
   int64_t row = find.int64(0);
 
   db_->prepare("DELETE FROM task_results WHERE task_row = ?1").bind(1, row).run();
-  auto insert = db_->prepare(R"sql(
-INSERT INTO task_results (task_row, ordinal, workload, verdict, returncode, run_dir, wall_s)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-)sql");
+  auto insert = db_->prepare(std::string("INSERT INTO task_results (task_row, ") +
+                             kWorkloadResultColumns + ") VALUES (?1" +
+                             numbered_parameters(2, kWorkloadResultColumnCount) + ")");
   for (auto& r : t.results) {
     bind_workload_result(insert.bind(1, row), 2, r);
     insert.run();
@@ -716,6 +764,9 @@ std::vector<TaskRecord> Store::tasks(const std::string& run_id) const {
       t.build_source = stmt.text(32);
       t.build_origin = stmt.text(33);
       t.waiting_for = stmt.text(34);
+      t.build_wall_s = stmt.optional_real(35);
+      t.build_cpu_s = stmt.optional_real(36);
+      t.build_peak_rss_bytes = stmt.optional_int64(37);
       out.push_back(std::move(t));
     }
     if (stmt.is_null(r0)) continue;  // a task without results

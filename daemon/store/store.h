@@ -23,6 +23,7 @@
 #include "core/failure_reason.h"
 #include "core/llm_error_class.h"
 #include "core/llm_phase.h"
+#include "core/plan_checks.h"
 #include "core/run_outcome.h"
 #include "core/run_state.h"
 #include "core/task_kind.h"
@@ -60,6 +61,9 @@ struct RunRecord {
   // Who planned it; unset until its planning starts (core/run_outcome.h).
   std::optional<PlannerKind> planner;
   RunOutcome outcome = RunOutcome::none;  // a fault check's caught or missed
+  // The caches a build gets where its task sets none, read from the run's checkout when
+  // its loop started (OpenPiton's defaults); empty before then.
+  CacheGeometry default_caches = {};
   // Derived from other tables when read:
   int64_t iterations = 0;
   double cost_usd = 0;
@@ -90,6 +94,10 @@ struct EventRecord {
   int64_t objects_total = 0;
   int64_t elapsed_ms = 0;
   int64_t estimate_left_ms = -1;
+  // verdict only: the verdict line's simulation time and clock cycles; none when the
+  // transcript gave none.
+  std::optional<int64_t> verdict_time = {};
+  std::optional<int64_t> cycles = {};
 };
 
 // One LLM call as REQ-BUD-12 asks it recorded: phase, tokens, cost, wall time, success and
@@ -176,6 +184,11 @@ struct TaskRecord {
   FailureReason failure_reason = FailureReason::none;
   TaskStage stage = TaskStage::pending;
   std::string waiting_for;  // why a `waiting` task waits; "" otherwise
+  // What its build cost (loop::BuildFigures): none where nothing was built or tried, or,
+  // for CPU time and peak memory, where sims did not run on maced's machine.
+  std::optional<double> build_wall_s;
+  std::optional<double> build_cpu_s;
+  std::optional<int64_t> build_peak_rss_bytes;
   std::optional<bool> passed;     // none until the task ends
   int64_t started_at_ms = 0;
   int64_t finished_at_ms = 0;
@@ -376,6 +389,9 @@ class Store {
   // Who planned the run, and a fault check's conclusion (core/run_outcome.h).
   void set_run_planner(const std::string& id, PlannerKind planner);
   void set_run_outcome(const std::string& id, RunOutcome outcome);
+  // The run's default caches (RunRecord::default_caches). Throws std::invalid_argument for
+  // a cache name that cannot be stored (empty, or holding ':' or a blank).
+  void set_run_default_caches(const std::string& id, const CacheGeometry& caches);
 
   // Appends an event with the run's next seq, which it returns.
   int64_t append_event(EventRecord event);

@@ -18,6 +18,10 @@ struct WorkloadResultRecord {
   std::optional<int64_t> returncode;  // none when the simulator gave none (killed, say)
   std::string run_dir;
   double wall_s = 0;
+  // The verdict line's simulation time and the clock cycles it stands for; none when the
+  // transcript gave none (openpiton/sim_figures.h).
+  std::optional<int64_t> verdict_time = {};
+  std::optional<int64_t> cycles = {};
 };
 
 }  // namespace mace::store

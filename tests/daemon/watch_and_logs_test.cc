@@ -66,7 +66,7 @@ void expect_documented_event(simdjson::dom::object event, int64_t expected_seq) 
   static const std::set<std::string> known = {
       "seq",     "at_ms",   "kind",         "state",         "iteration",  "task_id",
       "stage",   "workload", "verdict",     "objects_done",  "objects_total", "elapsed_ms",
-      "estimate_left_ms", "message"};
+      "estimate_left_ms", "message", "verdict_time", "cycles"};
   for (auto field : event) EXPECT_TRUE(known.count(std::string(field.key))) << field.key;
   EXPECT_EQ(int64_t(event["seq"]), expected_seq) << "seq counts from 1 without gaps";
   EXPECT_GT(int64_t(event["at_ms"]), 0);
@@ -83,6 +83,8 @@ void expect_documented_event(simdjson::dom::object event, int64_t expected_seq) 
     EXPECT_TRUE(event["task_id"].is_string());
     EXPECT_TRUE(event["workload"].is_string());
     EXPECT_TRUE(event["verdict"].is_string());
+    EXPECT_TRUE(event["verdict_time"].is_null() || event["verdict_time"].is_int64());
+    EXPECT_TRUE(event["cycles"].is_null() || event["cycles"].is_int64());
   }
   if (kind == "build_progress") {
     EXPECT_TRUE(event["task_id"].is_string());
@@ -245,7 +247,7 @@ TEST_F(WatchAndLogsTest, TheRunsLogNamesEachVerdictAndFoldsTheBuildsProgressToIt
   ASSERT_EQ(watch(id).exit_code, 0);
   auto log = maced_->mace({"logs", id});
   ASSERT_EQ(log.exit_code, 0) << log.err;
-  EXPECT_THAT(log.out, ::testing::ContainsRegex("iter1/build  add\\.S pass \\([0-9]+\\.[0-9] s\\)\n"));
+  EXPECT_THAT(log.out, ::testing::ContainsRegex("iter1/build  add\\.S pass \\([0-9]+\\.[0-9] s, 14221 cycles\\)\n"));
   EXPECT_THAT(log.out, HasSubstr("linking 11/11 objects\n"));
   EXPECT_THAT(log.out, HasSubstr("iter1/build  passed\n")) << "a stage is said once";
   EXPECT_THAT(log.out, ::testing::Not(HasSubstr("compiling 5/11 objects")));

@@ -211,6 +211,37 @@ TEST(ResultsTest, AFaultCheckSucceedsWhenItsRunCaughtTheFault) {
   EXPECT_FALSE(job_succeeded(check));
 }
 
+// What each job's designs were and did: configuration in words, verdicts and cycles.
+TEST(ResultsTest, EachJobsDesignsComeWithTheirConfigurationAndCycles) {
+  BatchView b;
+  b.id = "b1";
+  JobOutcome job;
+  job.position = 3;
+  job.method = "mace";
+  job.task_id = "memstress";
+  job.repeat = 1;
+  job.job_state = "done";
+  job.run_id = "r7";
+  job.run_state = "passed";
+  job.planner = "llm";
+  job.design_results = {{"small", 1, "mace_ab", true,
+                         "pico 1x1; L1D 4 KiB, 4-way", false,
+                         {{"hello", "pass", 13886}, {"memstress", "timeout", std::nullopt}}}};
+  job.resimulated = {{"small", "mace_ab", {{"hello", "pass"}}, {13886}}};
+  b.jobs = {job};
+  const std::string text = render_results_text(b);
+  EXPECT_THAT(text, HasSubstr("designs (verdict and simulated cycles per gate workload)\n"
+                              "  job 3 mace memstress repeat 1, run r7\n"
+                              "    iter1 small: pico 1x1; L1D 4 KiB, 4-way\n"
+                              "      hello pass 13886 cycles memstress timeout\n"));
+  const std::string json = render_results_json(b);
+  EXPECT_THAT(json, HasSubstr("\"configuration\": \"pico 1x1; L1D 4 KiB, 4-way\""));
+  EXPECT_THAT(json, HasSubstr("\"default_configuration\": false"));
+  EXPECT_THAT(json, ::testing::ContainsRegex("\"workload\": \"hello\",\\s*\"verdict\": \"pass\",\\s*\"cycles\": 13886"));
+  EXPECT_THAT(json, ::testing::ContainsRegex("\"verdict\": \"timeout\",\\s*\"cycles\": null"));
+  EXPECT_THAT(json, ::testing::ContainsRegex("\"cycles\": \\{\\s*\"hello\": 13886\\s*\\}"));
+}
+
 TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
   std::string csv = render_results_csv(sample_batch());
   EXPECT_THAT(csv, HasSubstr("task,method,fault,runs,successes,success_rate"));

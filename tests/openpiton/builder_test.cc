@@ -110,6 +110,11 @@ TEST_F(BuilderTest, BuildSucceedsAndWritesTheMarker) {
   EXPECT_TRUE(fs::exists(checkout_.model_binary(result.build_id)));
   EXPECT_THAT(result.error_lines, IsEmpty());
   EXPECT_GT(result.wall_seconds, 0);
+  // What sims and its children used, as the kernel counted it (the fake is bash and a few
+  // tools: some CPU, a few MiB).
+  ASSERT_TRUE(result.usage.has_value());
+  EXPECT_GT(result.usage->cpu_seconds, 0);
+  EXPECT_GT(result.usage->peak_rss_bytes, 1 << 20);
   EXPECT_FALSE(lines.empty());
   EXPECT_FALSE(result.tail.empty());
 
@@ -133,6 +138,7 @@ TEST_F(BuilderTest, SecondBuildIsReusedWithoutRunningSims) {
   const auto second = build_it(pico_1x1());
   EXPECT_TRUE(second.success);
   EXPECT_TRUE(second.reused);
+  EXPECT_FALSE(second.usage.has_value()) << "no sims ran to measure";
   EXPECT_EQ(second.build_id, first.build_id);
   EXPECT_EQ(second.fingerprint.digest, first.fingerprint.digest);
   EXPECT_EQ(fixture_.invocations(), 1);

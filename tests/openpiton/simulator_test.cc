@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -424,17 +425,22 @@ TEST_F(SimulatorFixtureTest, StopsAtTheFirstWorkloadThatDoesNotPass) {  // REQ-V
   EXPECT_EQ(fx.invocations("run"), 5);
 }
 
+// Each verdict with the cycles its line gives (the fixture's add.S ends where the real one
+// does on pico 1x1, 7110750); none where the transcript has no verdict line.
 TEST_F(SimulatorFixtureTest, EveryVerdictMapsToPassOrFail) {  // REQ-VER-2, REQ-VER-3, REQ-VER-5
   build_model("mace_fx1x1", 1, 1);
   struct Case {
     std::string outcome;
     Verdict verdict;
     bool passed;
+    std::optional<int64_t> cycles;
   };
-  for (const Case& c : {Case{"pass", Verdict::pass, true}, Case{"fail", Verdict::fail, false},
-                        Case{"timeout", Verdict::timeout, false},
-                        Case{"maxcycles", Verdict::maxcycles, false},
-                        Case{"none", Verdict::none, false}, Case{"crash", Verdict::none, false}}) {
+  for (const Case& c : {Case{"pass", Verdict::pass, true, 14221},
+                        Case{"fail", Verdict::fail, false, 8996},
+                        Case{"timeout", Verdict::timeout, false, 55338},
+                        Case{"maxcycles", Verdict::maxcycles, false, 1500000},
+                        Case{"none", Verdict::none, false, std::nullopt},
+                        Case{"crash", Verdict::none, false, std::nullopt}}) {
     SCOPED_TRACE(c.outcome);
     fx.set_control("run", c.outcome);
     auto result = simulate_workloads(request("mace_fx1x1", 1, 1, {"add.S"}));
@@ -443,6 +449,8 @@ TEST_F(SimulatorFixtureTest, EveryVerdictMapsToPassOrFail) {  // REQ-VER-2, REQ-
     EXPECT_EQ(run.verdict, c.verdict);
     EXPECT_EQ(run.passed, c.passed);
     EXPECT_EQ(result.passed, c.passed);
+    EXPECT_EQ(run.cycles, c.cycles);
+    EXPECT_EQ(run.verdict_time.has_value(), c.cycles.has_value());
     EXPECT_FALSE(run.timed_out);
     if (c.outcome != "crash") {
       EXPECT_EQ(run.returncode, 0);  // sims exits 0 whatever the program did
@@ -469,6 +477,7 @@ TEST_F(SimulatorFixtureTest, HangIsStoppedAtTheTimeLimitAsTimeout) {  // REQ-VER
   const auto& run = result.runs[0];
   EXPECT_TRUE(run.timed_out);
   EXPECT_EQ(run.verdict, Verdict::timeout);
+  EXPECT_FALSE(run.cycles.has_value()) << "a wall-clock timeout has no cycle count";
   EXPECT_EQ(run.returncode, -1);
   EXPECT_FALSE(run.passed);
   EXPECT_EQ(run.time_limit, 1500ms);

@@ -122,6 +122,30 @@ long max_rss_kib() {
   return usage.ru_maxrss;
 }
 
+// ---- Resource usage -----------------------------------------------------------------------
+
+// A build's CPU time and peak memory are its compilers': processes the leader's children
+// start and wait for. Here a grandchild spins and another holds 96 MiB of touched memory.
+TEST(ProcessGroup, ReportsTheCpuTimeAndPeakMemoryOfTheLeaderAndWhatItWaitedFor) {
+  ProcessResult result = run_process_group(shell(
+      "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'; "
+      "python3 -c 'b = bytearray(96 << 20); b[::4096] = b\"x\" * len(b[::4096])'"));
+  ASSERT_TRUE(result.succeeded()) << result.error << result.tail;
+  ASSERT_TRUE(result.usage.has_value());
+  EXPECT_GT(result.usage->cpu_seconds, 0.1);
+  EXPECT_LE(result.usage->cpu_seconds, result.wall_seconds * 2 + 0.1);  // two cores at most
+  EXPECT_GT(result.usage->peak_rss_bytes, std::int64_t{96} << 20);
+  EXPECT_LT(result.usage->peak_rss_bytes, std::int64_t{512} << 20);
+}
+
+TEST(ProcessGroup, ReportsNoUsageWhenNothingRan) {
+  ProcessSpec spec = shell("true");
+  spec.argv = {"/no/such/program"};
+  ProcessResult result = run_process_group(spec);
+  ASSERT_TRUE(result.launch_failed);
+  EXPECT_FALSE(result.usage.has_value());
+}
+
 // ---- Exit status --------------------------------------------------------------------------
 
 TEST(ProcessGroup, ExitCodesPassThrough) {

@@ -1,6 +1,9 @@
 // Call tags (REQ-REPLAY-1) and the cached values of each function, which must bring back
 // everything the executor and the loop use of a call's return value.
 
+#include <cstdint>
+#include <optional>
+
 #include <gtest/gtest.h>
 
 #include "replay/tag.h"
@@ -130,8 +133,31 @@ TEST(CachedValues, AWorkloadRunComesBackWithItsStatusLog) {
   EXPECT_EQ(r.error, run.error);
   EXPECT_EQ(r.wall_seconds, 0.25);
   EXPECT_EQ(r.marker_line, run.marker_line);
+  // Read again from the marker line, so values cached before they were kept have them.
+  EXPECT_EQ(r.verdict_time, std::optional<int64_t>(4498250));
+  EXPECT_EQ(r.cycles, std::optional<int64_t>(8996));
   EXPECT_EQ(r.sim_log_tail, run.sim_log_tail);
   EXPECT_EQ(r.status_line, run.status_line);
+}
+
+// A replayed build reports what the build it replays cost; one cached before that was
+// measured, or a reused model, reports nothing measured.
+TEST(CachedValues, ABuildKeepsWhatItsSimsUsed) {
+  openpiton::BuildResult b;
+  b.build_id = "mace_0123456789abcdef";
+  b.success = true;
+  b.wall_seconds = 54.5;
+  b.usage = os::ResourceUsage{96.5, int64_t{269092} * 1024};
+  openpiton::BuildResult back = parse_build_value(build_value(b));
+  ASSERT_TRUE(back.usage.has_value());
+  EXPECT_DOUBLE_EQ(back.usage->cpu_seconds, 96.5);
+  EXPECT_EQ(back.usage->peak_rss_bytes, int64_t{269092} * 1024);
+  EXPECT_DOUBLE_EQ(back.wall_seconds, 54.5);
+
+  b.usage.reset();
+  const std::string unmeasured = build_value(b);
+  EXPECT_EQ(unmeasured.find("usage"), std::string::npos) << unmeasured;
+  EXPECT_FALSE(parse_build_value(unmeasured).usage.has_value());
 }
 
 TEST(CachedValues, APromptReplyComesBack) {

@@ -118,6 +118,31 @@ TEST(Migrations, SpecsOfEarlierRunsMoveToTheirOwnTable) {
   EXPECT_EQ(columns.int64(0), 0);
 }
 
+// REQ-VER-13: results recorded before cycles and build figures were kept read back without
+// them (NULL: not known), not as zero cycles or a build that cost nothing.
+TEST(Migrations, ResultsRecordedBeforeFiguresWereKeptHaveNone) {
+  constexpr int kBeforeFigures = 14;  // the version before the figures' migration
+  TempDir dir;
+  {
+    Database db(dir.db());
+    ASSERT_EQ(migrate(db, kBeforeFigures), kBeforeFigures);
+    db.exec(R"sql(INSERT INTO runs (id, state, core) VALUES ('old', 'passed', 'pico');
+      INSERT INTO tasks (id, run_id, iteration, task_id, kind, build_id, build_outcome)
+        VALUES (1, 'old', 1, 't', 'config', 'mace_1', 'succeeded');
+      INSERT INTO task_results (task_row, ordinal, workload, verdict, returncode, run_dir, wall_s)
+        VALUES (1, 0, 'hello', 'pass', 0, '/r', 1.5))sql");
+  }
+  auto store = Store::open(dir.db());
+  auto tasks = store->tasks("old");
+  ASSERT_EQ(tasks.size(), 1u);
+  ASSERT_EQ(tasks[0].results.size(), 1u);
+  EXPECT_EQ(tasks[0].results[0].cycles, std::nullopt);
+  EXPECT_EQ(tasks[0].results[0].verdict_time, std::nullopt);
+  EXPECT_EQ(tasks[0].build_wall_s, std::nullopt);
+  EXPECT_EQ(tasks[0].build_cpu_s, std::nullopt);
+  EXPECT_TRUE(store->find_run("old")->default_caches.empty());
+}
+
 TEST(Migrations, NewerSchemaVersionIsRefusedAndTheFileLeftAlone) {
   TempDir dir;
   int newer = latest_schema_version() + 1;

@@ -182,6 +182,24 @@ TEST_F(StoreTest, InsertedRunReadsBackEveryField) {
             1);
 }
 
+// What a run's tasks' configurations are told apart from: the checkout's default caches,
+// recorded when its loop starts.
+TEST_F(StoreTest, ARunKeepsItsDefaultCaches) {
+  store->insert_run(make_run("a"));
+  EXPECT_TRUE(store->find_run("a")->default_caches.empty());
+  const CacheGeometry defaults = {{"l1i", {16384, 4}}, {"l1d", {8192, 4}}, {"l15", {8192, 4}},
+                                  {"l2", {65536, 4}}};
+  store->set_run_default_caches("a", defaults);
+  EXPECT_EQ(store->find_run("a")->default_caches, defaults);
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE default_caches = "
+                  "'l15:8192:4 l1d:8192:4 l1i:16384:4 l2:65536:4'"),
+            1);
+  EXPECT_THROW(store->set_run_default_caches("a", {{"l1 d", {1, 1}}}), std::invalid_argument);
+  // A hand edit the store cannot read is an error naming the run, never a silent default.
+  store->database().exec("UPDATE runs SET default_caches = 'l1d:8k:4' WHERE id = 'a'");
+  EXPECT_THROW(store->find_run("a"), std::runtime_error);
+}
+
 TEST_F(StoreTest, FindingAnUnknownRunFindsNothing) {
   EXPECT_EQ(store->find_run("nope"), std::nullopt);
 }
@@ -447,6 +465,8 @@ TEST_F(StoreTest, EventsReadBackEveryField) {
   e.workload = "hello";
   e.verdict = Verdict::maxcycles;
   e.message = "text";
+  e.verdict_time = 750000250;
+  e.cycles = 1500000;
   store->append_event(e);
   EventRecord plain;
   plain.run_id = "a";
@@ -466,8 +486,11 @@ TEST_F(StoreTest, EventsReadBackEveryField) {
   EXPECT_EQ(got[0].workload, "hello");
   EXPECT_EQ(got[0].verdict, Verdict::maxcycles);
   EXPECT_EQ(got[0].message, "text");
+  EXPECT_EQ(got[0].verdict_time, std::optional<int64_t>(750000250));
+  EXPECT_EQ(got[0].cycles, std::optional<int64_t>(1500000));
   EXPECT_EQ(got[1].seq, 2);
   EXPECT_EQ(got[1].state, std::nullopt);
+  EXPECT_EQ(got[1].cycles, std::nullopt);
 }
 
 TEST_F(StoreTest, EventsAfterPagesInOrder) {
@@ -835,7 +858,10 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   t.passed = true;
   t.started_at_ms = 1000;
   t.finished_at_ms = 2000;
-  t.results = {{0, "add", Verdict::pass, 0, "/runs/a", 0.65},
+  t.build_wall_s = 312.5;
+  t.build_cpu_s = 590.25;
+  t.build_peak_rss_bytes = int64_t{270} << 20;
+  t.results = {{0, "add", Verdict::pass, 0, "/runs/a", 0.65, 7110750, 14221},
                {1, "hello", Verdict::timeout, std::nullopt, "/runs/h", 30.0}};
   int64_t row = store->upsert_task(t);
   EXPECT_GT(row, 0);
@@ -887,11 +913,18 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.results[0].returncode, std::optional<int64_t>(0));
   EXPECT_EQ(r.results[0].run_dir, "/runs/a");
   EXPECT_DOUBLE_EQ(r.results[0].wall_s, 0.65);
+  EXPECT_EQ(r.results[0].verdict_time, std::optional<int64_t>(7110750));
+  EXPECT_EQ(r.results[0].cycles, std::optional<int64_t>(14221));
   EXPECT_EQ(r.results[1].ordinal, 1);
   EXPECT_EQ(r.results[1].workload, "hello");
   EXPECT_EQ(r.results[1].verdict, Verdict::timeout);
   EXPECT_EQ(r.results[1].returncode, std::nullopt);
   EXPECT_DOUBLE_EQ(r.results[1].wall_s, 30.0);
+  EXPECT_EQ(r.results[1].verdict_time, std::nullopt);  // the transcript gave none
+  EXPECT_EQ(r.results[1].cycles, std::nullopt);
+  EXPECT_EQ(r.build_wall_s, std::optional<double>(312.5));
+  EXPECT_EQ(r.build_cpu_s, std::optional<double>(590.25));
+  EXPECT_EQ(r.build_peak_rss_bytes, std::optional<int64_t>(int64_t{270} << 20));
 }
 
 // REQ-VER-13: the unset fields are NULL in the schema and read back unset.
@@ -912,6 +945,12 @@ TEST_F(RecordStoreTest, TaskWithDefaultsStoresNullsAndReadsBackDefaults) {
   EXPECT_TRUE(tasks[0].results.empty());
   EXPECT_EQ(tasks[0].l2_size, 0);
   EXPECT_EQ(tasks[0].stage, TaskStage::pending);
+  EXPECT_EQ(tasks[0].build_wall_s, std::nullopt);  // nothing measured is not zero
+  EXPECT_EQ(tasks[0].build_cpu_s, std::nullopt);
+  EXPECT_EQ(tasks[0].build_peak_rss_bytes, std::nullopt);
+  EXPECT_EQ(count("SELECT count(*) FROM tasks WHERE build_wall_s IS NULL AND build_cpu_s IS NULL "
+                  "AND build_peak_rss_bytes IS NULL"),
+            1);
 
   TaskRecord failed = make_task("r1", 1, "t1");
   failed.passed = false;
@@ -1186,7 +1225,7 @@ TEST(EvalResimulationStoreTest, ReadBackReplacedAndDeletedWithTheRun) {
   run.workloads = {"hello", "memstress"};
   store->insert_run(run);
   EvalResimulationRecord design{"d1", "mace_1",
-                                {{0, "hello", Verdict::pass, 0, "/r/h", 1.5},
+                                {{0, "hello", Verdict::pass, 0, "/r/h", 1.5, 6943250, 13886},
                                  {1, "memstress", Verdict::none, std::nullopt, "", 0}}};
   store->set_eval_resimulations("r1", {design, {"d0", "mace_0", {{0, "hello", Verdict::fail, 1, "/r/f", 2}}}});
   auto read = store->eval_resimulations("r1");
@@ -1196,7 +1235,10 @@ TEST(EvalResimulationStoreTest, ReadBackReplacedAndDeletedWithTheRun) {
   ASSERT_EQ(read[1].results.size(), 2u);
   EXPECT_EQ(read[1].results[0].verdict, Verdict::pass);
   EXPECT_EQ(read[1].results[0].returncode, 0);
+  EXPECT_EQ(read[1].results[0].cycles, std::optional<int64_t>(13886));
+  EXPECT_EQ(read[1].results[0].verdict_time, std::optional<int64_t>(6943250));
   EXPECT_EQ(read[1].results[1].returncode, std::nullopt);
+  EXPECT_EQ(read[1].results[1].cycles, std::nullopt);
   store->set_eval_resimulations("r1", {design});
   EXPECT_EQ(store->eval_resimulations("r1").size(), 1u);
   store->database().exec("DELETE FROM runs WHERE id = 'r1'");

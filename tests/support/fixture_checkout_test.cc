@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -530,6 +531,36 @@ TEST_F(FakeSimsRun, RunSleepPausesMidTranscript) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(run({"add.S"}, dir).exit_code, 0);
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(300));
+}
+
+// A passing run ends at its program's own cycle, printed as OpenPiton's testbench prints
+// its time ("%0d: ", cycles * 500 + 250) on every core; memstress the later the smaller the
+// model's L1D, as a buffer that no longer fits would.
+TEST(FakeSimsCycles, EachProgramEndsAtItsOwnTimeAndMemstressAtOneSetByTheL1d) {
+  FixtureCheckout checkout;
+  TempDir build_dir, diags;
+  diags.write("hello.S", "# hello\n");
+  diags.write("memstress.S", "# memstress\n");
+  std::vector<std::string> small = kPico1x1;
+  small[5] = "-build_id=small";
+  small.push_back("-config_l1d_size=4096");
+  const std::vector<std::string> sparc = {"-sys=manycore", "-x_tiles=1", "-y_tiles=1", "-vlt_build",
+                                          "-build_id=sparc1x1", "-vlt_build_args=--no-timing"};
+  for (const auto& build : {kPico1x1, small, sparc})
+    ASSERT_EQ(sims(checkout, build, build_dir.path()).exit_code, 0);
+  auto pass_line = [&](const std::string& build_id, bool pico, const std::string& diag) {
+    TempDir dir;
+    std::vector<std::string> args = run_args(build_id, 1, {"-asm_diag_path=" + diags.path(), diag});
+    if (!pico) args.erase(std::find(args.begin(), args.end(), "-pico"));
+    EXPECT_EQ(sims(checkout, args, dir.path()).exit_code, 0);
+    for (const auto& line : lines(slurp(dir.file("sim.log"))))
+      if (line.find("Simulation -> PASS") != std::string::npos) return line;
+    return std::string();
+  };
+  EXPECT_EQ(pass_line("pico1x1", true, "hello.S"), "6943250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("sparc1x1", false, "hello.S"), "6943250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("pico1x1", true, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("small", true, "memstress.S"), "87440250: Simulation -> PASS (HIT GOOD TRAP)");
 }
 
 TEST(FakeSimsPico, TwoTilesWithFinishMaskTimeOutUnlessTileOneIsWoken) {
