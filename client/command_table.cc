@@ -49,6 +49,14 @@ const std::vector<CommandInfo> kCommands = {
      "iteration's task DAG, a timeline of builds and simulations per checkout, the verdicts,\n"
      "narrowing builds, diagnoses, the post-mortem and the LLM calls.\n",
      cmd_report, {{}, {"-o"}}},
+    {"compare", "RUN[:TASK] RUN[:TASK]... [--csv]", "designs side by side: configuration and cycles",
+     "Puts two or more designs side by side: each one's build configuration in words (OpenPiton's\n"
+     "defaults marked), the items in which they differ, and for each gate workload each\n"
+     "design's verdict and simulated cycles with the change in percent against the first.\n"
+     "RUN:TASK names a task of a run (its last iteration that has it); RUN alone, the run's\n"
+     "last task that passed, else its last that simulated anything. --json for scripts,\n"
+     "--csv for a spreadsheet (one row per design and workload).\n",
+     cmd_compare, {{"--csv"}, {}}},
     {"metrics", "RUN", "successful tasks, iterations, failures recovered, time, cost",
      "The run's five metrics: successful tasks, iterations, failures recovered, execution\n"
      "time and compute cost.\n",

@@ -36,6 +36,9 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 bool wants_log_file(const Arguments& args);
 int cmd_log_file(const GlobalOptions& global, const Arguments& args);
 
+// `mace compare RUN[:TASK]...`: designs side by side (compare_command.cc).
+int cmd_compare(const GlobalOptions& global, const Arguments& args);
+
 // `mace report RUN -o FILE.html` (report_command.cc).
 int cmd_report(const GlobalOptions& global, const Arguments& args);
 // Evaluation batches (eval_commands.cc).
