@@ -51,6 +51,8 @@ kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced,
   out.setSpecJson(first.getSpecJson());
   if (first.hasPostMortem()) out.setPostMortem(first.getPostMortem());
   out.setQueuedAhead(first.getQueuedAhead());
+  // The run's own parts come whole with every page.
+  if (first.hasDefaultCaches()) out.setDefaultCaches(first.getDefaultCaches());
   auto out_tasks = out.initTasks(tasks);
   auto out_diagnoses = out.initDiagnoses(diagnoses);
   auto out_builds = out.initNarrowingBuilds(builds);
