@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "store/columns.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 
@@ -22,19 +23,15 @@ double median(std::vector<double> values) {
 }  // namespace
 
 void Store::record_build_time(const BuildTimeRecord& b) {
-  auto stmt = db_->prepare(R"sql(
-INSERT INTO build_times (run_id, build_id, core, mesh_x, mesh_y, wall_s, objects, finished_at_ms)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-)sql");
-  stmt.bind(1, b.run_id)
-      .bind(2, b.build_id)
-      .bind(3, b.core)
-      .bind(4, b.mesh_x)
-      .bind(5, b.mesh_y)
-      .bind(6, b.wall_s)
-      .bind(7, b.objects)
-      .bind(8, b.finished_at_ms);
-  stmt.run();
+  static const auto kBuildTimeColumns = columns(
+      column("run_id", &BuildTimeRecord::run_id), column("build_id", &BuildTimeRecord::build_id),
+      column("core", &BuildTimeRecord::core), column("mesh_x", &BuildTimeRecord::mesh_x),
+      column("mesh_y", &BuildTimeRecord::mesh_y), column("wall_s", &BuildTimeRecord::wall_s),
+      column("objects", &BuildTimeRecord::objects),
+      column("finished_at_ms", &BuildTimeRecord::finished_at_ms));
+  auto stmt = db_->prepare("INSERT INTO build_times (" + kBuildTimeColumns.names() + ") VALUES (" +
+                           kBuildTimeColumns.parameters() + ")");
+  kBuildTimeColumns.bind(stmt, 1, b).run();
 }
 
 std::optional<double> Store::typical_build_seconds(const std::string& core, int64_t mesh_x,
