@@ -161,7 +161,12 @@ TempDir::~TempDir() {
 }
 
 void TempDir::write(const std::string& name, const std::string& content) const {
-  std::ofstream(file(name), std::ios::binary) << content;
+  const std::filesystem::path path = file(name);
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << content;
+  // A test whose input silently went missing would test something else.
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
 }
 
 bool eventually(const std::function<bool()>& predicate, std::chrono::milliseconds timeout) {

@@ -58,7 +58,8 @@ class BackgroundProcess {
   std::optional<ProcessResult> result_;
 };
 
-// A fresh directory under /tmp, removed with everything in it on destruction.
+// A fresh directory under /tmp, removed with everything in it on destruction. write() makes
+// the directories a name has and throws when the file cannot be written.
 class TempDir {
  public:
   TempDir();
