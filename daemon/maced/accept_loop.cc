@@ -105,7 +105,9 @@ kj::Promise<void> AcceptLoop::run() {
 }
 
 kj::Promise<void> AcceptLoop::retry_later(int error) {
-  if (!episode_) episode_.emplace().since = std::chrono::steady_clock::now();
+  // Assigned, not emplace(): clang 14 takes a nested struct with member initialisers as not
+  // default-constructible inside std::optional (the sanitizer build is clang's).
+  if (!episode_) episode_ = Episode{.since = std::chrono::steady_clock::now()};
   if (episode_->errors_logged.insert(error).second) {
     if (classify_accept_failure(error) == AcceptFailure::out_of_resources)
       log_ << "maced: cannot accept connections: " << os::errno_text(error)

@@ -13,7 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-RunSpec spec_of(Core core, int64_t x, int64_t y) {
+RunSpec spec_of(Core core, int x, int y) {
   return RunSpec{.core = core, .mesh_x = x, .mesh_y = y, .workloads = {"hello"}};
 }
 
