@@ -3,13 +3,15 @@
 # and test, what scripts/test.sh needs). Installs nothing when everything is already there,
 # so it is safe to run again and again.
 #
-#   scripts/install-deps.sh [build] [run] [test]
+#   scripts/install-deps.sh [build] [run] [test] [sanitize]
 #
 #   build  compile maced and mace
 #   run    what maced's builds and simulations run: OpenPiton's toolchain (Verilator, the
 #          RISC-V GCC, tcsh, perl, ...) and ccache
 #   test   what the test suite uses besides: a headless browser, a single-node Slurm, nix,
 #          man, jq, node and npm for the agent CLIs
+#   sanitize the sanitizer and libFuzzer build (scripts/sanitize.sh, scripts/fuzz.sh): clang,
+#          its runtimes (ASan, UBSan, TSan, libFuzzer) and llvm-symbolizer for the reports
 set -euo pipefail
 
 declare -A group=(
@@ -24,6 +26,7 @@ declare -A group=(
   # executor's test cluster; ccache is maced's compiler cache. zlib1g-dev (build): large
   # logs a run keeps are compressed.
   [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache"
+  [sanitize]="clang libclang-rt-14-dev llvm-14"
 )
 
 groups=("$@")
@@ -31,7 +34,7 @@ groups=("$@")
 packages=()
 for g in "${groups[@]}"; do
   if [ -z "${group[$g]+set}" ]; then
-    echo "install-deps: no group \"$g\" (groups: build, run, test)" >&2
+    echo "install-deps: no group \"$g\" (groups: build, run, test, sanitize)" >&2
     exit 2
   fi
   read -r -a members <<<"$(echo ${group[$g]})"
