@@ -2,6 +2,7 @@
 // mutations of it, for a bounded time. CI runs it as a test; a person runs it longer:
 //
 //   mace_fuzz [--seconds N] [--target NAME] [--seed S] [--corpus DIR] [--save DIR]
+//   mace_fuzz --replay DIR      # every file of DIR/<target>/ once: the regression inputs
 //
 // Exit 0 when every input held, 1 on the first violation (or crash), 2 on bad usage. The
 // input that failed is written to DIR/<target>-failure (default: the current directory)
@@ -82,6 +83,7 @@ struct Options {
   uint64_t seed = 1;
   fs::path corpus;
   fs::path save = ".";
+  fs::path replay;
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -93,6 +95,7 @@ bool parse(int argc, char** argv, Options& o) {
     else if (arg == "--seed") o.seed = std::strtoull(value().c_str(), nullptr, 10);
     else if (arg == "--corpus") o.corpus = value();
     else if (arg == "--save") o.save = value();
+    else if (arg == "--replay") o.replay = value();
     else return false;
   }
   return o.seconds > 0;
@@ -150,12 +153,67 @@ bool fuzz(const mace::fuzz::Target& target, const Options& o, double seconds) {
   return true;
 }
 
+// Runs every input kept under `dir`/<target>/ (inputs a fuzzer found failing, fixed since)
+// through its target once; false when any fails again or names no target.
+bool replay(const fs::path& dir) {
+  std::error_code ec;
+  std::vector<fs::path> folders;
+  for (const auto& entry : fs::directory_iterator(dir, ec))
+    if (entry.is_directory()) folders.push_back(entry.path());
+  if (ec) {
+    std::cerr << "mace_fuzz: cannot read " << dir << ": " << ec.message() << "\n";
+    return false;
+  }
+  std::sort(folders.begin(), folders.end());
+  bool held = true;
+  std::size_t count = 0;
+  for (const auto& folder : folders) {
+    const mace::fuzz::Target* target = nullptr;
+    for (const auto& t : mace::fuzz::all_targets())
+      if (t.name == folder.filename().string()) target = &t;
+    if (!target) {
+      std::cerr << "mace_fuzz: " << folder << " names no target\n";
+      held = false;
+      continue;
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+      if (entry.is_regular_file()) files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      std::ifstream in(file, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string input = text.str();
+      // Named before it runs: a crash ends the process with the sanitizer's report.
+      std::cout << folder.filename().string() << "/" << file.filename().string() << std::endl;
+      try {
+        target->check(input);
+        ++count;
+      } catch (const std::exception& e) {
+        std::cerr << "mace_fuzz: " << file.string() << " fails again: " << e.what() << "\n";
+        held = false;
+      }
+    }
+  }
+  if (held) std::cout << count << " regression inputs held\n";
+  return held;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
   if (const char* root = std::getenv("MACE_SOURCE_ROOT")) o.corpus = fs::path(root) / "tests/fuzz/corpus";
-  if (!parse(argc, argv, o) || o.corpus.empty()) {
+  if (!parse(argc, argv, o)) {
+    std::cerr << "usage: mace_fuzz [--seconds N] [--target NAME] [--seed S] [--corpus DIR] "
+                 "[--save DIR] | --replay DIR\n";
+    return 2;
+  }
+  if (!o.replay.empty()) {
+    return replay(o.replay) ? 0 : 1;
+  }
+  if (o.corpus.empty()) {
     std::cerr << "usage: mace_fuzz [--seconds N] [--target NAME] [--seed S] [--corpus DIR] "
                  "[--save DIR]\n  (--corpus defaults to $MACE_SOURCE_ROOT/tests/fuzz/corpus)\n";
     return 2;

@@ -17,6 +17,7 @@
 #include "mcp/mcp_server.h"
 #include "openpiton/verdict.h"
 #include "os/text.h"
+#include "rpc_frames_target.h"
 
 namespace mace::fuzz {
 namespace {
@@ -250,6 +251,7 @@ const std::vector<Target>& all_targets() {
         "\n"},
        1 << 18,
        check_mcp},
+      {"rpc_frames", rpc_frames_dictionary(), 1 << 16, check_rpc_frames},
   };
   return targets;
 }

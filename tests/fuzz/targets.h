@@ -25,8 +25,8 @@ struct Target {
 };
 
 // The spec parser, the plan parser, the verdict reader, the CLI agents' output readers,
-// Vertex's error bodies and key files, the diagnosis and post-mortem readers, and the MCP
-// server's request handling.
+// Vertex's error bodies and key files, the diagnosis and post-mortem readers, the MCP
+// server's request handling, and the bytes a client sends maced's socket.
 const std::vector<Target>& all_targets();
 
 }  // namespace mace::fuzz
