@@ -85,7 +85,9 @@ TEST_F(RpcClientTest, StructuredSpecGetsSchemaDefaults) {  // REQ-PLAN-2, REQ-BU
   std::string id = submit_structured();
   auto request = maced_cap_.statusRequest();
   request.setRunId(id);
-  auto run = request.send().wait(io_.waitScope).getRun();
+  // The response owns what the reader points into: kept for as long as the reader is used.
+  auto response = request.send().wait(io_.waitScope);
+  auto run = response.getRun();
   EXPECT_EQ(run.getSummary().getState(), api::RunState::QUEUED);
   EXPECT_STREQ(run.getSummary().getCore().cStr(), "sparc");
   std::string spec = run.getSpecJson().cStr();
@@ -217,7 +219,8 @@ TEST_F(RpcClientTest, ListFiltersByState) {
 
   auto request = maced_cap_.listRequest();
   request.initFilter().initStates(1).set(0, api::RunState::CANCELLED);
-  auto runs = request.send().wait(io_.waitScope).getRuns();
+  auto response = request.send().wait(io_.waitScope);  // owns what `runs` reads
+  auto runs = response.getRuns();
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_STREQ(runs[0].getRunId().cStr(), cancelled.c_str());
 }

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "sanitizers.h"
+
 namespace mace::testing {
 
 std::string maced_binary() { return build_root() + "/daemon/maced/maced"; }
@@ -86,7 +88,9 @@ MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
   if (!options.process.set_env.count("MACE_WORKLOADS_DIR") && !unset("MACE_WORKLOADS_DIR"))
     options.process.set_env["MACE_WORKLOADS_DIR"] = source_root() + "/workloads";
   process_ = std::make_unique<BackgroundProcess>(argv, options.process);
-  if (options.wait_ready && !notify_->wait_for("READY=1")) {
+  // Under AddressSanitizer maced starts several times slower (a restart's recovery most).
+  const auto ready_within = std::chrono::seconds(kAddressSanitizer ? 30 : 10);
+  if (options.wait_ready && !notify_->wait_for("READY=1", ready_within)) {
     auto result = process_->wait(std::chrono::milliseconds(100));
     throw std::runtime_error("maced did not become ready" +
                              (result ? ": exit " + std::to_string(result->exit_code) + ": " + result->err

@@ -69,7 +69,10 @@ std::string transcript(const std::string& trap_info, const std::string& verdict_
   return s;
 }
 
-std::string elf_magic_with_nuls() { return std::string("\x7f" "ELF\x01\x01\x01\0\0\0\0garbage", 20); }
+std::string elf_magic_with_nuls() {
+  static constexpr char kBytes[] = "\x7f" "ELF\x01\x01\x01\0\0\0\0garbage!!";
+  return std::string(kBytes, sizeof kBytes - 1);  // every byte but the literal's final NUL
+}
 
 class DiagnosticToolsTest : public ::testing::Test {
  protected:
