@@ -94,6 +94,8 @@ std::optional<Diagnosis> parse_diagnosis(std::string_view reply) {
         label = label.substr(0, cut);
       for (char& c : label) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       d.label = std::string(os::clip_utf8(label, kLabelChars));
+      // Cut at a character boundary, bytes that only continue characters leave nothing.
+      if (d.label.empty()) continue;
       found = d;
     }
   }

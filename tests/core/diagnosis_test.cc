@@ -82,6 +82,17 @@ TEST(DiagnosisReply, WithoutADiagnosisLineFallsBackToUnknown) {
   EXPECT_EQ(f.source, DiagnosisSource::fallback);
 }
 
+// REQ-FAIL-4: a label cut at a character boundary to nothing (a long run of bytes that
+// continue a character none began, found by libFuzzer) is no label: no diagnosis, so the
+// fallback, rather than a diagnosis labelled "".
+TEST(DiagnosisReply, ALabelOfNothingButContinuationBytesIsNoDiagnosis) {
+  const std::string bytes(100, '\xb2');
+  EXPECT_FALSE(parse_diagnosis("DIAGNOSIS: " + bytes + "\nFIX: x"));
+  auto d = parse_diagnosis("DIAGNOSIS: " + bytes + "\nDIAGNOSIS: l2_too_small\nFIX: x");
+  ASSERT_TRUE(d) << "a later label is read";
+  EXPECT_EQ(d->label, "l2_too_small");
+}
+
 TEST(DiagnosisReply, AMissingFixIsEmptyAndTheFirstLabelWins) {
   auto d = parse_diagnosis("1. DIAGNOSIS: first\n2. DIAGNOSIS: second");
   ASSERT_TRUE(d);
