@@ -30,7 +30,7 @@ for target in "${targets[@]}"; do
   work=$build/tests/fuzz/libfuzzer/$target
   mkdir -p "$work"
   echo "== $target: $seconds s"
-  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+  "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -error_exitcode=1 -timeout_exitcode=1 \
     -artifact_prefix="$work-" -print_final_stats=1 "$work" "tests/fuzz/corpus/$target" \
     2>"$work.log" || { rc=1; echo "   found: $(ls "$work"-* 2>/dev/null | tr '\n' ' ')"; }
   grep -E "^stat::(number_of_executed_units|new_units_added|peak_rss_mb)|cov: " "$work.log" | tail -4 | sed 's/^/   /'
