@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "openpiton/checkout.h"
+#include "os/thread_ordering.h"
 
 namespace mace {
 namespace {
@@ -198,17 +199,24 @@ void RunSupervisor::on_loop_thread(const std::function<void()>& work) {
   // The work's own exception (a full disk, say) comes back as itself: through KJ it would
   // arrive as a kj::Exception whose text carries a stack of addresses.
   std::exception_ptr failure;
+  // What this thread wrote is seen by the work, and what the work wrote is seen here once
+  // executeSync returns: kj orders both, and `ordering` says so to ThreadSanitizer.
+  int ordering = 0;
+  os::published(&ordering);
   try {
     loop_.executeSync([&] {
+      os::received(&ordering);
       try {
         work();
       } catch (...) {
         failure = std::current_exception();
       }
+      os::published(&ordering);
     });
   } catch (const kj::Exception& e) {
     throw EventLoopGone(std::string("maced is exiting: ") + e.getDescription().cStr());
   }
+  os::received(&ordering);
   if (failure) std::rethrow_exception(failure);
 }
 
