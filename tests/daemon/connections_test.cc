@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,7 @@
 
 #include "mace.capnp.h"
 #include "support/maced_instance.h"
+#include "support/sanitizers.h"
 
 namespace mace::testing {
 namespace {
@@ -159,6 +161,12 @@ TEST(Connections, AcceptsAgainOnceDescriptorsReturn) {
     rlimit limit{kLimit, kLimit};
     ::setrlimit(RLIMIT_NOFILE, &limit);
   };
+  if (kAddressSanitizer) {  // the sanitizer build, UBSan with it: see the file
+    const char* inherited = std::getenv("UBSAN_OPTIONS");
+    options.process.set_env["UBSAN_OPTIONS"] =
+        std::string(inherited ? inherited : "") + ":suppressions=" + source_root() +
+        "/tests/daemon/out_of_descriptors.ubsan.supp";
+  }
   MacedInstance maced(dir, options);
   kj::AsyncIoContext io = kj::setupAsyncIo();
   RpcConnection before(io, maced.socket_path());

@@ -302,7 +302,9 @@ TEST_F(WatchAndLogsTest, ALargeSimLogIsStreamedInBoundedMemoryAndFollowEndsWithT
   std::ifstream a(sim_log, std::ios::binary), b(out, std::ios::binary);
   EXPECT_TRUE(std::equal(std::istreambuf_iterator<char>(a), {}, std::istreambuf_iterator<char>(b)))
       << "the copy differs from the sim.log";
-  EXPECT_LT(maced_after - maced_before, 32 * 1024) << "maced held more than pieces of the file";
+  // Not under ASan, whose quarantine keeps what maced freed (up to 256 MiB) on purpose.
+  if (!kAddressSanitizer)
+    EXPECT_LT(maced_after - maced_before, 32 * 1024) << "maced held more than pieces of the file";
 }
 
 }  // namespace
