@@ -39,8 +39,9 @@ rm -rf "$reports"
 mkdir -p "$reports"
 # Reports go to files, one per process, so a finding in a maced a test stopped at its end
 # is seen as surely as one in the test itself.
-export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/asan"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
+# (One prefix for both: the two runtimes share their log file, whichever sets it last.)
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:log_path=$reports/report"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$reports/report"
 symbolizer=/usr/lib/llvm-14/bin/llvm-symbolizer
 [ -x "$symbolizer" ] && export ASAN_SYMBOLIZER_PATH=$symbolizer
 
