@@ -6,12 +6,9 @@ namespace mace {
 
 void read_cache_directory(simdjson::dom::element value, const std::string& section,
                           CacheDirectoryConfig& cache, FieldErrors& errors) {
-  simdjson::dom::object obj;
-  if (value.get(obj)) {
-    errors.push_back({section, "must be an object with \"path\", \"max_mb\" and \"enabled\""});
-    return;
-  }
-  config_fields::check_keys(obj, section, {"enabled", "path", "max_mb"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, section, {"path", "max_mb", "enabled"}, errors);
+  if (!section_object) return;
+  const simdjson::dom::object obj = *section_object;
   simdjson::dom::element enabled;
   if (!obj.at_key("enabled").get(enabled)) {
     bool on = true;

@@ -177,12 +177,9 @@ void read_tools(element value, MacedConfig& config, FieldErrors& errors) {
 
 // `access`: the group of maced's administrators and what others see of a user's runs.
 void read_access(element access, MacedConfig& config, FieldErrors& errors) {
-  object obj;
-  if (access.get(obj)) {
-    errors.push_back({"access", "must be an object with \"admin_group\" and \"others_see\""});
-    return;
-  }
-  check_keys(obj, "access", {"admin_group", "others_see"}, errors);
+  const auto section_object = config_fields::object_with_keys(access, "access", {"admin_group", "others_see"}, errors);
+  if (!section_object) return;
+  const object obj = *section_object;
   if (auto group = string_field(obj, "admin_group", "access.admin_group", errors)) {
     // A Unix group name: what groupadd accepts, so it can be looked up as written.
     const bool valid = !group->empty() && group->size() <= 32 &&
@@ -212,12 +209,9 @@ void read_access(element access, MacedConfig& config, FieldErrors& errors) {
 // `replay.cache`. Bypass is a run's own setting: a daemon-wide one would serve every run
 // from one other run.
 void read_replay(element replay, MacedConfig& config, FieldErrors& errors) {
-  object obj;
-  if (replay.get(obj)) {
-    errors.push_back({"replay", "must be an object with \"cache\""});
-    return;
-  }
-  check_keys(obj, "replay", {"cache"}, errors);
+  const auto section_object = config_fields::object_with_keys(replay, "replay", {"cache"}, errors);
+  if (!section_object) return;
+  const object obj = *section_object;
   element cache;
   if (obj.at_key("cache").get(cache)) return;
   simdjson::dom::array list;
@@ -248,12 +242,9 @@ void read_replay(element replay, MacedConfig& config, FieldErrors& errors) {
 
 // `connections`: the limits on client connections (maced/connection_limits.h).
 void read_connections(element value, MacedConfig& config, FieldErrors& errors) {
-  object obj;
-  if (value.get(obj)) {
-    errors.push_back({"connections", "must be an object with \"max\" and \"idle_timeout_s\""});
-    return;
-  }
-  check_keys(obj, "connections", {"max", "idle_timeout_s"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, "connections", {"max", "idle_timeout_s"}, errors);
+  if (!section_object) return;
+  const object obj = *section_object;
   if (auto n = limit_field(obj, "max", "connections.max", kDefaultMaxConnections,
                            kMaxMaxConnections, "connections", errors))
     config.connections.max_connections = static_cast<std::size_t>(*n);

@@ -27,6 +27,24 @@ void check_keys(object obj, const std::string& path, std::initializer_list<std::
   }
 }
 
+std::optional<object> object_with_keys(element value, const std::string& path,
+                                       std::initializer_list<std::string_view> allowed,
+                                       FieldErrors& errors) {
+  object obj;
+  if (!value.get(obj)) {
+    check_keys(obj, path, allowed, errors);
+    return obj;
+  }
+  std::string keys;
+  std::size_t i = 0;
+  for (auto key : allowed) {
+    keys += (i == 0 ? "" : i + 1 == allowed.size() ? " and " : ", ") + ("\"" + std::string(key) + "\"");
+    ++i;
+  }
+  errors.push_back({path, "must be an object with " + keys});
+  return std::nullopt;
+}
+
 std::optional<std::string> string_field(object obj, std::string_view key, const std::string& path,
                                         FieldErrors& errors) {
   element value;

@@ -12,13 +12,9 @@ constexpr std::int64_t kMaxKeepRecentHours = 24 * 365 * 10;
 }  // namespace
 
 void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors) {
-  simdjson::dom::object obj;
-  if (value.get(obj)) {
-    errors.push_back({"evidence", "must be an object with \"path\", \"max_mb\", \"max_log_mb\" and "
-                                  "\"keep_recent_hours\""});
-    return;
-  }
-  config_fields::check_keys(obj, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours"}, errors);
+  if (!section_object) return;
+  const simdjson::dom::object obj = *section_object;
   if (auto path = config_fields::string_field(obj, "path", "evidence.path", errors)) {
     if (path->front() != '/')
       errors.push_back({"evidence.path", "must be an absolute path, got \"" + *path + "\""});

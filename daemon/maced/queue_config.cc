@@ -6,13 +6,9 @@ namespace mace {
 
 void read_queue_config(simdjson::dom::element value, service::QueueLimits& queue,
                        FieldErrors& errors) {
-  simdjson::dom::object obj;
-  if (value.get(obj)) {
-    errors.push_back({"queue", "must be an object with \"max_runs_per_user\" and "
-                               "\"max_eval_jobs_per_user\""});
-    return;
-  }
-  config_fields::check_keys(obj, "queue", {"max_runs_per_user", "max_eval_jobs_per_user"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, "queue", {"max_runs_per_user", "max_eval_jobs_per_user"}, errors);
+  if (!section_object) return;
+  const simdjson::dom::object obj = *section_object;
   if (auto n = config_fields::limit_field(obj, "max_runs_per_user", "queue.max_runs_per_user",
                                           queue.max_runs_per_user,
                                           service::kMaxMaxQueuedRunsPerUser, "runs", errors))

@@ -54,8 +54,8 @@ TEST(ModelStoreConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_THAT(errors_of(R"({"model_store": {"enabled": "no"}})"),
               ElementsAre("model_store.enabled: must be true or false, got \"no\""));
   EXPECT_THAT(errors_of(R"({"model_store": {"size": 1}})"),
-              ElementsAre("model_store.size: unknown field; expected one of: enabled, path, "
-                          "max_mb"));
+              ElementsAre("model_store.size: unknown field; expected one of: path, max_mb, "
+                          "enabled"));
 }
 
 }  // namespace
