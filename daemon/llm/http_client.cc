@@ -114,17 +114,21 @@ std::optional<std::chrono::seconds> parse_retry_after(std::string_view value,
                                                       std::chrono::system_clock::time_point now) {
   value = os::trim(value);
   if (value.empty()) return std::nullopt;
+  constexpr long long kLongestWait = 999'999'999;  // seconds: about 31 years
   if (std::all_of(value.begin(), value.end(),
                   [](unsigned char ch) { return std::isdigit(ch) != 0; })) {
-    if (value.size() > 9) return std::chrono::seconds(999'999'999);
+    if (value.size() > 9) return std::chrono::seconds(kLongestWait);
     return std::chrono::seconds(std::stoll(std::string(value)));
   }
   std::string text(value);
   time_t when = curl_getdate(text.c_str(), nullptr);
   if (when < 0) return std::nullopt;
-  auto delta = std::chrono::duration_cast<std::chrono::seconds>(
-      std::chrono::system_clock::from_time_t(when) - now);
-  return std::max(delta, std::chrono::seconds(0));
+  // In seconds: a date centuries ahead is past what the system clock's nanoseconds hold,
+  // and converting it to a time_point would overflow.
+  const long long now_s =
+      std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
+  const long long delta = static_cast<long long>(when) - now_s;
+  return std::chrono::seconds(std::clamp(delta, 0LL, kLongestWait));
 }
 
 }  // namespace mace::llm

@@ -77,5 +77,14 @@ TEST(RetryAfter, ParsesSecondsAndDates) {
   EXPECT_FALSE(parse_retry_after("soon"));
 }
 
+// A date past what the system clock can hold (found by libFuzzer: the conversion overflowed,
+// undefined behaviour, and the wait came out as none) waits as long as the largest number
+// of seconds does.
+TEST(RetryAfter, ADateCenturiesAheadIsTheLongestWaitNotAnOverflow) {
+  auto now = std::chrono::system_clock::from_time_t(784111717);
+  EXPECT_EQ(parse_retry_after("Sun, 06 Nov 5511 08:49:37 GMT", now), 999'999'999s);
+  EXPECT_EQ(parse_retry_after("1000000000000", now), 999'999'999s);
+}
+
 }  // namespace
 }  // namespace mace::llm
