@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "os/thread_ordering.h"
+
 namespace mace {
 namespace {
 
@@ -39,7 +41,17 @@ kj::Promise<service::RunPage> ListingThread::list_page(store::RunFilter filter,
     jobs_.push_back({std::move(filter), caller, kj::mv(paf.fulfiller)});
   }
   wake_.notify_one();
-  return kj::mv(paf.promise);
+  // The page is handed over through kj's cross-thread fulfiller, whose ordering
+  // ThreadSanitizer cannot see in Debian's kj (os/thread_ordering.h).
+  return paf.promise.then(
+      [this](service::RunPage page) {
+        os::received(this);
+        return page;
+      },
+      [this](kj::Exception&& e) -> service::RunPage {
+        os::received(this);
+        kj::throwFatalException(kj::mv(e));
+      });
 }
 
 void ListingThread::run() {
@@ -60,11 +72,15 @@ void ListingThread::run() {
     if (!job.answer->isWaiting()) continue;
     try {
       if (!store) store = store::Store::open(db_);
-      job.answer->fulfill(service::list_runs_page(*store, others_see_, job.filter, job.caller));
+      auto page = service::list_runs_page(*store, others_see_, job.filter, job.caller);
+      os::published(this);
+      job.answer->fulfill(kj::mv(page));
     } catch (const std::exception& e) {
       // Opened again for the next listing: the file may have been replaced meanwhile.
       store.reset();
-      job.answer->reject(internal_error(e.what()));
+      auto error = internal_error(e.what());
+      os::published(this);
+      job.answer->reject(kj::mv(error));
     }
   }
 }
