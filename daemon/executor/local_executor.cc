@@ -33,7 +33,7 @@ LocalExecutor::LocalExecutor(const RunSpec& spec, ExecutorSettings settings)
 }
 
 void LocalExecutor::stage(int iteration, const loop::TaskJob& job, TaskStage stage) const {
-  if (settings_.on_stage) settings_.on_stage(iteration, job, stage);
+  if (settings_.observer) settings_.observer->stage(iteration, job, stage);
 }
 
 LocalExecutor::~LocalExecutor() {
@@ -139,7 +139,23 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
 void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
                                        const openpiton::Checkout& checkout,
                                        const std::string& edits_hash, loop::TaskOutcome& outcome) {
+  // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
+  const TaskCallSite site{iteration, job.task.id, job.narrowing};
   stage(iteration, job, TaskStage::building);
+  const openpiton::BuildResult build = build_model(site, job, checkout, edits_hash);
+  take_build(build, outcome);
+  if (!build.success) return;
+  if (!job.simulate) {  // a build-only check: the build is the verdict
+    outcome.passed = true;
+    return;
+  }
+  stage(iteration, job, TaskStage::running);
+  simulate_gate(site, job, checkout, build.build_id, outcome);
+}
+
+openpiton::BuildResult LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJob& job,
+                                                  const openpiton::Checkout& checkout,
+                                                  const std::string& edits_hash) {
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
   options.cancel = settings_.cancel;
@@ -150,16 +166,12 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   options.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
-  // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
-  const TaskCallSite site{iteration, job.task.id, job.narrowing};
-  if (settings_.on_build_progress) {
-    options.on_progress = [this, &site](const openpiton::BuildProgress& progress) {
-      settings_.on_build_progress(site, progress);
+  if (TaskObserver* observer = settings_.observer) {
+    options.on_progress = [observer, &site](const openpiton::BuildProgress& progress) {
+      observer->build_progress(site, progress);
     };
-  }
-  if (settings_.on_log_file) {
-    options.on_started = [this, &site](const std::string& log_path) {
-      settings_.on_log_file(site, "", log_path);
+    options.on_started = [observer, &site](const std::string& log_path) {
+      observer->log_started(site, "", log_path);
     };
   }
   openpiton::BuildResult build;
@@ -171,8 +183,14 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
         local_build_share(std::max(under_way_.load(), slot.builds_under_way()))));
     build = calls_.build(site, checkout, config, options);
   }
-  if (settings_.on_log_finished) settings_.on_log_finished(site, "");
-  if (settings_.on_build_finished) settings_.on_build_finished(site, build);
+  if (settings_.observer) {
+    settings_.observer->log_finished(site, "");
+    settings_.observer->build_finished(site, build);
+  }
+  return build;
+}
+
+void LocalExecutor::take_build(const openpiton::BuildResult& build, loop::TaskOutcome& outcome) const {
   outcome.build_id = build.build_id;
   outcome.build_figures.wall_s = build.wall_seconds;
   if (build.usage) {
@@ -184,23 +202,19 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   outcome.build_origin = build.origin;
   outcome.store_notes = build.store_notes;
   outcome.build_log = build.log_path;
-  if (!build.success) {
-    outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
-    outcome.failure_reason = failure_reason_from_adapter(build.failure_reason);
-    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = build.message;
-    outcome.evidence = build.error_lines;
-    if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
-    return;
-  }
-  outcome.built = true;
-  if (!job.simulate) {  // a build-only check: the build is the verdict
-    outcome.passed = true;
-    return;
-  }
+  outcome.built = build.success;
+  if (build.success) return;
+  outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
+  outcome.failure_reason = failure_reason_from_adapter(build.failure_reason);
+  if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = build.message;
+  outcome.evidence = build.error_lines;
+  if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
+}
 
-  stage(iteration, job, TaskStage::running);
+openpiton::SimulationRequest LocalExecutor::simulation_request(const openpiton::Checkout& checkout,
+                                                               const std::string& build_id) const {
   openpiton::SimulationRequest request{.checkout = checkout,
-                                       .build_id = build.build_id,
+                                       .build_id = build_id,
                                        .core = adapter_core(spec_.core),
                                        .x_tiles = spec_.mesh_x,
                                        .y_tiles = spec_.mesh_y,
@@ -215,21 +229,29 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
     request.generic = openpiton::GenericProgramTarget{
         settings_.generic->march, settings_.generic->reset_vector,
         checkout.root() / openpiton::kGeneratedLinkScript};
-  request.time_limit = job.run_limit;
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
-  if (settings_.on_log_file) {
-    request.on_run_dir = [this, &site](const std::string& workload, const std::filesystem::path& dir) {
-      settings_.on_log_file(site, workload, dir / "sim.log");
+  return request;
+}
+
+void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob& job,
+                                  const openpiton::Checkout& checkout, const std::string& build_id,
+                                  loop::TaskOutcome& outcome) {
+  openpiton::SimulationRequest request = simulation_request(checkout, build_id);
+  request.time_limit = job.run_limit;
+  TaskObserver* observer = settings_.observer;
+  if (observer) {
+    request.on_run_dir = [observer, &site](const std::string& workload, const std::filesystem::path& dir) {
+      observer->log_started(site, workload, dir / "sim.log");
     };
   }
   WorkloadCall gate =
       run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
-        if (settings_.on_log_finished) settings_.on_log_finished(site, run.workload);
+        if (observer) observer->log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode, run.verdict_time,
                                     run.cycles});
-        if (settings_.on_verdict) settings_.on_verdict(site, outcome.verdicts.back());
+        if (observer) observer->verdict(site, outcome.verdicts.back());
       });
   const openpiton::SimulationResult& simulated = gate.result;
   outcome.passed = simulated.passed;
@@ -244,22 +266,21 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
       return;
     }
   }
-  if (!simulated.passed) {
-    outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
-    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
-    // A failure after the last run passed (no time left for the next workload, a cache
-    // miss) is its own evidence, not that run's transcript.
-    if (!simulated.runs.empty() && !simulated.runs.back().passed) {
-      const auto& last = simulated.runs.back();
-      outcome.sim_log_tail = last.sim_log_tail;
-      outcome.status_log = gate.status_log;
-      if (!last.error.empty()) outcome.evidence.push_back(last.error);
-      if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
-      if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);
-      outcome.evidence.push_back(last.sim_log_tail);
-    } else if (!simulated.failure_detail.empty()) {
-      outcome.evidence.push_back(simulated.failure_detail);
-    }
+  if (simulated.passed) return;
+  outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
+  if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
+  // A failure after the last run passed (no time left for the next workload, a cache
+  // miss) is its own evidence, not that run's transcript.
+  if (!simulated.runs.empty() && !simulated.runs.back().passed) {
+    const auto& last = simulated.runs.back();
+    outcome.sim_log_tail = last.sim_log_tail;
+    outcome.status_log = gate.status_log;
+    if (!last.error.empty()) outcome.evidence.push_back(last.error);
+    if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
+    if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);
+    outcome.evidence.push_back(last.sim_log_tail);
+  } else if (!simulated.failure_detail.empty()) {
+    outcome.evidence.push_back(simulated.failure_detail);
   }
 }
 

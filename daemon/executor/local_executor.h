@@ -21,10 +21,12 @@
 #include "executor/build_share.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
+#include "executor/task_observer.h"
 #include "loop/task_job.h"
 #include "openpiton/checkout.h"
 #include "openpiton/edit_set.h"
 #include "openpiton/model_store.h"
+#include "openpiton/simulator.h"
 #include "openpiton/generic_tile.h"
 #include "os/cancel_token.h"
 
@@ -39,27 +41,8 @@ struct ExecutorSettings {
   TaskCalls* task_calls = nullptr;
   // The tasks' prompt and agent calls; null: none (no LLM).
   TaskLlm* llm = nullptr;
-  // Told when a task enters a stage: prompting, building, running (REQ-EXEC-10). May be
-  // called from several threads at once.
-  std::function<void(int iteration, const loop::TaskJob& job, TaskStage stage)> on_stage;
-  // Told, from the build's thread, each time a build's progress moves (how many objects
-  // are compiled; openpiton/build_progress.h). Not told of reused or cached models.
-  std::function<void(const TaskCallSite& site, const openpiton::BuildProgress& progress)>
-      on_build_progress;
-  // Told when a build ends, whether it ran, was reused or came from the replay cache.
-  std::function<void(const TaskCallSite& site, const openpiton::BuildResult& build)>
-      on_build_finished;
-  // Told of each gate workload's verdict as soon as its simulation is judged, before the
-  // next simulation starts.
-  std::function<void(const TaskCallSite& site, const loop::WorkloadVerdict& verdict)> on_verdict;
-  // Told where a build's transcript (`workload` empty) or a simulation's sim.log is about
-  // to be written, so it can be read while it grows (`mace logs`).
-  std::function<void(const TaskCallSite& site, const std::string& workload,
-                     const std::filesystem::path& path)>
-      on_log_file;
-  // Told when that build or simulation has ended and its log is complete, before anything
-  // else runs in the checkout (the run keeps its copy now).
-  std::function<void(const TaskCallSite& site, const std::string& workload)> on_log_finished;
+  // Told of each task's stages, builds, verdicts and logs as they happen; null: nobody.
+  TaskObserver* observer = nullptr;
   // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
   // own, applied and restored with them. Empty for every run but a fault check's.
   openpiton::EditSet fault_edits;
@@ -94,10 +77,25 @@ class LocalExecutor final {
   loop::TaskOutcome run_task(int iteration, const loop::TaskJob& job,
                              const openpiton::Checkout& leased);
   // Builds the task's configuration (the edits already applied) and simulates the gate
-  // workloads on it, filling `outcome` (REQ-VER-1..5).
+  // workloads on it, filling `outcome` (REQ-VER-1..5): the steps below, in order.
   void build_and_simulate(int iteration, const loop::TaskJob& job,
                           const openpiton::Checkout& checkout, const std::string& edits_hash,
                           loop::TaskOutcome& outcome);
+  // The task's model, built, reused or taken from the store, within this task's share of
+  // the machine; the observer told of its progress, transcript and end.
+  openpiton::BuildResult build_model(const TaskCallSite& site, const loop::TaskJob& job,
+                                     const openpiton::Checkout& checkout, const std::string& edits_hash);
+  // What the build says of the task: its figures, where its model came from, and why it
+  // failed.
+  void take_build(const openpiton::BuildResult& build, loop::TaskOutcome& outcome) const;
+  // The gate workloads as the spec gives them, on model `build_id` of `checkout`.
+  openpiton::SimulationRequest simulation_request(const openpiton::Checkout& checkout,
+                                                  const std::string& build_id) const;
+  // Simulates the gate workloads, each verdict told as it is judged, and says why the
+  // task failed when it did.
+  void simulate_gate(const TaskCallSite& site, const loop::TaskJob& job,
+                     const openpiton::Checkout& checkout, const std::string& build_id,
+                     loop::TaskOutcome& outcome);
   void stage(int iteration, const loop::TaskJob& job, TaskStage stage) const;
   // Joins the threads of tasks that have ended.
   void join_ended();

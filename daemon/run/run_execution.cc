@@ -315,32 +315,46 @@ class Run {
     }
     s.llm = task_llm_;
     s.generic = generic_;
-    s.on_stage = [this](int iteration, const loop::TaskJob& job, TaskStage stage) {
+    s.observer = &task_observer_;
+    return s;
+  }
+
+  // What the executor tells of each task: its stage recorded as an event and on the task's
+  // row, its build's progress and verdicts as progress events, its logs kept.
+  class TaskRecording final : public executor::TaskObserver {
+   public:
+    TaskRecording(RunRecorder& recorder, ProgressEvents& progress, LogKeeper& logs)
+        : recorder_(recorder), progress_(progress), logs_(logs) {}
+    void stage(int iteration, const loop::TaskJob& job, TaskStage stage) override {
       recorder_.event(EventKind::task_stage, iteration, job.task.id, stage, std::string(to_string(stage)));
       // A narrowing rebuild is recorded apart; the task's own row keeps its end.
       if (job.narrowing.empty())
         recorder_.with_store([&](store::Store& store) {
           store.set_task_stage(recorder_.run_id(), iteration, job.task.id, stage, "");
         });
-    };
-    s.on_build_progress = [this](const executor::TaskCallSite& site,
-                                 const openpiton::BuildProgress& progress) {
+    }
+    void build_progress(const executor::TaskCallSite& site, const openpiton::BuildProgress& progress) override {
       progress_.build_progress(site, progress);
-    };
-    s.on_build_finished = [this](const executor::TaskCallSite& site,
-                                 const openpiton::BuildResult& build) {
+    }
+    void build_finished(const executor::TaskCallSite& site, const openpiton::BuildResult& build) override {
       progress_.build_finished(site, build);
-    };
-    s.on_verdict = [this](const executor::TaskCallSite& site, const loop::WorkloadVerdict& v) {
-      progress_.verdict(site, v);
-    };
-    s.on_log_file = [this](const executor::TaskCallSite& site, const std::string& workload,
-                           const std::filesystem::path& path) { logs_.started(site, workload, path); };
-    s.on_log_finished = [this](const executor::TaskCallSite& site, const std::string& workload) {
+    }
+    void verdict(const executor::TaskCallSite& site, const loop::WorkloadVerdict& verdict) override {
+      progress_.verdict(site, verdict);
+    }
+    void log_started(const executor::TaskCallSite& site, const std::string& workload,
+                     const std::filesystem::path& path) override {
+      logs_.started(site, workload, path);
+    }
+    void log_finished(const executor::TaskCallSite& site, const std::string& workload) override {
       logs_.finished(site, workload);
-    };
-    return s;
-  }
+    }
+
+   private:
+    RunRecorder& recorder_;
+    ProgressEvents& progress_;
+    LogKeeper& logs_;
+  };
 
   RunRecorder& recorder_;
   const RunSettings& settings_;
@@ -350,6 +364,7 @@ class Run {
   RecordingObserver observer_;
   ProgressEvents progress_;
   LogKeeper logs_;
+  TaskRecording task_observer_{recorder_, progress_, logs_};
   RunReplay replay_;
   std::unique_ptr<loop::Planner> planner_;
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;
