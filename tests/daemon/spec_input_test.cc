@@ -27,7 +27,7 @@ ProcessOptions bounded(std::chrono::seconds timeout) {
   ProcessOptions options;
   options.timeout = timeout;
   options.in_child = [] {
-    if (kAddressSanitizer) return;  // its shadow memory alone is over any such limit
+    if (kShadowMemory) return;  // its shadow memory alone is over any such limit
     struct rlimit limit {1024L * 1024 * 1024, 1024L * 1024 * 1024};
     ::setrlimit(RLIMIT_AS, &limit);
   };

@@ -89,7 +89,7 @@ MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
     options.process.set_env["MACE_WORKLOADS_DIR"] = source_root() + "/workloads";
   process_ = std::make_unique<BackgroundProcess>(argv, options.process);
   // Under AddressSanitizer maced starts several times slower (a restart's recovery most).
-  const auto ready_within = std::chrono::seconds(kAddressSanitizer ? 30 : 10);
+  const auto ready_within = std::chrono::seconds(kShadowMemory ? 30 : 10);
   if (options.wait_ready && !notify_->wait_for("READY=1", ready_within)) {
     auto result = process_->wait(std::chrono::milliseconds(100));
     throw std::runtime_error("maced did not become ready" +
