@@ -53,6 +53,10 @@ kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced,
   out.setQueuedAhead(first.getQueuedAhead());
   // The run's own parts come whole with every page.
   if (first.hasDefaultCaches()) out.setDefaultCaches(first.getDefaultCaches());
+  out.setEnvironmentJson(first.getEnvironmentJson());
+  // The run-wide lists come with the first page only.
+  if (first.hasFailureGroups()) out.setFailureGroups(first.getFailureGroups());
+  if (first.hasCoverage()) out.setCoverage(first.getCoverage());
   auto out_tasks = out.initTasks(tasks);
   auto out_diagnoses = out.initDiagnoses(diagnoses);
   auto out_builds = out.initNarrowingBuilds(builds);

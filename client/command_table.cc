@@ -31,9 +31,9 @@ const std::vector<CommandInfo> kCommands = {
      "those you submitted.\n",
      cmd_list, {{"--mine", "--raw"}, {"--state", "--limit"}}},
     {"logs",
-     "RUN [--build | --sim WORKLOAD | --list | --file ID] [--task T] [--iteration N] "
+     "RUN [--build | --sim WORKLOAD | --list | --file ID | --coverage] [--task T] [--iteration N] "
      "[--tail N] [--follow] [--raw]",
-     "a run's log, or one of the build logs and sim.logs it kept",
+     "a run's log, or one of the build logs, sim.logs and coverage files it kept",
      "Without --build, --sim, --list or --file: the run's log, one line per thing that\n"
      "happened, each workload's verdict with its wall time, a build's progress folded to its\n"
      "last line. --build: a task's build transcript; --sim WORKLOAD: that workload's sim.log;\n"
@@ -41,14 +41,21 @@ const std::vector<CommandInfo> kCommands = {
      "task and iteration that has one unless --task and --iteration say. --list: every log\n"
      "the run kept (narrowing rebuilds' too) with its ID, its size, what was cut and what the\n"
      "retention rule removed; --file ID: one of them. --tail N starts at the last N lines;\n"
-     "--follow keeps reading as the file grows, until the run ends.\n",
+     "--follow keeps reading as the file grows, until the run ends. --coverage: a task's line\n"
+     "coverage merged over its workloads (a spec with \"coverage\": true), per top-level\n"
+     "module, where the merged coverage.dat and the annotated source are kept, and the ID of\n"
+     "each annotated file for --file.\n",
      cmd_logs,
-     {{"--build", "--follow", "--list", "--raw"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
-    {"report", "RUN -o FILE.html", "write the run as one self-contained HTML page",
-     "Writes one HTML file that needs nothing else to be viewed: the run's summary, each\n"
-     "iteration's task DAG, a timeline of builds and simulations per checkout, the verdicts,\n"
-     "narrowing builds, diagnoses, the post-mortem and the LLM calls.\n",
-     cmd_report, {{}, {"-o"}}},
+     {{"--build", "--follow", "--list", "--raw", "--coverage"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
+    {"report", "RUN -o FILE.html [--with-logs]", "write the run as one self-contained HTML page",
+     "Writes one HTML file that needs nothing else to be viewed: the run's summary and\n"
+     "environment, each iteration's task DAG, a timeline of builds and simulations per\n"
+     "checkout, the verdicts, the failures by signature with each failed workload's\n"
+     "transcript around its error and verdict, coverage, narrowing builds, diagnoses, the\n"
+     "post-mortem and the LLM calls. Each log is named by the `mace logs RUN --file ID` that\n"
+     "reads it; with --with-logs the run's kept logs (and coverage files) are copied beside\n"
+     "the page, into FILE-logs/, and the page links to them there.\n",
+     cmd_report, {{"--with-logs"}, {"-o"}}},
     {"compare", "RUN[:TASK] RUN[:TASK]... [--csv]", "designs side by side: configuration and cycles",
      "Puts two or more designs side by side: each one's build configuration in words (OpenPiton's\n"
      "defaults marked), the items in which they differ, and for each gate workload each\n"

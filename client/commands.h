@@ -35,6 +35,8 @@ int cmd_mcp(const GlobalOptions& global, const Arguments& args);
 // `mace logs RUN --build | --sim W ...`: a log file through maced (log_file_command.cc).
 bool wants_log_file(const Arguments& args);
 int cmd_log_file(const GlobalOptions& global, const Arguments& args);
+// `mace logs RUN --coverage`: a task's coverage and its annotated files (coverage_command.cc).
+int cmd_log_coverage(const GlobalOptions& global, const Arguments& args, uint64_t iteration);
 
 // `mace compare RUN[:TASK]...`: designs side by side (compare_command.cc).
 int cmd_compare(const GlobalOptions& global, const Arguments& args);

@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "answer_pages.h"
 #include "commands.h"
 #include "design_comparison.h"
 #include "exit_codes.h"
@@ -97,10 +98,9 @@ int cmd_compare(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     std::vector<ComparedDesign> designs;
     for (const auto& name : names) {
-      auto request = maced.statusRequest();
-      request.setRunId(name.run_id);
-      auto response = request.send().wait(io.waitScope);
-      auto run = response.getRun();
+      // Every task of the run, however many pages its detail takes.
+      auto whole = whole_run_detail(maced, io.waitScope, name.run_id);
+      const auto run = whole->getRoot<api::RunDetail>().asReader();
       try {
         designs.push_back(compared_design(run, pick_task(run, name)));
       } catch (const std::invalid_argument& e) {

@@ -2,7 +2,7 @@
 // [--follow]: a task's build transcript or a simulation's sim.log, the run's own copy once
 // kept (while it is written, the file itself), read by maced one bounded piece at a time,
 // so a file of any size costs one MiB at once. mace logs RUN --list: every log the run
-// recorded.
+// recorded (and its coverage files: --coverage, coverage_command.cc).
 
 #include <cstdio>
 #include <iostream>
@@ -52,7 +52,11 @@ int list_log_files(const GlobalOptions& global, const std::string& run_id) {
     JsonWriter w;
     if (global.json) w.begin_array();
     for (auto f : response.getFiles()) {
-      const std::string what = f.getWorkload().size() ? "sim.log " + std::string(f.getWorkload().cStr()) : "build log";
+      const std::string kind = f.getKind().cStr();
+      const std::string what = kind == "coverage_data"     ? "merged coverage"
+                               : kind == "coverage_source" ? "annotated " + std::string(f.getWorkload().cStr())
+                               : f.getWorkload().size()    ? "sim.log " + std::string(f.getWorkload().cStr())
+                                                           : "build log";
       if (global.json) {
         w.begin_object().field("id", f.getId()).field("iteration", f.getIteration());
         w.field("task_id", f.getTaskId().cStr()).field("narrowing", f.getNarrowing().cStr());
@@ -81,16 +85,18 @@ int list_log_files(const GlobalOptions& global, const std::string& run_id) {
 }  // namespace
 
 bool wants_log_file(const Arguments& args) {
-  return args.has("--build") || args.value("--sim") || args.value("--file") || args.has("--list");
+  return args.has("--build") || args.value("--sim") || args.value("--file") || args.has("--list") ||
+         args.has("--coverage");
 }
 
 int cmd_log_file(const GlobalOptions& global, const Arguments& args) {
   const char* usage =
       "usage: mace logs RUN --build | --sim WORKLOAD | --file ID [--task T] [--iteration N] [--tail N] "
-      "[--follow]\n       mace logs RUN --list\n";
+      "[--follow]\n       mace logs RUN --list\n       mace logs RUN --coverage [--task T] [--iteration N]\n";
   uint64_t tail = 0, iteration = 0, file_id = 0;
   const int kinds = (args.has("--build") ? 1 : 0) + (args.value("--sim") ? 1 : 0) +
-                    (args.value("--file") ? 1 : 0) + (args.has("--list") ? 1 : 0);
+                    (args.value("--file") ? 1 : 0) + (args.has("--list") ? 1 : 0) +
+                    (args.has("--coverage") ? 1 : 0);
   if (args.positional.size() != 1 || kinds != 1) {
     std::cerr << usage;
     return kExitBadInput;
@@ -110,6 +116,13 @@ int cmd_log_file(const GlobalOptions& global, const Arguments& args) {
     return kExitBadInput;
   }
   if (args.has("--list")) return list_log_files(global, args.positional[0]);
+  if (args.has("--coverage")) {
+    if (args.value("--tail") || args.has("--follow")) {
+      std::cerr << usage << "  --tail and --follow read a log; --coverage is a summary\n";
+      return kExitBadInput;
+    }
+    return cmd_log_coverage(global, args, iteration);
+  }
   const bool follow = args.has("--follow");
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     int64_t offset = tail ? -1 : 0;

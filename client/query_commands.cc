@@ -102,6 +102,13 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       w.key("narrowing_builds").begin_array();
       for (auto b : run.getNarrowingBuilds()) write_json(w, b);
       w.end_array();
+      w.key("failure_groups").begin_array();
+      for (auto g : run.getFailureGroups()) write_json(w, g);
+      w.end_array();
+      w.key("coverage").begin_array();
+      for (auto c : run.getCoverage()) write_json(w, c);
+      w.end_array();
+      w.key("environment").raw(run.getEnvironmentJson().size() ? run.getEnvironmentJson().cStr() : "null");
       w.key("post_mortem");
       if (run.getPostMortem().getAssessment().size())
         write_json(w, run.getPostMortem());

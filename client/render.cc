@@ -1,10 +1,12 @@
 #include "render.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <sstream>
 
 #include <capnp/schema.h>
+#include <simdjson.h>
 
 #include "core/design_configuration.h"
 #include "core/run_outcome.h"
@@ -162,6 +164,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
     r.getVerdictTime() >= 0 ? w.value(r.getVerdictTime()) : w.null();
     w.key("cycles");
     r.getCycles() >= 0 ? w.value(r.getCycles()) : w.null();
+    w.field("error_line", text(r.getErrorLine())).field("excerpt", text(r.getExcerpt()));
     w.end_object();
   }
   w.end_array();
@@ -248,6 +251,101 @@ void write_json(JsonWriter& w, api::CacheSetting::Reader c) {
   w.field("associativity", c.getAssociativity());
   w.field("default", c.getIsDefault());
   w.end_object();
+}
+
+void write_json(JsonWriter& w, api::FailureGroup::Reader g) {
+  w.begin_object();
+  w.field("signature", text(g.getSignature()));
+  w.field("verdict", verdict_name(g.getVerdict()));
+  w.field("error_line", text(g.getErrorLine()));
+  w.key("workloads").begin_array();
+  for (auto m : g.getMembers()) {
+    w.begin_object().field("iteration", m.getIteration()).field("task_id", text(m.getTaskId()));
+    w.field("workload", text(m.getWorkload())).end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+namespace {
+
+void write_counts(JsonWriter& w, api::ModuleCoverage::Reader m) {
+  w.field("lines_covered", m.getLinesCovered()).field("lines_total", m.getLinesTotal());
+  w.field("points_covered", m.getPointsCovered()).field("points_total", m.getPointsTotal());
+}
+
+// "812 of 1040 (78.1%)"
+std::string covered_text(uint64_t part, uint64_t whole) {
+  std::string s = std::to_string(part) + " of " + std::to_string(whole);
+  if (whole == 0) return s;
+  char pct[24];
+  std::snprintf(pct, sizeof pct, " (%.1f%%)", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return s + pct;
+}
+
+}  // namespace
+
+void write_json(JsonWriter& w, api::TaskCoverage::Reader c) {
+  w.begin_object();
+  w.field("iteration", c.getIteration()).field("task_id", text(c.getTaskId()));
+  w.field("workloads", c.getWorkloads()).field("error", text(c.getError()));
+  write_counts(w, c.getTotal());
+  w.key("modules").begin_array();
+  for (auto m : c.getModules()) {
+    w.begin_object().field("module", text(m.getModule()));
+    write_counts(w, m);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("data_path", text(c.getDataPath())).field("annotated_dir", text(c.getAnnotatedDir()));
+  w.field("data_file_id", c.getDataFileId());
+  w.end_object();
+}
+
+std::string human_environment(std::string_view json) {
+  if (json.empty()) return "";
+  simdjson::dom::parser parser;
+  simdjson::dom::element env;
+  if (parser.parse(json.data(), json.size()).get(env) != simdjson::SUCCESS) return "";
+  auto field = [](simdjson::dom::element e, const char* key) {
+    std::string_view v;
+    return e[key].get_string().get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
+  };
+  std::ostringstream out;
+  out << "environment MACE " << field(env, "mace_version");
+  if (const std::string commit = field(env, "mace_commit"); !commit.empty())
+    out << " (" << commit.substr(0, 12) << ")";
+  if (const std::string host = field(env, "host"); !host.empty()) out << " on " << host;
+  out << "\n";
+  simdjson::dom::array checkouts;
+  if (env["checkouts"].get_array().get(checkouts) == simdjson::SUCCESS)
+    for (simdjson::dom::element c : checkouts) {
+      const std::string commit = field(c, "commit");
+      const std::string fingerprint = field(c, "source_fingerprint");
+      out << "  " << field(c, "path") << ": OpenPiton " << commit.substr(0, commit.rfind("unknown", 0) == 0 ? commit.size() : 12)
+          << ", fingerprint " << fingerprint.substr(0, fingerprint.rfind("unknown", 0) == 0 ? fingerprint.size() : 16)
+          << ", " << field(c, "verilator") << "\n";
+    }
+  return out.str();
+}
+
+std::string human_coverage(api::TaskCoverage::Reader c) {
+  std::ostringstream out;
+  out << "  iter" << c.getIteration() << " " << text(c.getTaskId()) << ": ";
+  if (c.getError().size()) {
+    out << "none: " << text(c.getError()) << "\n";
+    return out.str();
+  }
+  out << "lines " << covered_text(c.getTotal().getLinesCovered(), c.getTotal().getLinesTotal())
+      << " over " << c.getWorkloads() << " workload" << (c.getWorkloads() == 1 ? "" : "s") << "\n";
+  std::size_t width = 0;
+  for (auto m : c.getModules()) width = std::max<std::size_t>(width, m.getModule().size());
+  for (auto m : c.getModules())
+    out << "    " << text(m.getModule()) << std::string(width - m.getModule().size() + 2, ' ')
+        << "lines " << covered_text(m.getLinesCovered(), m.getLinesTotal()) << "\n";
+  out << "    merged:    " << text(c.getDataPath()) << "\n";
+  out << "    annotated: " << text(c.getAnnotatedDir()) << "\n";
+  return out.str();
 }
 
 void write_json(JsonWriter& w, api::Diagnosis::Reader d) {
@@ -437,6 +535,7 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   char cost[32];
   std::snprintf(cost, sizeof cost, "$%.4f", run.getCostUsd());
   out << "iterations " << run.getIterations() << ", cost " << cost << "\n";
+  out << human_environment(text(detail.getEnvironmentJson()));
   if (detail.getTasks().size()) {
     out << "tasks\n";
     for (auto t : detail.getTasks()) {
@@ -462,6 +561,29 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
         out << ", " << format_duration(r.getWallS()) << "\n";
       }
     }
+  }
+  if (auto groups = detail.getFailureGroups(); groups.size()) {
+    size_t failed = 0;
+    for (auto g : groups) failed += g.getMembers().size();
+    out << "failures   " << failed << " workload" << (failed == 1 ? "" : "s") << " did not pass, "
+        << groups.size() << " signature" << (groups.size() == 1 ? "" : "s") << "\n";
+    for (auto g : groups) {
+      out << "  " << g.getMembers().size() << " x " << text(g.getSignature()) << "\n";
+      // A task's workloads are listed once; the task is named when there is more than one.
+      std::string last_task;
+      std::string line = "   ";
+      for (auto m : g.getMembers()) {
+        const std::string task = "iter" + std::to_string(m.getIteration()) + " " + text(m.getTaskId());
+        if (task != last_task) line += " " + task + ":";
+        last_task = task;
+        line += " " + text(m.getWorkload());
+      }
+      out << line << "\n";
+    }
+  }
+  if (detail.getCoverage().size()) {
+    out << "coverage   (mace logs " << text(run.getRunId()) << " --coverage)\n";
+    for (auto c : detail.getCoverage()) out << human_coverage(c);
   }
   if (detail.getNarrowingBuilds().size()) {
     out << "narrowing\n";

@@ -3,6 +3,7 @@
 // field names match the store's columns and the run spec's snake_case names.
 
 #include <string>
+#include <string_view>
 
 #include "core/design_configuration.h"
 #include "core/json_writer.h"
@@ -22,6 +23,14 @@ void write_json(JsonWriter& w, api::LogEntry::Reader entry);
 void write_json(JsonWriter& w, api::TaskState::Reader task);
 void write_json(JsonWriter& w, api::CacheSetting::Reader cache);
 void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
+void write_json(JsonWriter& w, api::FailureGroup::Reader group);
+void write_json(JsonWriter& w, api::TaskCoverage::Reader coverage);
+// A task's coverage for `mace status` and `mace logs --coverage`: its lines covered, each
+// top-level module's, and where the merged data and the annotated source are kept.
+std::string human_coverage(api::TaskCoverage::Reader coverage);
+// "environment MACE 0.1.0 (abc123) on host" and a line per checkout: its OpenPiton commit,
+// source fingerprint and Verilator; "" for an empty or unreadable environment.
+std::string human_environment(std::string_view environment_json);
 void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
 void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
 void write_json(JsonWriter& w, api::LlmCall::Reader call);

@@ -2,8 +2,11 @@
 // from what maced already answers: the run's detail, its events (the watch history) and
 // its LLM calls.
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include "answer_pages.h"
 #include "commands.h"
@@ -42,13 +45,107 @@ class CollectingListener final : public api::RunListener::Server {
   int64_t count_ = 0;
 };
 
+// A name of a run's log as one file name: letters, digits and `._+-` kept, anything else
+// `_`, never hidden, `.` or `..`.
+std::string file_name_part(const std::string& text) {
+  std::string name;
+  for (char c : text.substr(0, 96)) {
+    const bool kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '_' || c == '+' || c == '-';
+    name += kept ? c : '_';
+  }
+  if (name.empty() || name.front() == '.') name.insert(name.begin(), '_');
+  return name;
+}
+
+// Where a log goes beside the page, relative to the logs directory, as the run's evidence
+// lays it out: iter<N>/<task>/build.log, .../sims/<workload>/sim.log, .../coverage/...
+std::string log_place(api::LogFile::Reader f) {
+  std::string dir = "iter" + std::to_string(f.getIteration()) + "/" + file_name_part(f.getTaskId().cStr());
+  if (f.getNarrowing().size()) dir += "/narrowing/" + file_name_part(f.getNarrowing().cStr());
+  const std::string kind = f.getKind().cStr();
+  const std::string workload = file_name_part(f.getWorkload().cStr());
+  if (kind == "sim_log") return dir + "/sims/" + workload + "/sim.log";
+  if (kind == "coverage_data") return dir + "/coverage/coverage.dat";
+  if (kind == "coverage_source") return dir + "/coverage/annotated/" + workload;
+  return dir + "/build.log";
+}
+
+// Copies one log through maced (readLog by its ID, a MiB at a time) to `target`. False,
+// with `error`, when maced serves none or the file cannot be written.
+bool copy_log(api::Maced::Client& maced, kj::AsyncIoContext& io, const std::string& run_id,
+              uint64_t id, const std::filesystem::path& target, std::string& error) {
+  std::filesystem::create_directories(target.parent_path());
+  std::ofstream out(target, std::ios::binary | std::ios::trunc);
+  int64_t offset = 0;
+  for (;;) {
+    auto request = maced.readLogRequest();
+    request.setRunId(run_id);
+    auto query = request.initQuery();
+    query.setFileId(id);
+    query.setOffset(offset);
+    auto response = request.send().wait(io.waitScope);
+    auto chunk = response.getChunk();
+    if (!chunk.getFound()) {
+      error = chunk.getNote().size() ? chunk.getNote().cStr() : "maced serves no such log";
+      return false;
+    }
+    const auto data = chunk.getData();
+    out.write(reinterpret_cast<const char*>(data.begin()), static_cast<std::streamsize>(data.size()));
+    offset = chunk.getOffset() + static_cast<int64_t>(data.size());
+    if (data.size() == 0 || offset >= chunk.getSize()) break;
+  }
+  out.close();
+  if (!out) error = "cannot write " + target.string();
+  return static_cast<bool>(out);
+}
+
+// The run's logs for the page: each with the command that reads it and, with --with-logs,
+// the relative link to its copy beside the page.
+void write_logs(JsonWriter& data, api::Maced::Client& maced, kj::AsyncIoContext& io,
+                const std::string& run_id, const std::optional<std::filesystem::path>& logs_dir,
+                const std::string& logs_link) {
+  auto request = maced.logFilesRequest();
+  request.setRunId(run_id);
+  auto response = request.send().wait(io.waitScope);
+  std::set<std::string> taken;
+  data.key("logs").begin_array();
+  for (auto f : response.getFiles()) {
+    data.begin_object().field("id", f.getId()).field("iteration", f.getIteration());
+    data.field("task_id", f.getTaskId().cStr()).field("narrowing", f.getNarrowing().cStr());
+    data.field("workload", f.getWorkload().cStr()).field("kind", f.getKind().cStr());
+    data.field("note", f.getNote().cStr());
+    std::string href;
+    if (logs_dir) {
+      std::string place = log_place(f);
+      // A second log of one place (a model simulated again) gets its number, as kept.
+      for (int n = 2; !taken.insert(place).second; ++n) place = log_place(f) + "." + std::to_string(n);
+      std::string error;
+      if (copy_log(maced, io, run_id, f.getId(), *logs_dir / place, error))
+        href = logs_link + "/" + place;
+      else
+        std::cerr << "mace report: log " << f.getId() << " not copied: " << error << "\n";
+    }
+    data.field("href", href).end_object();
+  }
+  data.end_array();
+}
+
 }  // namespace
 
 int cmd_report(const GlobalOptions& global, const Arguments& args) {
   const auto output = args.value("-o");
   if (args.positional.size() != 1 || !output || output->empty()) {
-    std::cerr << "usage: mace report RUN -o FILE.html\n";
+    std::cerr << "usage: mace report RUN -o FILE.html [--with-logs]\n";
     return kExitBadInput;
+  }
+  // --with-logs: the logs go to FILE-logs/ beside the page, which links to them there.
+  std::optional<std::filesystem::path> logs_dir;
+  std::string logs_link;
+  if (args.has("--with-logs")) {
+    const std::filesystem::path page(*output);
+    logs_link = page.stem().string() + "-logs";
+    logs_dir = page.parent_path() / logs_link;
   }
   const std::string& run_id = args.positional[0];
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
@@ -70,6 +167,13 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     data.key("narrowing_builds").begin_array();
     for (auto n : detail.getNarrowingBuilds()) write_json(data, n);
     data.end_array();
+    data.key("failure_groups").begin_array();
+    for (auto g : detail.getFailureGroups()) write_json(data, g);
+    data.end_array();
+    data.key("coverage").begin_array();
+    for (auto c : detail.getCoverage()) write_json(data, c);
+    data.end_array();
+    data.key("environment").raw(detail.getEnvironmentJson().size() ? detail.getEnvironmentJson().cStr() : "null");
     data.key("post_mortem");
     write_json(data, detail.getPostMortem());
 
@@ -77,6 +181,8 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     for (const auto& page : call_pages(maced, io.waitScope, run_id))
       for (auto c : page.getCalls()) write_json(data, c);
     data.end_array();
+
+    write_logs(data, maced, io, run_id, logs_dir, logs_link);
 
     data.key("events").begin_array();
     auto listener = kj::heap<CollectingListener>(data);

@@ -60,6 +60,7 @@ constexpr const char* kTail = R"html(</script>
       var row = el('tr');
       r.forEach(function (c) {
         var td = el('td', c && c.cls ? { 'class': c.cls } : {}, c && typeof c === 'object' ? c.text : c);
+        if (c && c.node) td.appendChild(c.node);
         row.appendChild(td);
       });
       t.appendChild(row);
@@ -78,6 +79,26 @@ constexpr const char* kTail = R"html(</script>
   function usd(x) { return x === null || x === undefined ? 'unknown' : '$' + Number(x).toFixed(4); }
   var stageColour = { passed: '#2e8b57', failed: '#c0392b', skipped: '#999', running: '#e69500',
                       building: '#2c6fbb', prompting: '#8e44ad', pending: '#bbb' };
+
+  // The run's logs: a link to the copy beside the page (mace report --with-logs), else the
+  // command that reads it through maced.
+  var logs = data.logs || [];
+  function logOf(kind, iteration, task, workload) {
+    var found = null;
+    logs.forEach(function (l) {
+      if (l.kind === kind && l.iteration === iteration && l.task_id === task && !l.narrowing &&
+          (workload === undefined || l.workload === workload)) found = l;
+    });
+    return found;
+  }
+  function logLink(l, label) {
+    if (!l) return { text: '-' };
+    if (l.href) {
+      var a = el('a', { href: encodeURI(l.href), 'class': 'log-link' }, label);
+      return { node: a };
+    }
+    return { text: 'mace logs ' + data.run.run_id + ' --file ' + l.id, cls: 'log-command' };
+  }
 
   var run = data.run;
   // A fault check's conclusion is its outcome; a direct run says it did not try the objective.
@@ -98,6 +119,20 @@ constexpr const char* kTail = R"html(</script>
     ['finished', when(run.finished_at_ms)],
     ['wall time', ended && started ? secs((ended - started) / 1000) : '-']
   ].filter(function (row) { return row[1] !== '-' && row[1] !== ''; }));  // nothing empty shown
+
+  // What the run ran in: MACE, the host, each checkout's OpenPiton commit, fingerprint and
+  // Verilator.
+  section('Environment');
+  var env = data.environment;
+  if (env) {
+    table(['field', 'value'], [
+      ['MACE', (env.mace_version || '?') + (env.mace_commit ? ' (commit ' + env.mace_commit + ')' : '')],
+      ['host', env.host || '-'], ['LLM', llm(env.backend || '', env.model || '')]
+    ], 'environment');
+    table(['checkout', 'OpenPiton commit', 'source fingerprint', 'Verilator'], (env.checkouts || []).map(function (c) {
+      return [c.path, c.commit || '-', c.source_fingerprint || '-', c.verilator || '-'];
+    }), 'environment-checkouts');
+  } else root.appendChild(el('p', {}, 'Not recorded: the run has not started, or it ran before MACE kept its environment.'));
 
   // Task DAG per iteration: tasks in columns by depth (the longest chain of dependencies).
   section('Task DAG per iteration');
@@ -236,23 +271,67 @@ constexpr const char* kTail = R"html(</script>
       vrows.push([t.iteration, t.task_id, r.workload, { text: r.verdict, cls: r.verdict },
                   { text: cyclesText(r.cycles), cls: 'num' },
                   { text: t === base ? 'baseline' : change(r.cycles, baseCycles(r.workload)), cls: 'num' },
-                  secs(r.wall_s)]);
+                  secs(r.wall_s), logLink(logOf('sim_log', t.iteration, t.task_id, r.workload), 'sim.log')]);
     });
-    if (!t.results.length) vrows.push([t.iteration, t.task_id, '-', { text: t.failure_reason || t.stage, cls: t.stage }, '-', '-', '-']);
+    if (!t.results.length) vrows.push([t.iteration, t.task_id, '-', { text: t.failure_reason || t.stage, cls: t.stage }, '-', '-', '-', '-']);
   });
   table(['iteration', 'task', 'workload', 'verdict', 'cycles',
          base ? 'change against iter' + base.iteration + ' ' + base.task_id + ' (default configuration)'
-              : 'change (no task of the default configuration)', 'wall time'], vrows, 'verdicts');
+              : 'change (no task of the default configuration)', 'wall time', 'log'], vrows, 'verdicts');
   if (!base) root.appendChild(el('p', { 'class': 'note' }, 'The run has no task of OpenPiton\'s default configuration to compare against.'));
   var sourceWords = { built: 'built', checkout: 'reused in place', store: 'taken from the model store' };
   function mib(b) { return b === null || b === undefined ? '-' : Math.round(b / 1048576) + ' MiB'; }
   function optSecs(s) { return s === null || s === undefined ? '-' : secs(s); }
-  table(['iteration', 'task', 'build', 'outcome', 'source', 'wall time', 'CPU time', 'peak memory', 'failure'], data.tasks.map(function (t) {
+  table(['iteration', 'task', 'build', 'outcome', 'source', 'wall time', 'CPU time', 'peak memory', 'failure', 'log'], data.tasks.map(function (t) {
     return [t.iteration, t.task_id, t.build_id, { text: t.build_outcome || '-', cls: t.build_outcome },
             sourceWords[t.build_source] || '-', { text: optSecs(t.build_wall_s), cls: 'num' },
             { text: optSecs(t.build_cpu_s), cls: 'num' }, { text: mib(t.build_peak_rss_bytes), cls: 'num' },
-            t.failure_reason];
+            t.failure_reason, logLink(logOf('build_log', t.iteration, t.task_id), 'build.log')];
   }), 'builds');
+
+  // Failures: grouped by signature, then each failed workload's transcript around its
+  // error and verdict.
+  section('Failures by signature');
+  var groups = data.failure_groups || [];
+  if (groups.length)
+    table(['workloads', 'signature', 'which'], groups.map(function (g) {
+      return [{ text: g.workloads.length, cls: 'num' }, { text: g.signature, cls: g.verdict },
+              g.workloads.map(function (m) { return 'iter' + m.iteration + ' ' + m.task_id + ': ' + m.workload; }).join(', ')];
+    }), 'failure-groups');
+  else root.appendChild(el('p', {}, 'No workload failed.'));
+  data.tasks.forEach(function (t) {
+    t.results.forEach(function (r) {
+      if (r.verdict === 'pass') return;
+      var d = el('details', { 'class': 'failure', open: 'open', 'data-workload': r.workload });
+      d.appendChild(el('summary', {}, 'iteration ' + t.iteration + ', ' + t.task_id + ', ' + r.workload + ': ' +
+                                        r.verdict + (r.error_line ? ': ' + r.error_line : '')));
+      d.appendChild(el('pre', { 'class': 'excerpt' }, r.excerpt || '(no transcript)'));
+      var link = logLink(logOf('sim_log', t.iteration, t.task_id, r.workload), 'the whole sim.log');
+      var p = el('p', {}, link.node ? '' : link.text);
+      if (link.node) p.appendChild(link.node);
+      d.appendChild(p);
+      root.appendChild(d);
+    });
+  });
+
+  // Coverage: each task's lines covered, per top-level module of the design.
+  if ((data.coverage || []).length) {
+    section('Coverage');
+    function pct(a, b) { return b ? (100 * a / b).toFixed(1) + '%' : '-'; }
+    data.coverage.forEach(function (c) {
+      root.appendChild(el('h3', {}, 'Iteration ' + c.iteration + ', ' + c.task_id +
+        (c.error ? ': no coverage' : ': over ' + c.workloads + ' workload' + (c.workloads === 1 ? '' : 's'))));
+      if (c.error) { root.appendChild(el('p', { 'class': 'failed' }, c.error)); return; }
+      var rows = c.modules.map(function (m) {
+        return [m.module, { text: m.lines_covered, cls: 'num' }, { text: m.lines_total, cls: 'num' },
+                { text: pct(m.lines_covered, m.lines_total), cls: 'num' }, { text: m.points_covered + ' of ' + m.points_total, cls: 'num' }];
+      });
+      rows.push([{ text: 'whole design', cls: 'total' }, { text: c.lines_covered, cls: 'num' }, { text: c.lines_total, cls: 'num' },
+                 { text: pct(c.lines_covered, c.lines_total), cls: 'num' }, { text: c.points_covered + ' of ' + c.points_total, cls: 'num' }]);
+      table(['module', 'lines covered', 'lines', 'covered', 'points'], rows, 'coverage');
+      root.appendChild(el('p', {}, 'Merged data: ' + c.data_path + '; annotated source: ' + c.annotated_dir));
+    });
+  }
 
   section('Narrowing builds');
   if (data.narrowing_builds.length)
@@ -273,6 +352,18 @@ constexpr const char* kTail = R"html(</script>
     root.appendChild(el('p', {}, pm.explanation));
     if (pm.next_steps) root.appendChild(el('p', {}, 'Next: ' + pm.next_steps));
   } else root.appendChild(el('p', {}, 'No post-mortem.'));
+
+  section('Logs');
+  if (logs.length) {
+    table(['iteration', 'task', 'what', 'log'], logs.map(function (l) {
+      var what = l.kind === 'build_log' ? 'build log' : l.kind === 'sim_log' ? 'sim.log of ' + l.workload :
+                 l.kind === 'coverage_data' ? 'merged coverage' : 'annotated ' + l.workload;
+      if (l.narrowing) what += ' (narrowing: ' + l.narrowing + ')';
+      if (l.note) what += ' (' + l.note + ')';
+      var name = l.href ? l.href.slice(l.href.indexOf('/') + 1) : '';
+      return [l.iteration, l.task_id, what, logLink(l, name)];
+    }), 'logs');
+  } else root.appendChild(el('p', {}, 'No log was kept.'));
 
   section('LLM calls');
   var inTok = 0, outTok = 0, cost = 0, unknown = 0;

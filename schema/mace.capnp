@@ -81,6 +81,8 @@ struct RunSpec {
   tools @15 :List(Text);         # tools of maced's configuration every LLM call of the run gets
   replay @16 :ReplaySettings;
   dispatch @17 :Text;            # "queue" | "batches"; empty: maced's configured default
+  runEveryWorkload @18 :Bool = false;  # simulate every gate workload of a task whatever
+                                       # the others gave; false: stop at the first failure
 }
 
 struct SpecSource {
@@ -141,6 +143,10 @@ struct WorkloadResult {
   # time / 500 under OpenPiton's Verilator driver); -1 when the transcript gives none.
   verdictTime @3 :Int64 = -1;
   cycles @4 :Int64 = -1;
+  errorLine @5 :Text;            # not passed: the line that says what went wrong (the
+                                 # transcript's first error line, else its verdict line)
+  excerpt @6 :Text;              # not passed: the transcript's lines around its error and
+                                 # verdict, each "<line number>: <text>"; "" without one
 }
 
 struct CacheSetting {
@@ -150,6 +156,21 @@ struct CacheSetting {
   associativity @2 :UInt32;
   isDefault @3 :Bool;            # the size and ways are OpenPiton's defaults (the run's
                                  # checkout's own, RunDetail.defaultCaches)
+}
+
+struct FailureMember {
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  workload @2 :Text;
+}
+
+struct FailureGroup {
+  # A run's failed workloads that failed alike: the same verdict and error line but for
+  # its numbers and hex addresses (docs/design-results.md#failures-by-signature).
+  signature @0 :Text;            # e.g. "fail: N : Simulation -> FAIL(HIT BAD TRAP)"
+  verdict @1 :Verdict;
+  errorLine @2 :Text;            # the first member's, as its transcript had it
+  members @3 :List(FailureMember);
 }
 
 struct TaskState {
@@ -250,6 +271,40 @@ struct RunDetail {
   queuedAhead @6 :UInt32;        # a queued run: how many queued runs were submitted before it
   defaultCaches @7 :List(CacheSetting);  # OpenPiton's, read from the run's checkout;
                                          # empty until its loop started
+  failureGroups @8 :List(FailureGroup);  # every failed workload of the run, by signature,
+                                         # the largest group first; on status's first page
+  coverage @9 :List(TaskCoverage);       # each task's line coverage (a spec with coverage);
+                                         # on status's first page
+  environmentJson @10 :Text;             # what it ran in, as JSON: mace_version, mace_commit,
+                                         # host, backend, model, and per checkout it started
+                                         # on its path, commit, source_fingerprint, verilator;
+                                         # "" before it started
+}
+
+struct ModuleCoverage {
+  # Line coverage of one top-level module of a design, or of all of it (module "").
+  # Lines: source lines spanned by Verilator's line and branch points, covered when a
+  # point spanning them was reached; points: Verilator's own count.
+  module @0 :Text;
+  linesCovered @1 :UInt64;
+  linesTotal @2 :UInt64;
+  pointsCovered @3 :UInt64;
+  pointsTotal @4 :UInt64;
+}
+
+struct TaskCoverage {
+  # A task's coverage merged over its workloads with verilator_coverage
+  # (docs/design-results.md#coverage).
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  workloads @2 :UInt32;          # simulations whose coverage was merged
+  error @3 :Text;                # why there is none; "" when merged
+  total @4 :ModuleCoverage;      # the whole design
+  modules @5 :List(ModuleCoverage);
+  dataPath @6 :Text;             # the merged coverage.dat, kept with the run's evidence
+  annotatedDir @7 :Text;         # the annotated source directory beside it (maced's host);
+                                 # each file is a LogFile of kind coverage_source
+  dataFileId @8 :UInt64;         # the merged data's LogFile id (readLog fileId)
 }
 
 struct LlmCall {
@@ -456,6 +511,7 @@ interface Maced {
   # them goes on: ask again with each index moved on by what came. The summary, spec and
   # post-mortem come with every page; a text over 1 MiB (an RTL diff, a fix, a reason)
   # has its middle left out, saying how many bytes.
+  # The run's failure groups and coverage come with the first page (every index 0) only.
 
   list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text);
   # Newest first, one page at a time: an answer holds at most 500 runs and about 1 MiB, so

@@ -21,8 +21,9 @@ root=${1%/}
 
 tb=piton/verif/env/manycore/ciop_iob.v.pyv
 tile=piton/design/chip/tile/rtl/tile.v.pyv
+top=piton/tools/verilator/my_top.cpp
 pal=piton/tools/local/pal/1.13/bin/pal
-for f in piton/piton_settings.bash piton/tools/bin/sims "$tb" "$tile"; do
+for f in piton/piton_settings.bash piton/tools/bin/sims "$tb" "$tile" "$top"; do
     if [[ ! -f "$root/$f" ]]; then
         echo "error: $root is not an OpenPiton checkout (missing $f)" >&2
         exit 2
@@ -136,7 +137,32 @@ patch_file "$root/$tile" '
     print LOG "$ARGV: PICORV32_TILE hosts mace_generic_wrapper under MACE_GENERIC_CORE and prints each tile\x27s first request\n";
 '
 
-# 3. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
+# 3. Line coverage (REQ-EXEC-6). A model built with Verilator's --coverage-line
+#    counts what it executes, but the testbench's C++ main (my_top.cpp) never writes
+#    the counts out. When the model is built with coverage (Verilator's makefile
+#    defines VM_COVERAGE=1 then, 0 otherwise) the main now writes coverage.dat into
+#    the run directory once the simulation finishes, which MACE merges over a task's
+#    workloads with verilator_coverage. A model built without coverage is unchanged.
+patch_file "$root/$top" '
+    my $marker = "MACE (scripts/patch_openpiton.sh): a model built with coverage";
+    exit 10 if index($_, $marker) >= 0;
+    my $inc = "#include \"verilated.h\"\n";
+    my $loop = "while (!Verilated::gotFinish()) { tick(); }\n";
+    my $i = index($_, $inc);
+    exit 3 if $i < 0 || index($_, $inc, $i + 1) >= 0;
+    my $j = index($_, $loop);
+    exit 3 if $j < 0 || index($_, $loop, $j + 1) >= 0;
+    substr($_, $j + length $loop, 0) =
+        "\n#if VM_COVERAGE\n" .
+        "// $marker writes what it\n" .
+        "// covered into the run directory, for verilator_coverage to merge.\n" .
+        "Verilated::threadContextp()->coveragep()->write(\"coverage.dat\");\n" .
+        "#endif\n";
+    substr($_, $i + length $inc, 0) = "#if VM_COVERAGE\n#include \"verilated_cov.h\"\n#endif\n";
+    print LOG "$ARGV: a model built with coverage writes coverage.dat when the simulation ends\n";
+'
+
+# 4. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
 #    hard-coded /usr/tmp, which Debian lacks and only root can create. Use
 #    $TMPDIR, else /tmp. Only .pal diags need it; .s/.S/.c diags do not run pal.
 [[ -f "$root/$pal" ]] || { echo "$root/$pal: not present, skipped"; exit 0; }

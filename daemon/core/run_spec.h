@@ -78,6 +78,10 @@ struct RunSpec {
   std::string objective;
   Budget budget;
   bool coverage = false;
+  // Simulate every gate workload of a task whatever the others gave, as OpenPiton's and
+  // dvsim's regressions do, so one run reports every failure at once. Off: a task stops
+  // at its first workload that does not pass (REQ-VER-1), what the loop needs to decide.
+  bool run_every_workload = false;
   std::optional<int64_t> rtl_timeout;
   std::optional<int64_t> max_cycle;
   std::map<std::string, WorkloadArgs> workload_args;  // by program name

@@ -102,6 +102,39 @@ std::string wall_time_plot(const std::map<std::string, MethodSummary>& methods) 
   return svg + "</svg>\n";
 }
 
+// `chart`, unless every value of `bars` is zero: then `sentence` instead.
+std::string chart_or_sentence(const std::string& chart, const std::vector<std::pair<std::string, double>>& bars,
+                              const std::string& sentence) {
+  const bool any = std::any_of(bars.begin(), bars.end(), [](const auto& b) { return b.second != 0; });
+  return any ? chart : "<p class=\"no-plot\">" + escaped(sentence) + "</p>\n";
+}
+
+// One row per job, in the batch's order: its run, method, task, repeat, how it ended, its
+// last iteration's verdicts and, for a fault check that caught its fault, what caught it.
+std::string job_table(const BatchView& batch) {
+  std::string html =
+      "<h2>Jobs</h2>\n<table id=\"jobs\"><thead><tr><th>run</th><th>method</th><th>task</th><th>fault</th>"
+      "<th>repeat</th><th>state</th><th>verdicts</th><th>caught by</th></tr></thead><tbody>\n";
+  for (const auto& j : batch.jobs) {
+    std::string verdicts;
+    for (const auto& t : j.verdicts) {
+      std::string line;
+      for (const auto& [workload, verdict] : t.verdicts)
+        line += (line.empty() ? "" : ", ") + escaped(workload) + " <span class=\"" + escaped(verdict) + "\">" +
+                escaped(verdict) + "</span>";
+      verdicts += (verdicts.empty() ? "" : "<br>") +
+                  (j.verdicts.size() > 1 ? escaped(t.task_id) + ": " : std::string()) + line;
+    }
+    const std::string state = !j.outcome.empty() ? j.outcome : !j.run_state.empty() ? j.run_state : j.job_state;
+    html += "<tr class=\"job\"><td>" + escaped(j.run_id.empty() ? "-" : j.run_id) + "</td><td>" +
+            escaped(method_label(j)) + "</td><td>" + escaped(j.task_id) + "</td><td>" +
+            escaped(j.fault.empty() ? "-" : j.fault) + "</td><td>" + std::to_string(j.repeat) + "</td><td>" +
+            escaped(state) + "</td><td>" + (verdicts.empty() ? "-" : verdicts) + "</td><td>" +
+            escaped(j.caught_by.empty() ? "-" : j.caught_by) + "</td></tr>\n";
+  }
+  return html + "</tbody></table>\n";
+}
+
 }  // namespace
 
 std::string render_html_report(const BatchView& batch) {
@@ -123,6 +156,7 @@ std::string render_html_report(const BatchView& batch) {
       "body{font-family:sans-serif;margin:2em;color:#222}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;text-align:left}"
       "th{background:#eee}.plot{display:block;margin:1em 0;font-size:13px}"
+      ".pass{color:#176317}.fail,.timeout,.maxcycles,.none{color:#a11}"
       "</style></head><body>\n";
   html += "<h1>MACE evaluation batch " + escaped(batch.id) + "</h1>\n";
   html += "<p>Suite <b>" + escaped(batch.suite) + "</b>, state <b>" + escaped(batch.state) + "</b>, " +
@@ -142,9 +176,16 @@ std::string render_html_report(const BatchView& batch) {
             fixed(r.mean_wall_s, 1) + "</td><td>" + std::to_string(r.designs) + "</td></tr>\n";
   }
   html += "</tbody></table>\n";
-  html += bar_chart("plot-success", "Success rate per method", success, 100, "%", 0);
-  html += bar_chart("plot-cost", "Mean LLM cost per run ($)", cost, max_cost, "", 4);
-  html += wall_time_plot(methods);
+  html += job_table(batch);
+  // A chart whose every value is zero says nothing a sentence would not.
+  html += chart_or_sentence(bar_chart("plot-success", "Success rate per method", success, 100, "%", 0), success,
+                            "No method succeeded in any run: every success rate is 0%.");
+  html += chart_or_sentence(bar_chart("plot-cost", "Mean LLM cost per run ($)", cost, max_cost, "", 4), cost,
+                            "No run cost anything: no job called an LLM (or none reported a cost).");
+  bool any_wall = false;
+  for (const auto& [name, m] : methods)
+    for (double w : m.wall_s) any_wall = any_wall || w > 0;
+  html += any_wall ? wall_time_plot(methods) : "<p class=\"no-plot\">No run has finished yet: no wall time to plot.</p>\n";
   html += "</body></html>\n";
   return html;
 }

@@ -218,6 +218,19 @@ std::string render_results_json(const BatchView& batch) {
       w.end_array().end_object();
     }
     w.end_array();
+    w.key("verdicts").begin_array();
+    for (const auto& t : j.verdicts) {
+      w.begin_object().field("iteration", t.iteration).field("task", t.task_id).key("verdicts").begin_object();
+      for (const auto& [workload, verdict] : t.verdicts) w.field(workload, verdict);
+      w.end_object().key("cycles").begin_object();
+      for (std::size_t i = 0; i < t.verdicts.size(); ++i) {
+        w.key(t.verdicts[i].first);
+        i < t.cycles.size() && t.cycles[i] ? w.value(*t.cycles[i]) : w.null();
+      }
+      w.end_object().end_object();
+    }
+    w.end_array();
+    w.field("caught_by", j.caught_by);
     w.key("environment").raw(j.env_json.empty() ? "null" : j.env_json);
     w.end_object();
   }

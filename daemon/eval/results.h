@@ -42,6 +42,15 @@ struct JobDesign {
   std::vector<WorkloadFigures> results;
 };
 
+// The gate workloads' verdicts of one task of a job's run.
+struct TaskVerdicts {
+  int64_t iteration = 0;
+  std::string task_id;
+  std::vector<std::pair<std::string, std::string>> verdicts;  // (workload, verdict), in order
+  // Each verdict's simulated cycles, in the same order; none where the transcript gave none.
+  std::vector<std::optional<int64_t>> cycles = {};
+};
+
 struct JobOutcome {
   int64_t position = 0;
   std::string method;
@@ -67,6 +76,11 @@ struct JobOutcome {
   std::string outcome;  // a fault check's run: caught | missed; "" when it could not tell
   // Every task of its run that built a design, in the order recorded.
   std::vector<JobDesign> design_results = {};
+  // The verdicts of the tasks of its run's last iteration that simulated anything.
+  std::vector<TaskVerdicts> verdicts;
+  // A caught fault check: what caught the fault ("add.S (verdict fail)", "the build
+  // (build_failed)"), as its run's reason says; "" otherwise.
+  std::string caught_by;
 };
 
 // Whether the job's run tried to meet its task's objective: all but a `mace` job of the

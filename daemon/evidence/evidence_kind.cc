@@ -1,6 +1,12 @@
 #include "evidence/evidence_kind.h"
 
 namespace mace::evidence {
+namespace {
+
+constexpr EvidenceKind kKinds[] = {EvidenceKind::build_log, EvidenceKind::sim_log,
+                                   EvidenceKind::coverage_data, EvidenceKind::coverage_source};
+
+}  // namespace
 
 std::string_view to_string(EvidenceKind kind) {
   switch (kind) {
@@ -8,12 +14,16 @@ std::string_view to_string(EvidenceKind kind) {
       return "build_log";
     case EvidenceKind::sim_log:
       return "sim_log";
+    case EvidenceKind::coverage_data:
+      return "coverage_data";
+    case EvidenceKind::coverage_source:
+      return "coverage_source";
   }
   return "";
 }
 
 std::optional<EvidenceKind> evidence_kind_from_string(std::string_view word) {
-  for (EvidenceKind kind : {EvidenceKind::build_log, EvidenceKind::sim_log})
+  for (EvidenceKind kind : kKinds)
     if (to_string(kind) == word) return kind;
   return std::nullopt;
 }
@@ -24,6 +34,10 @@ std::string_view file_name(EvidenceKind kind) {
       return "build.log";
     case EvidenceKind::sim_log:
       return "sim.log";
+    case EvidenceKind::coverage_data:
+      return "coverage.dat";
+    case EvidenceKind::coverage_source:
+      return "";
   }
   return "";
 }
@@ -33,6 +47,9 @@ bool is_log(EvidenceKind kind) {
     case EvidenceKind::build_log:
     case EvidenceKind::sim_log:
       return true;
+    case EvidenceKind::coverage_data:
+    case EvidenceKind::coverage_source:
+      return false;
   }
   return false;
 }

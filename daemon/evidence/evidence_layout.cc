@@ -49,6 +49,10 @@ fs::path relative_path(const EvidencePlace& place) {
       return dir / file_name(place.kind);
     case EvidenceKind::sim_log:
       return dir / "sims" / path_component(place.workload) / file_name(place.kind);
+    case EvidenceKind::coverage_data:
+      return dir / "coverage" / file_name(place.kind);
+    case EvidenceKind::coverage_source:
+      return dir / "coverage" / "annotated" / path_component(place.workload);
   }
   return dir / file_name(place.kind);
 }

@@ -5,6 +5,8 @@
 //   <root>/<run id>/
 //     iter<N>/<task>/build.log                        the task's build transcript
 //     iter<N>/<task>/sims/<workload>/sim.log          each gate workload's transcript
+//     iter<N>/<task>/coverage/coverage.dat            the task's coverage, merged
+//     iter<N>/<task>/coverage/annotated/<file>        its annotated source files
 //     iter<N>/<task>/narrowing/<what was undone>/...  a narrowing rebuild's, the same way
 //
 // A file over the compression threshold gets `.gz` (evidence/chunked_gzip.h); a second

@@ -239,6 +239,8 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
                                   loop::TaskOutcome& outcome) {
   openpiton::SimulationRequest request = simulation_request(checkout, build_id);
   request.time_limit = job.run_limit;
+  // A narrowing rebuild asks only whether its design passes: its first failure says so.
+  request.run_every_workload = spec_.run_every_workload && job.narrowing.empty();
   TaskObserver* observer = settings_.observer;
   if (observer) {
     request.on_run_dir = [observer, &site](const std::string& workload, const std::filesystem::path& dir) {
@@ -250,10 +252,11 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
         if (observer) observer->log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode, run.verdict_time,
-                                    run.cycles});
+                                    run.cycles, run.error_line, run.excerpt});
         if (observer) observer->verdict(site, outcome.verdicts.back());
       });
   const openpiton::SimulationResult& simulated = gate.result;
+  merge_coverage(site, job, checkout, build_id, simulated);
   outcome.passed = simulated.passed;
   // REQ-VER-17: the task's first simulation decides, even when every workload passed.
   if (settings_.generic && !simulated.runs.empty() && !simulated.runs.front().run_dir.empty()) {
@@ -266,22 +269,38 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
       return;
     }
   }
-  if (simulated.passed) return;
-  outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
-  if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
-  // A failure after the last run passed (no time left for the next workload, a cache
-  // miss) is its own evidence, not that run's transcript.
-  if (!simulated.runs.empty() && !simulated.runs.back().passed) {
-    const auto& last = simulated.runs.back();
-    outcome.sim_log_tail = last.sim_log_tail;
-    outcome.status_log = gate.status_log;
-    if (!last.error.empty()) outcome.evidence.push_back(last.error);
-    if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
-    if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);
-    outcome.evidence.push_back(last.sim_log_tail);
-  } else if (!simulated.failure_detail.empty()) {
-    outcome.evidence.push_back(simulated.failure_detail);
+  if (!simulated.passed) {
+    outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
+    if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
+    // A failure after the last run passed (no time left for the next workload, a cache
+    // miss) is its own evidence, not that run's transcript.
+    if (const openpiton::WorkloadRunResult* failed = openpiton::deciding_failure(simulated)) {
+      const auto& last = *failed;
+      outcome.sim_log_tail = last.sim_log_tail;
+      outcome.status_log = gate.status_log;
+      if (!last.error.empty()) outcome.evidence.push_back(last.error);
+      if (!last.marker_line.empty()) outcome.evidence.push_back(last.marker_line);
+      if (!last.status_line.empty()) outcome.evidence.push_back(last.status_line);
+      outcome.evidence.push_back(last.sim_log_tail);
+    } else if (!simulated.failure_detail.empty()) {
+      outcome.evidence.push_back(simulated.failure_detail);
+    }
   }
+}
+
+void LocalExecutor::merge_coverage(const TaskCallSite& site, const loop::TaskJob& job,
+                                   const openpiton::Checkout& checkout, const std::string& build_id,
+                                   const openpiton::SimulationResult& simulated) const {
+  // A narrowing rebuild asks whether its design passes, not what it covers.
+  if (!spec_.coverage || !job.narrowing.empty() || !settings_.observer || !settings_.observer->wants_coverage())
+    return;
+  if (settings_.cancel && settings_.cancel->cancelled()) return;
+  openpiton::CoverageRequest request{.checkout = checkout, .build_id = build_id};
+  for (const auto& run : simulated.runs)
+    if (run.sims_invoked && !run.run_dir.empty()) request.run_dirs.push_back(run.run_dir);
+  if (request.run_dirs.empty()) return;
+  request.cancel = settings_.cancel;
+  settings_.observer->coverage(site, openpiton::merge_coverage(request));
 }
 
 }  // namespace mace::executor

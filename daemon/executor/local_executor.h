@@ -24,6 +24,7 @@
 #include "executor/task_observer.h"
 #include "loop/task_job.h"
 #include "openpiton/checkout.h"
+#include "openpiton/coverage.h"
 #include "openpiton/edit_set.h"
 #include "openpiton/model_store.h"
 #include "openpiton/simulator.h"
@@ -96,6 +97,10 @@ class LocalExecutor final {
   void simulate_gate(const TaskCallSite& site, const loop::TaskJob& job,
                      const openpiton::Checkout& checkout, const std::string& build_id,
                      loop::TaskOutcome& outcome);
+  // Merges the task's coverage over what it simulated and tells the observer (REQ-EXEC-6).
+  void merge_coverage(const TaskCallSite& site, const loop::TaskJob& job,
+                      const openpiton::Checkout& checkout, const std::string& build_id,
+                      const openpiton::SimulationResult& simulated) const;
   void stage(int iteration, const loop::TaskJob& job, TaskStage stage) const;
   // Joins the threads of tasks that have ended.
   void join_ended();

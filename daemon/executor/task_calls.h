@@ -53,8 +53,9 @@ class DirectTaskCalls final : public TaskCalls {
 };
 
 // The gate workloads of `request` one call each, in order, stopping at the first that
-// does not pass (REQ-VER-1): what openpiton::simulate_workloads does in one call. The
-// status log is the last run's. `on_run`, when set, hears each run as soon as it has been
+// does not pass (REQ-VER-1), or going on past it with request.run_every_workload: what
+// openpiton::simulate_workloads does in one call. The failure and the status log are
+// those of openpiton::deciding_failure's run (the last run's when all passed). `on_run`, when set, hears each run as soon as it has been
 // judged, before the next one starts.
 WorkloadCall run_gate_workloads(
     TaskCalls& calls, const TaskCallSite& site, const openpiton::SimulationRequest& request,

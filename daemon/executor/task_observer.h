@@ -13,6 +13,7 @@
 #include "loop/task_job.h"
 #include "openpiton/build_progress.h"
 #include "openpiton/builder.h"
+#include "openpiton/coverage.h"
 
 namespace mace::executor {
 
@@ -36,6 +37,12 @@ class TaskObserver {
   // That build or simulation has ended and its log is complete, before anything else runs
   // in the checkout (the run keeps its copy now).
   virtual void log_finished(const TaskCallSite& /*site*/, const std::string& /*workload*/) {}
+  // Whether a task of a spec with coverage merges its line coverage over the workloads it
+  // simulated (REQ-EXEC-6); not for a replay, whose simulations were not run.
+  virtual bool wants_coverage() const { return false; }
+  // That coverage, merged, from the task's thread, before anything else runs in its
+  // checkout.
+  virtual void coverage(const TaskCallSite& /*site*/, const openpiton::CoverageResult& /*coverage*/) {}
 };
 
 }  // namespace mace::executor

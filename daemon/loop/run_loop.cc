@@ -432,7 +432,13 @@ FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOu
   for (const auto& define : job.defines) r.build_flags.push_back("define " + define);
   for (const auto& flag : extra_build_flags(spec)) r.build_flags.push_back(flag);
   r.build_outcome = outcome.build_outcome();
+  // The verdict that failed the task: the last one, unless every workload ran past it.
   if (!outcome.verdicts.empty()) r.verdict = outcome.verdicts.back().verdict;
+  for (const auto& v : outcome.verdicts)
+    if (v.verdict != Verdict::pass) {
+      r.verdict = v.verdict;
+      break;
+    }
   r.failure_reason = outcome.failure_reason;
   if (!outcome.built) r.error_lines = outcome.evidence;
   r.build_output_tail = outcome.build_output_tail;

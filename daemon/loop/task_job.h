@@ -69,6 +69,10 @@ struct WorkloadVerdict {
   // (openpiton/sim_figures.h); unset when the transcript gives none.
   std::optional<int64_t> verdict_time = {};
   std::optional<int64_t> cycles = {};
+  // For a workload that did not pass: the line that says what went wrong, and the
+  // transcript's lines around its error and verdict (openpiton/transcript_excerpt.h).
+  std::string error_line = {};
+  std::string excerpt = {};
 };
 
 // What a task's build cost: its wall time (for a reused model, finding and copying it),

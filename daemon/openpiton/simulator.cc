@@ -11,6 +11,7 @@
 #include <system_error>
 #include <utility>
 
+#include "openpiton/transcript_excerpt.h"
 #include "openpiton/workload.h"
 #include "os/environment.h"
 #include "os/file_io.h"
@@ -394,6 +395,19 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
   judge(run, pr, request.core, before_die.line());
 }
 
+// What a person (and the failure signature) reads of a run that did not pass.
+void explain_failure(WorkloadRunResult& run) {
+  if (run.sims_invoked) {
+    TranscriptExcerpt excerpt = read_transcript_excerpt(run.run_dir / "sim.log", run.marker_line);
+    run.error_line = std::move(excerpt.error_line);
+    run.excerpt = std::move(excerpt.text);
+  }
+  if (run.error_line.empty()) {
+    run.error_line = run.error.substr(0, run.error.find('\n'));
+    if (run.error_line.size() > kMaxExcerptLineBytes) run.error_line.resize(kMaxExcerptLineBytes);
+  }
+}
+
 // One workload in a run directory of its own, given `limit` to run.
 WorkloadRunResult run_workload(const SimulationRequest& request, const RunSetting& setting,
                                const std::string& workload, milliseconds limit) {
@@ -412,6 +426,7 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
     run_sims(run, request, setting, prepared);
   }
   run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);
+  if (!run.passed) explain_failure(run);
   return run;
 }
 
@@ -444,11 +459,24 @@ SimulationResult simulate_workloads(const SimulationRequest& request) {
     if (request.on_workload_finished) request.on_workload_finished(done);
     if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);
     if (!done.host_stop.empty()) return fail(done.host_stop, describe_failure(done));
-    if (!done.passed)  // REQ-VER-1
+    if (!done.passed && !request.run_every_workload)  // REQ-VER-1
       return fail(done.cannot_run.empty() ? "workload_failed" : done.cannot_run, describe_failure(done));
   }
+  if (const WorkloadRunResult* failed = deciding_failure(result))
+    return fail(failed->cannot_run.empty() ? "workload_failed" : failed->cannot_run,
+                describe_failure(*failed));
   result.passed = true;  // REQ-VER-5: every workload ran and passed
   return result;
+}
+
+const WorkloadRunResult* deciding_failure(const SimulationResult& result) {
+  const WorkloadRunResult* first = nullptr;
+  for (const auto& run : result.runs) {
+    if (run.passed) continue;
+    if (!run.cannot_run.empty()) return &run;
+    if (!first) first = &run;
+  }
+  return first;
 }
 
 }  // namespace mace::openpiton

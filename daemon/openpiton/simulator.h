@@ -107,6 +107,12 @@ struct WorkloadRunResult {
   // OpenPiton's own verdict, first line of status.log ("Diag: hello-1  PASS"), for people
   // to compare with ours; empty when absent.
   std::string status_line;
+  // Only for a run that did not pass (transcript_excerpt.h): the line that says what went
+  // wrong (the transcript's first error line, else its verdict line, else the first line
+  // of `error`), and the transcript's lines around its error and its verdict ("" without
+  // a transcript).
+  std::string error_line;
+  std::string excerpt;
 
   // run_passed(returncode, verdict) and not cancelled (REQ-VER-5).
   bool passed = false;
@@ -165,11 +171,18 @@ struct SimulationRequest {
   // Called when a workload's run directory has been claimed, before sims runs in it.
   std::function<void(const std::string& workload, const std::filesystem::path& run_dir)>
       on_run_dir{};
+
+  // Simulate every workload whatever the others gave, as OpenPiton's regressions do
+  // (sims -group): a workload that did not pass does not stop the next. A cancel, the
+  // budget's end and a machine that stopped a run still stop everything. Off: stop at the
+  // first workload that does not pass (REQ-VER-1).
+  bool run_every_workload = false;
 };
 
 struct SimulationResult {
   // One per workload that was started, in order; the last is the first that did not pass
-  // when passed is false (REQ-VER-1: later workloads are not run).
+  // when passed is false (REQ-VER-1: later workloads are not run), unless the request ran
+  // every workload (deciding_failure then says which run the failure is of).
   std::vector<WorkloadRunResult> runs;
   // Every workload ran and each passed (REQ-VER-5). False for an empty workload list:
   // a design that ran no gate workload has not been verified.
@@ -191,7 +204,14 @@ struct SimulationResult {
   std::string failure_detail;
 };
 
-// Runs request.workloads in order, stopping at the first that does not pass. Blocks the
+// The run whose failure `result.failure_reason` names: the first run that could not run
+// its workload at all (its cannot_run: no design will ever run it), else the first that
+// did not pass; null when every run passed (a failure after the last run: the budget, a
+// cancel). With run_every_workload off it is the last run, when that one did not pass.
+const WorkloadRunResult* deciding_failure(const SimulationResult& result);
+
+// Runs request.workloads in order, stopping at the first that does not pass (every one
+// with run_every_workload; the failure is then deciding_failure's). Blocks the
 // calling thread; any number of calls may run at once (distinct run directories are
 // claimed with mkdir). Problems of a run are reported in the result; throws only for
 // what cannot be worked around (the run directory cannot be created:

@@ -185,6 +185,8 @@ std::string run_value(const executor::WorkloadCall& call) {
     w.field("marker_line", run.marker_line);
     w.field("sim_log_tail", run.sim_log_tail);
     w.field("status_line", run.status_line);
+    w.field("error_line", run.error_line);
+    w.field("excerpt", run.excerpt);
     w.field("passed", run.passed);
     w.end_object();
   }
@@ -228,6 +230,9 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
     run.cycles = figures.cycles;
     run.sim_log_tail = r.text(ro, "sim_log_tail");
     run.status_line = r.text(ro, "status_line");
+    // Values cached before failures were explained have neither.
+    run.error_line = r.optional_text(ro, "error_line").value_or("");
+    run.excerpt = r.optional_text(ro, "excerpt").value_or("");
     run.passed = r.flag(ro, "passed");
     s.runs.push_back(std::move(run));
   }

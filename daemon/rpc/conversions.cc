@@ -188,6 +188,8 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t, const CacheGe
     results[i].setWallS(t.results[i].wall_s);
     results[i].setVerdictTime(t.results[i].verdict_time.value_or(-1));
     results[i].setCycles(t.results[i].cycles.value_or(-1));
+    results[i].setErrorLine(t.results[i].error_line);
+    results[i].setExcerpt(t.results[i].excerpt);
   }
   out.setCheckout(t.checkout);
   out.setRtlEdits(t.rtl_edits);
@@ -211,6 +213,44 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t, const CacheGe
   auto edited = out.initEditedFiles(static_cast<unsigned>(config.edited_files.size()));
   for (size_t i = 0; i < config.edited_files.size(); ++i)
     edited.set(static_cast<unsigned>(i), config.edited_files[i]);
+}
+
+void fill(api::FailureGroup::Builder out, const FailureGroup& g) {
+  out.setSignature(g.signature);
+  out.setVerdict(to_wire(g.verdict));
+  out.setErrorLine(g.error_line);
+  auto members = out.initMembers(static_cast<unsigned>(g.members.size()));
+  for (size_t i = 0; i < g.members.size(); ++i) {
+    auto m = members[static_cast<unsigned>(i)];
+    m.setIteration(static_cast<uint32_t>(g.members[i].iteration));
+    m.setTaskId(g.members[i].task_id);
+    m.setWorkload(g.members[i].workload);
+  }
+}
+
+namespace {
+
+void fill(api::ModuleCoverage::Builder out, const store::CoverageCountsRecord& m) {
+  out.setModule(m.module);
+  out.setLinesCovered(static_cast<uint64_t>(m.lines_covered));
+  out.setLinesTotal(static_cast<uint64_t>(m.lines_total));
+  out.setPointsCovered(static_cast<uint64_t>(m.points_covered));
+  out.setPointsTotal(static_cast<uint64_t>(m.points_total));
+}
+
+}  // namespace
+
+void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& c) {
+  out.setIteration(static_cast<uint32_t>(c.iteration));
+  out.setTaskId(c.task_id);
+  out.setWorkloads(static_cast<uint32_t>(c.workloads));
+  out.setError(c.error);
+  fill(out.initTotal(), c.total);
+  auto modules = out.initModules(static_cast<unsigned>(c.modules.size()));
+  for (size_t i = 0; i < c.modules.size(); ++i) fill(modules[static_cast<unsigned>(i)], c.modules[i]);
+  out.setDataPath(c.data_path);
+  out.setAnnotatedDir(c.annotated_dir);
+  out.setDataFileId(static_cast<uint64_t>(c.data_file_id));
 }
 
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
@@ -330,6 +370,7 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   w.field("max_wall_s", budget.getMaxWallS());
   w.end_object();
   w.field("coverage", in.getCoverage());
+  w.field("run_every_workload", in.getRunEveryWorkload());
   // Zero means "not set" on the wire; leaving the field out gives the JSON form's default.
   if (in.getRtlTimeout() != 0) w.field("rtl_timeout", in.getRtlTimeout());
   if (in.getMaxCycle() != 0) w.field("max_cycle", in.getMaxCycle());

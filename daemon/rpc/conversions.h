@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/failure_signature.h"
 #include "core/run_spec.h"
 #include "mace.capnp.h"
 #include "store/store.h"
@@ -29,6 +30,8 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& task, const Cach
 void fill(capnp::List<api::CacheSetting>::Builder out, const CacheGeometry& caches,
           const CacheGeometry& defaults);
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
+void fill(api::FailureGroup::Builder out, const FailureGroup& group);
+void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& coverage);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);
 void fill(api::LlmCall::Builder out, const store::LlmCallRecord& call);

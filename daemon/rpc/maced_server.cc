@@ -136,6 +136,13 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
       fill(narrowing[static_cast<unsigned>(i)], run.narrowing_builds[i]);
     if (run.post_mortem) fill(detail.initPostMortem(), *run.post_mortem);
     detail.setQueuedAhead(static_cast<uint32_t>(std::min<int64_t>(run.queued_ahead, UINT32_MAX)));
+    auto groups = detail.initFailureGroups(static_cast<unsigned>(run.failure_groups.size()));
+    for (size_t i = 0; i < run.failure_groups.size(); ++i)
+      fill(groups[static_cast<unsigned>(i)], run.failure_groups[i]);
+    auto coverage = detail.initCoverage(static_cast<unsigned>(run.coverage.size()));
+    for (size_t i = 0; i < run.coverage.size(); ++i)
+      fill(coverage[static_cast<unsigned>(i)], run.coverage[i]);
+    detail.setEnvironmentJson(run.environment_json);
   });
 }
 

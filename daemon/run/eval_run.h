@@ -32,11 +32,6 @@ std::optional<eval::JobInstructions> eval_job_of(RunRecorder& recorder);
 void prepare_eval_checkouts(RunRecorder& recorder, const eval::JobInstructions& job,
                             const std::vector<openpiton::Checkout>& checkouts);
 
-// REQ-EVAL-9: MACE's commit, each checkout's source fingerprint and Verilator version, the
-// backend and model, the host; as JSON, recorded with the run.
-std::string environment_json(const store::RunRecord& run,
-                             const std::vector<openpiton::Checkout>& checkouts);
-
 // A source fault's edits as the executor applies them.
 openpiton::EditSet fault_edit_set(const eval::JobInstructions& job);
 

@@ -15,24 +15,49 @@ LogKeeper::LogKeeper(RunRecorder& recorder, std::shared_ptr<const evidence::Evid
                      Clock now_ms)
     : recorder_(recorder), archive_(std::move(archive)), now_ms_(std::move(now_ms)) {}
 
-void LogKeeper::started(const executor::TaskCallSite& site, const std::string& workload,
-                        const std::filesystem::path& path) {
-  const evidence::EvidenceKind kind =
-      workload.empty() ? evidence::EvidenceKind::build_log : evidence::EvidenceKind::sim_log;
+LogKeeper::Pending LogKeeper::record(const executor::TaskCallSite& site, evidence::EvidenceKind kind,
+                                     const std::string& name, const std::filesystem::path& path) {
   store::LogFileRecord record;
   record.run_id = recorder_.run_id();
   record.iteration = site.iteration;
   record.task_id = site.task_id;
   record.narrowing = site.narrowing;
-  record.workload = workload;
+  record.workload = name;
   record.path = path.string();
   record.source_path = path.string();
   record.created_at_ms = now_ms_();
   record.kind = std::string(evidence::to_string(kind));
   const int64_t id = recorder_.with_store([&](store::Store& s) { return s.record_log_file(record); });
-  Pending log{id, {recorder_.run_id(), site.iteration, site.task_id, site.narrowing, workload, kind}, path};
+  return {id, {recorder_.run_id(), site.iteration, site.task_id, site.narrowing, name, kind}, path};
+}
+
+void LogKeeper::started(const executor::TaskCallSite& site, const std::string& workload,
+                        const std::filesystem::path& path) {
+  const evidence::EvidenceKind kind =
+      workload.empty() ? evidence::EvidenceKind::build_log : evidence::EvidenceKind::sim_log;
+  Pending log = record(site, kind, workload, path);
   std::lock_guard lock(mutex_);
   pending_[pending_key(site, workload)] = std::move(log);
+}
+
+LogKeeper::KeptCoverage LogKeeper::keep_coverage(const executor::TaskCallSite& site,
+                                                 const openpiton::CoverageResult& coverage) {
+  KeptCoverage kept{coverage.data.string(), coverage.annotated.string(), 0};
+  if (!coverage.merged) return kept;
+  const Pending data = record(site, evidence::EvidenceKind::coverage_data, "", coverage.data);
+  kept.data_file_id = data.row_id;
+  if (auto copy = keep(data)) kept.data_path = copy->string();
+  bool annotated_kept = false;
+  for (const auto& file : coverage.annotated_files) {
+    const Pending source = record(site, evidence::EvidenceKind::coverage_source, file.string(),
+                                  coverage.annotated / file);
+    auto copy = keep(source);
+    if (copy && !annotated_kept) {
+      kept.annotated_dir = copy->parent_path().string();
+      annotated_kept = true;
+    }
+  }
+  return kept;
 }
 
 void LogKeeper::finished(const executor::TaskCallSite& site, const std::string& workload) {
@@ -57,8 +82,8 @@ void LogKeeper::keep_remaining() {
   for (const auto& log : left) keep(log);
 }
 
-void LogKeeper::keep(const Pending& log) {
-  if (!archive_) return;
+std::optional<std::filesystem::path> LogKeeper::keep(const Pending& log) {
+  if (!archive_) return std::nullopt;
   try {
     const evidence::KeptFile kept = archive_->keep(log.place, log.source);
     const store::KeptLogRecord record{kept.path.string(),
@@ -69,6 +94,7 @@ void LogKeeper::keep(const Pending& log) {
                                       static_cast<int64_t>(kept.tail_bytes),
                                       kept.compressed};
     recorder_.with_store([&](store::Store& s) { s.keep_log_file(log.row_id, record); });
+    return kept.path;
   } catch (const std::exception& e) {
     // The run goes on: its log is still where it was written, which `mace logs` serves
     // with a word of warning, and the run's log says why it was not kept.
@@ -76,13 +102,16 @@ void LogKeeper::keep(const Pending& log) {
     try {
       recorder_.with_store([&](store::Store& s) { s.log_file_not_kept(log.row_id, why); });
       recorder_.message(static_cast<int>(log.place.iteration), log.place.task_id,
-                        "the " + std::string(evidence::file_name(log.place.kind)) +
+                        "the " + (log.place.kind == evidence::EvidenceKind::coverage_source
+                                ? "annotated source"
+                                : std::string(evidence::file_name(log.place.kind))) +
                             (log.place.workload.empty() ? "" : " of " + log.place.workload) +
                             " could not be kept with the run: " + why);
     } catch (const std::exception&) {
       // The store refuses too (a full disk): the row still names where the log was written.
     }
   }
+  return std::nullopt;
 }
 
 }  // namespace mace::run

@@ -14,10 +14,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "evidence/evidence_archive.h"
 #include "executor/task_calls.h"
+#include "openpiton/coverage.h"
 #include "run/run_recorder.h"
 #include "service/clock.h"
 
@@ -37,13 +39,26 @@ class LogKeeper {
   // Keeps every log of the run still not kept (the run is ending).
   void keep_remaining();
 
+  // A task's merged coverage (openpiton/coverage.h): its merged data and each annotated
+  // source file, recorded and kept at once (they are complete). Where they are now.
+  struct KeptCoverage {
+    std::string data_path;      // the kept coverage.dat, else where it was made
+    std::string annotated_dir;  // the kept annotated directory, else where it was made
+    int64_t data_file_id = 0;   // its log_files row
+  };
+  KeptCoverage keep_coverage(const executor::TaskCallSite& site, const openpiton::CoverageResult& coverage);
+
  private:
   struct Pending {
     int64_t row_id = 0;
     evidence::EvidencePlace place;
     std::filesystem::path source;
   };
-  void keep(const Pending& log);
+  // Records a file of `kind` (`name` in the workload column) written at `path`.
+  Pending record(const executor::TaskCallSite& site, evidence::EvidenceKind kind,
+                 const std::string& name, const std::filesystem::path& path);
+  // The kept copy's path; nothing when it was not kept (the row says why).
+  std::optional<std::filesystem::path> keep(const Pending& log);
 
   RunRecorder& recorder_;
   std::shared_ptr<const evidence::EvidenceArchive> archive_;

@@ -101,8 +101,8 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   t.finished_at_ms = system_now_ms();
   int64_t ordinal = 0;
   for (const auto& v : outcome.verdicts)
-    t.results.push_back(
-        {ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s, v.verdict_time, v.cycles});
+    t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s,
+                         v.verdict_time, v.cycles, v.error_line, v.excerpt});
   return t;
 }
 

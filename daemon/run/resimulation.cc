@@ -59,6 +59,8 @@ std::vector<store::EvalResimulationRecord> resimulate_accepted(
           r.wall_s = v.wall_s;
           r.verdict_time = v.verdict_time;
           r.cycles = v.cycles;
+          r.error_line = v.error_line;
+          r.excerpt = v.excerpt;
         }
       }
       record.results.push_back(std::move(r));

@@ -19,6 +19,8 @@
 #include "run/codesign_planner.h"
 #include "run/eval_run.h"
 #include "run/llm_planner.h"
+#include "run/coverage_record.h"
+#include "run/run_environment.h"
 #include "run/log_keeper.h"
 #include "run/seeded_fault_planner.h"
 #include "run/planner_task_llm.h"
@@ -138,7 +140,8 @@ class Run {
     // The checkout the run started on: where the checkout's defaults, defines and modules
     // are read (every checkout of the pool has the same sources).
     const openpiton::Checkout home = runner.held().front();
-    if (eval_job_) start_eval_job(runner.held());
+    record_environment(runner.held());
+    if (eval_job_) start_eval_job();
     loop::LoopInputs in = loop_inputs(spec_, home, settings_);
     // What its tasks' configurations are told apart from: OpenPiton's own caches.
     recorder_.with_store(
@@ -229,9 +232,14 @@ class Run {
 
   // REQ-EVAL-9, 10..12: the job's environment (the checkouts it started on, made ready as
   // they were given) and fault recorded.
-  void start_eval_job(const std::vector<openpiton::Checkout>& checkouts) {
-    const std::string env = environment_json(record_, checkouts);
-    recorder_.with_store([&](store::Store& store) { store.set_eval_run_env(recorder_.run_id(), env); });
+  // What the run ran in (run_environment.h): the checkouts it started on, as they were.
+  void record_environment(const std::vector<openpiton::Checkout>& checkouts) {
+    environment_ = environment_json(record_, checkouts);
+    recorder_.with_store([&](store::Store& store) { store.set_run_environment(recorder_.run_id(), environment_); });
+  }
+
+  void start_eval_job() {
+    recorder_.with_store([&](store::Store& store) { store.set_eval_run_env(recorder_.run_id(), environment_); });
     if (!eval_job_->fault.empty())
       recorder_.message("evaluation job " + std::string(eval::to_string(eval_job_->method)) +
                         " with the " +
@@ -323,8 +331,8 @@ class Run {
   // row, its build's progress and verdicts as progress events, its logs kept.
   class TaskRecording final : public executor::TaskObserver {
    public:
-    TaskRecording(RunRecorder& recorder, ProgressEvents& progress, LogKeeper& logs)
-        : recorder_(recorder), progress_(progress), logs_(logs) {}
+    TaskRecording(RunRecorder& recorder, ProgressEvents& progress, LogKeeper& logs, const RunReplay& replay)
+        : recorder_(recorder), progress_(progress), logs_(logs), replay_(replay) {}
     void stage(int iteration, const loop::TaskJob& job, TaskStage stage) override {
       recorder_.event(EventKind::task_stage, iteration, job.task.id, stage, std::string(to_string(stage)));
       // A narrowing rebuild is recorded apart; the task's own row keeps its end.
@@ -349,11 +357,17 @@ class Run {
     void log_finished(const executor::TaskCallSite& site, const std::string& workload) override {
       logs_.finished(site, workload);
     }
+    // A replay simulates nothing: the run dirs its cached results name are its original's.
+    bool wants_coverage() const override { return !replay_.is_replay(); }
+    void coverage(const executor::TaskCallSite& site, const openpiton::CoverageResult& c) override {
+      record_coverage(recorder_, logs_, site, c, system_now_ms());
+    }
 
    private:
     RunRecorder& recorder_;
     ProgressEvents& progress_;
     LogKeeper& logs_;
+    const RunReplay& replay_;
   };
 
   RunRecorder& recorder_;
@@ -364,8 +378,8 @@ class Run {
   RecordingObserver observer_;
   ProgressEvents progress_;
   LogKeeper logs_;
-  TaskRecording task_observer_{recorder_, progress_, logs_};
   RunReplay replay_;
+  TaskRecording task_observer_{recorder_, progress_, logs_, replay_};
   std::unique_ptr<loop::Planner> planner_;
   std::unique_ptr<PlannerTaskLlm> planner_task_llm_;
   executor::TaskLlm* task_llm_ = nullptr;
@@ -374,6 +388,7 @@ class Run {
   RunLease lease_;  // handed to the run's LeasedRunner when it starts
   std::shared_ptr<slurm::JobObserver> slurm_jobs_;
   std::set<std::string> made_ready_;  // checkouts an evaluation job made ready
+  std::string environment_;           // record_environment's
 };
 
 }  // namespace

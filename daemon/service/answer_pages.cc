@@ -36,7 +36,22 @@ std::size_t answer_bytes(const store::TaskRecord& task) {
                       task.build_source.size() + task.build_origin.size() +
                       task.rtl_edits.size() + task.waiting_for.size();
   for (const auto& dep : task.deps) bytes += dep.size() + 16;
-  for (const auto& result : task.results) bytes += result.workload.size() + 32;
+  for (const auto& result : task.results)
+    bytes += result.workload.size() + result.run_dir.size() + result.error_line.size() +
+             result.excerpt.size() + 48;
+  return bytes;
+}
+
+std::size_t answer_bytes(const FailureGroup& group) {
+  std::size_t bytes = kItemOverheadBytes + group.signature.size() + group.error_line.size();
+  for (const auto& member : group.members) bytes += member.task_id.size() + member.workload.size() + 24;
+  return bytes;
+}
+
+std::size_t answer_bytes(const store::TaskCoverageRecord& coverage) {
+  std::size_t bytes = kItemOverheadBytes + coverage.task_id.size() + coverage.error.size() +
+                      coverage.data_path.size() + coverage.annotated_dir.size();
+  for (const auto& module : coverage.modules) bytes += module.module.size() + 48;
   return bytes;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/failure_signature.h"
 #include "store/store.h"
 
 namespace mace::service {
@@ -56,6 +57,8 @@ std::size_t answer_bytes(const store::LlmCallRecord& call);
 std::size_t answer_bytes(const store::TaskRecord& task);
 std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis);
 std::size_t answer_bytes(const store::NarrowingBuildRecord& build);
+std::size_t answer_bytes(const FailureGroup& group);
+std::size_t answer_bytes(const store::TaskCoverageRecord& coverage);
 
 // `text` cut to at most about `max` bytes: its head and tail, each ending on a UTF-8
 // character, and between them a line saying how many bytes were left out and why.

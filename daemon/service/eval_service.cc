@@ -13,6 +13,25 @@
 namespace mace::service {
 namespace {
 
+// The verdicts of the tasks of the run's last iteration that simulated anything.
+std::vector<eval::TaskVerdicts> last_iteration_verdicts(const std::vector<store::TaskRecord>& tasks) {
+  int64_t last = 0;
+  for (const auto& t : tasks)
+    if (!t.results.empty()) last = std::max(last, t.iteration);
+  std::vector<eval::TaskVerdicts> out;
+  for (const auto& t : tasks) {
+    if (t.iteration != last || t.results.empty()) continue;
+    eval::TaskVerdicts v{t.iteration, t.task_id, {}};
+    for (const auto& r : t.results) {
+      v.verdicts.emplace_back(r.workload, std::string(to_string(r.verdict)));
+      v.cycles.push_back(r.cycles);
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+
 // The run a job makes: its task's spec, with what the method changes.
 RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::BatchRequest& request) {
   RunSpec spec = task.spec;
@@ -306,6 +325,10 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
         }
         out.designs = static_cast<int64_t>(builds.size());
         out.feasible_designs = static_cast<int64_t>(feasible.size());
+        out.verdicts = last_iteration_verdicts(store_.tasks(job.run_id));
+        // A caught fault check's reason starts "caught by <what>: the <kind> fault ...".
+        if (run->outcome == RunOutcome::caught && run->reason.rfind("caught by ", 0) == 0)
+          out.caught_by = run->reason.substr(10, run->reason.find(": ") - 10);
       }
       if (auto eval_run = store_.find_eval_run(job.run_id)) out.env_json = eval_run->env_json;
     }

@@ -240,6 +240,14 @@ RunDetail RunService::detail(const std::string& run_id, const Caller& caller) co
   d.narrowing_builds = store_.narrowing_builds(run_id);
   d.post_mortem = store_.post_mortem(run_id);
   if (d.run.state == RunState::queued) d.queued_ahead = store_.count_queued_before(run_id);
+  std::vector<FailedWorkload> failed;
+  for (const auto& task : d.tasks)
+    for (const auto& r : task.results)
+      if (r.verdict != Verdict::pass)
+        failed.push_back({task.iteration, task.task_id, r.workload, r.verdict, r.error_line});
+  d.failure_groups = group_failures(failed);
+  d.coverage = store_.task_coverage(run_id);
+  d.environment_json = store_.run_environment(run_id);
   return d;
 }
 
@@ -324,9 +332,17 @@ RunDetail RunService::detail_page(const std::string& run_id, const DetailFrom& f
   skip(d.diagnoses, from.diagnoses);
   for (auto& task : d.tasks) task.rtl_edits = cut_for_answer(task.rtl_edits);
   for (auto& diagnosis : d.diagnoses) diagnosis.fix = cut_for_answer(diagnosis.fix);
+  // The run-wide lists (its failures by signature, its coverage) come with the first page
+  // only: each grows with the run's tasks, and the client keeps the first page's.
+  if (from.tasks > 0 || from.diagnoses > 0 || from.narrowing_builds > 0) {
+    d.failure_groups.clear();
+    d.coverage.clear();
+  }
   AnswerBudget budget;
-  budget.take(answer_bytes(d.run) + d.run.spec_json.size() +
+  budget.take(answer_bytes(d.run) + d.run.spec_json.size() + d.environment_json.size() +
               (d.post_mortem ? d.post_mortem->explanation.size() + d.post_mortem->next_steps.size() : 0));
+  for (const auto& group : d.failure_groups) budget.take(answer_bytes(group));
+  for (const auto& coverage : d.coverage) budget.take(answer_bytes(coverage));
   // Once one list is cut, the ones after it wait for the next page, so each list's next
   // index is where it stopped.
   const RunDetail all = d;

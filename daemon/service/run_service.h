@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/failure_signature.h"
 #include "core/field_error.h"
 #include "core/run_id.h"
 #include "core/run_spec.h"
@@ -77,6 +78,11 @@ struct RunDetail {
   std::vector<store::NarrowingBuildRecord> narrowing_builds;
   std::optional<store::PostMortemRecord> post_mortem;
   int64_t queued_ahead = 0;  // a queued run: the queued runs submitted before it
+  // Every simulated workload of the run that did not pass, by failure signature.
+  std::vector<FailureGroup> failure_groups;
+  // Each task's coverage merged over its workloads (a spec with coverage).
+  std::vector<store::TaskCoverageRecord> coverage;
+  std::string environment_json;  // what it ran in (run/run_environment.h); "" before it started
   // detail_page: one of the lists goes on beyond this page.
   bool more = false;
 };

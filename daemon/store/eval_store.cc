@@ -174,9 +174,9 @@ void Store::set_eval_resimulations(const std::string& run_id,
   auto clear = db_->prepare("DELETE FROM eval_resimulations WHERE run_id = ?1");
   clear.bind(1, run_id);
   clear.run();
-  auto insert = db_->prepare(std::string("INSERT INTO eval_resimulations (run_id, task_id, build_id, ") +
-                             kWorkloadResultColumns + ") VALUES (?1, ?2, ?3" +
-                             numbered_parameters(4, kWorkloadResultColumnCount) + ")");
+  auto insert = db_->prepare("INSERT INTO eval_resimulations (run_id, task_id, build_id, " +
+                             workload_result_column_list() + ") VALUES (?1, ?2, ?3, " +
+                             workload_result_placeholders(4) + ")");
   for (const auto& design : designs) {
     for (const auto& r : design.results) {
       bind_workload_result(insert.bind(1, run_id).bind(2, design.task_id).bind(3, design.build_id), 4, r);
@@ -188,7 +188,7 @@ void Store::set_eval_resimulations(const std::string& run_id,
 }
 
 std::vector<EvalResimulationRecord> Store::eval_resimulations(const std::string& run_id) const {
-  auto stmt = db_->prepare(std::string("SELECT task_id, build_id, ") + kWorkloadResultColumns +
+  auto stmt = db_->prepare("SELECT task_id, build_id, " + workload_result_column_list() +
                            " FROM eval_resimulations WHERE run_id = ?1 ORDER BY task_id, ordinal");
   stmt.bind(1, run_id);
   std::vector<EvalResimulationRecord> out;

@@ -91,7 +91,7 @@ std::optional<LogFileRecord> Store::find_log_file(const std::string& run_id, int
                                                   const std::string& workload) const {
   auto stmt = db_->prepare(std::string(kSelectLogFile) + R"sql(
 WHERE run_id = ?1 AND (?2 = 0 OR iteration = ?2) AND (?3 = '' OR task_id = ?3)
-  AND workload = ?4 AND narrowing = ''
+  AND workload = ?4 AND narrowing = '' AND kind IN ('build_log', 'sim_log')
 ORDER BY id DESC LIMIT 1
 )sql");
   stmt.bind(1, run_id).bind(2, iteration).bind(3, task_id).bind(4, workload);

@@ -472,6 +472,52 @@ ALTER TABLE tasks ADD COLUMN build_peak_rss_bytes INTEGER
   CHECK (build_peak_rss_bytes IS NULL OR build_peak_rss_bytes >= 0);
 ALTER TABLE runs ADD COLUMN default_caches TEXT NOT NULL DEFAULT '';
 )sql",
+
+    // 16: for a simulated workload that did not pass, the line that says what went wrong
+    // (a run's failures are grouped by its signature) and the transcript's lines around
+    // its error and verdict. Results recorded before have neither.
+    R"sql(
+ALTER TABLE task_results ADD COLUMN error_line TEXT NOT NULL DEFAULT '';
+ALTER TABLE task_results ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';
+ALTER TABLE eval_resimulations ADD COLUMN error_line TEXT NOT NULL DEFAULT '';
+ALTER TABLE eval_resimulations ADD COLUMN excerpt TEXT NOT NULL DEFAULT '';
+)sql",
+
+    // 17: each task's line coverage merged over its workloads (a spec with coverage):
+    // how many simulations it merged or why there is none, where the merged data and the
+    // annotated source are kept, its lines and points covered of total for the whole
+    // design (module '') and for each top-level module of it.
+    R"sql(
+CREATE TABLE task_coverage (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  workloads INTEGER NOT NULL DEFAULT 0,
+  error TEXT NOT NULL DEFAULT '',
+  data_path TEXT NOT NULL DEFAULT '',
+  annotated_dir TEXT NOT NULL DEFAULT '',
+  data_file_id INTEGER NOT NULL DEFAULT 0,
+  created_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (run_id, iteration, task_id)
+) WITHOUT ROWID;
+CREATE TABLE task_coverage_modules (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  module TEXT NOT NULL,                   -- '' for the whole design
+  lines_covered INTEGER NOT NULL CHECK (lines_covered >= 0),
+  lines_total INTEGER NOT NULL CHECK (lines_total >= lines_covered),
+  points_covered INTEGER NOT NULL CHECK (points_covered >= 0),
+  points_total INTEGER NOT NULL CHECK (points_total >= points_covered),
+  PRIMARY KEY (run_id, iteration, task_id, module)
+) WITHOUT ROWID;
+)sql",
+
+    // 18: what every run ran in (MACE's version, the host, each checkout's commit, source
+    // fingerprint and Verilator), set when it starts; runs before have ''.
+    R"sql(
+ALTER TABLE runs ADD COLUMN environment_json TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -255,9 +255,7 @@ std::string upsert_task_sql() {
 std::string select_tasks_sql() {
   std::string sql = "SELECT t.id";
   for (const char* c : kTaskColumns) sql += std::string(", t.") + c;
-  for (const std::string_view column : split_columns(kWorkloadResultColumns))
-    sql += ", r." + std::string(column);
-  sql += R"sql(
+  sql += ", " + workload_result_column_list("r.") + R"sql(
 FROM tasks t LEFT JOIN task_results r ON r.task_row = t.id
 WHERE t.run_id = ?1 ORDER BY t.iteration, t.id, r.ordinal)sql";
   return sql;
@@ -451,6 +449,18 @@ WHERE id = ?1
                                                                                   is_final(state));
   stmt.run();
   return db_->changes() > 0;
+}
+
+void Store::set_run_environment(const std::string& id, const std::string& environment_json) {
+  auto stmt = db_->prepare("UPDATE runs SET environment_json = ?2 WHERE id = ?1");
+  stmt.bind(1, id).bind(2, environment_json);
+  stmt.run();
+}
+
+std::string Store::run_environment(const std::string& id) const {
+  auto stmt = db_->prepare("SELECT environment_json FROM runs WHERE id = ?1");
+  stmt.bind(1, id);
+  return stmt.step() ? stmt.text(0) : std::string();
 }
 
 void Store::set_run_planner(const std::string& id, PlannerKind planner) {
@@ -684,9 +694,8 @@ int64_t Store::upsert_task(const TaskRecord& t) {
   int64_t row = find.int64(0);
 
   db_->prepare("DELETE FROM task_results WHERE task_row = ?1").bind(1, row).run();
-  auto insert = db_->prepare(std::string("INSERT INTO task_results (task_row, ") +
-                             kWorkloadResultColumns + ") VALUES (?1" +
-                             numbered_parameters(2, kWorkloadResultColumnCount) + ")");
+  auto insert = db_->prepare("INSERT INTO task_results (task_row, " + workload_result_column_list() +
+                             ") VALUES (?1, " + workload_result_placeholders(2) + ")");
   for (auto& r : t.results) {
     bind_workload_result(insert.bind(1, row), 2, r);
     insert.run();

@@ -287,6 +287,35 @@ struct RunEvidenceRecord {
   int64_t stored_bytes = 0;
 };
 
+// Line coverage of one part of a task's design (openpiton/coverage.h): source lines and
+// Verilator's coverage points, covered of total.
+struct CoverageCountsRecord {
+  std::string module;  // a top-level module of the design; "" for the whole design
+  int64_t lines_covered = 0;
+  int64_t lines_total = 0;
+  int64_t points_covered = 0;
+  int64_t points_total = 0;
+  bool operator==(const CoverageCountsRecord&) const = default;
+};
+
+// A task's coverage merged over its workloads (a spec with coverage, REQ-EXEC-6).
+struct TaskCoverageRecord {
+  std::string run_id;
+  int64_t iteration = 0;
+  std::string task_id;
+  int64_t workloads = 0;  // simulations whose coverage was merged
+  std::string error;      // why there is none; "" when merged
+  // Where the merged coverage.dat and the annotated source directory are kept with the
+  // run's evidence (maced's host); where they were made, when they could not be kept.
+  std::string data_path;
+  std::string annotated_dir;
+  int64_t data_file_id = 0;  // the merged data's log_files row; 0: none
+  CoverageCountsRecord total;
+  std::vector<CoverageCountsRecord> modules;  // by module
+  int64_t created_at_ms = 0;
+  bool operator==(const TaskCoverageRecord&) const = default;
+};
+
 // A rebuild narrowing made (REQ-FAIL-12).
 struct NarrowingBuildRecord {
   std::string run_id;
@@ -386,6 +415,11 @@ class Store {
   bool set_run_state(const std::string& id, RunState state, const std::string& reason,
                      int64_t now_ms);
 
+  // What the run ran in, as JSON (run/run_environment.h), set when it starts; "" before,
+  // and for runs recorded before MACE kept it.
+  void set_run_environment(const std::string& id, const std::string& environment_json);
+  std::string run_environment(const std::string& id) const;
+
   // Who planned the run, and a fault check's conclusion (core/run_outcome.h).
   void set_run_planner(const std::string& id, PlannerKind planner);
   void set_run_outcome(const std::string& id, RunOutcome outcome);
@@ -482,6 +516,10 @@ class Store {
   // The stage of a recorded task, and why it waits; nothing when it has no row yet.
   void set_task_stage(const std::string& run_id, int64_t iteration, const std::string& task_id,
                       TaskStage stage, const std::string& waiting_for);
+  // A task's coverage (store/coverage_records.cc): recorded once its workloads ran,
+  // replacing what the task had; the run's, by iteration then task.
+  void record_task_coverage(const TaskCoverageRecord& coverage);
+  std::vector<TaskCoverageRecord> task_coverage(const std::string& run_id) const;
   // Log files (store/evidence_records.cc). record_log_file records where one is being
   // written and returns its id; once its copy is in the run's evidence, keep_log_file
   // points the row at it, or log_file_not_kept says why it is not.

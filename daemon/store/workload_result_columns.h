@@ -1,11 +1,11 @@
 #pragma once
 // The columns a simulated workload takes in the store (task_results and
-// eval_resimulations alike), kWorkloadResultColumns in that order from `first`. For the
-// files that implement Store.
+// eval_resimulations alike), in that order from `first`: ordinal, workload, verdict,
+// returncode, run_dir, wall_s, verdict_time, cycles, error_line, excerpt. For the files
+// that implement Store; the one list of them, so a new column is added here once.
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/enum_text.h"
 #include "store/sqlite.h"
@@ -14,24 +14,28 @@
 
 namespace mace::store {
 
-inline constexpr const char* kWorkloadResultColumns =
-    "ordinal, workload, verdict, returncode, run_dir, wall_s, verdict_time, cycles";
-inline constexpr int kWorkloadResultColumnCount = 8;
+inline constexpr const char* kWorkloadResultColumns[] = {
+    "ordinal", "workload", "verdict", "returncode", "run_dir", "wall_s",
+    "verdict_time", "cycles", "error_line", "excerpt"};
+inline constexpr int kWorkloadResultColumnCount =
+    static_cast<int>(sizeof(kWorkloadResultColumns) / sizeof(kWorkloadResultColumns[0]));
 
-// ", ?first, ?first+1, ..." for `count` parameters.
-inline std::string numbered_parameters(int first, int count) {
+// "r.ordinal, r.workload, ..." for `prefix` "r.".
+inline std::string workload_result_column_list(std::string_view prefix = "") {
   std::string out;
-  for (int i = 0; i < count; ++i) out += ", ?" + std::to_string(first + i);
+  for (const char* c : kWorkloadResultColumns) {
+    if (!out.empty()) out += ", ";
+    out += std::string(prefix) + c;
+  }
   return out;
 }
 
-// "a, b, c" as {"a", "b", "c"}.
-inline std::vector<std::string_view> split_columns(std::string_view columns) {
-  std::vector<std::string_view> out;
-  while (!columns.empty()) {
-    const std::size_t comma = columns.find(", ");
-    out.push_back(columns.substr(0, comma));
-    columns = comma == std::string_view::npos ? std::string_view() : columns.substr(comma + 2);
+// "?first, ?first+1, ..." for the columns' values.
+inline std::string workload_result_placeholders(int first) {
+  std::string out;
+  for (int i = 0; i < kWorkloadResultColumnCount; ++i) {
+    if (!out.empty()) out += ", ";
+    out += "?" + std::to_string(first + i);
   }
   return out;
 }
@@ -44,7 +48,9 @@ inline Statement& bind_workload_result(Statement& stmt, int first, const Workloa
       .bind(first + 4, r.run_dir)
       .bind(first + 5, r.wall_s)
       .bind(first + 6, r.verdict_time)
-      .bind(first + 7, r.cycles);
+      .bind(first + 7, r.cycles)
+      .bind(first + 8, r.error_line)
+      .bind(first + 9, r.excerpt);
 }
 
 inline WorkloadResultRecord read_workload_result(const Database& db, const Statement& stmt, int first) {
@@ -57,6 +63,8 @@ inline WorkloadResultRecord read_workload_result(const Database& db, const State
   r.wall_s = stmt.real(first + 5);
   r.verdict_time = stmt.optional_int64(first + 6);
   r.cycles = stmt.optional_int64(first + 7);
+  r.error_line = stmt.text(first + 8);
+  r.excerpt = stmt.text(first + 9);
   return r;
 }
 

@@ -22,6 +22,11 @@ struct WorkloadResultRecord {
   // transcript gave none (openpiton/sim_figures.h).
   std::optional<int64_t> verdict_time = {};
   std::optional<int64_t> cycles = {};
+  // For a workload that did not pass: the line that says what went wrong (the failure
+  // signature is read from it and the verdict, core/failure_signature.h), and the
+  // transcript's lines around its error and verdict, for people.
+  std::string error_line = {};
+  std::string excerpt = {};
 };
 
 }  // namespace mace::store

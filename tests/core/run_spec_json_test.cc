@@ -24,8 +24,8 @@ using testing::StartsWith;
 
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
-    "core, mesh, workloads, objective, budget, coverage, rtl_timeout, max_cycle, "
-    "workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay";
+    "core, mesh, workloads, objective, budget, coverage, run_every_workload, rtl_timeout, "
+    "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay";
 
 std::string with_budget(std::string_view budget_members) {
   return spec_json(R"("budget":{)" + std::string(budget_members) + "}");
@@ -396,6 +396,15 @@ TEST(ParseRunSpec, RejectsNonBooleanCoverage) {
               ElementsAre(FieldError{"coverage", "must be true or false, got null"}));
 }
 
+TEST(ParseRunSpec, RunEveryWorkloadIsABooleanOffByDefault) {
+  EXPECT_FALSE(parse_run_spec_json(spec_json("")).spec->run_every_workload);
+  EXPECT_TRUE(parse_run_spec_json(spec_json(R"("run_every_workload":true)")).spec->run_every_workload);
+  EXPECT_THAT(errors_for(spec_json(R"("run_every_workload":"yes")")),
+              ElementsAre(FieldError{"run_every_workload", R"(must be true or false, got "yes")"}));
+  EXPECT_THAT(errors_for(spec_json(R"("run_every_workload":0)")),
+              ElementsAre(FieldError{"run_every_workload", "must be true or false, got 0"}));
+}
+
 // ---------------------------------------------------------------- budget (REQ-PLAN-4, REQ-BUD-2)
 
 TEST(ParseRunSpec, RejectsBudgetOfTheWrongType) {
@@ -744,7 +753,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
               ElementsAre(FieldError{"cores", "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
-            "rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
+            "run_every_workload, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
             "dispatch, tools, replay");
 }
 

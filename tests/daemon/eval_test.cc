@@ -24,6 +24,12 @@
 namespace mace::testing {
 namespace {
 
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
+  return n;
+}
+
 using ::testing::HasSubstr;
 using ::testing::Not;
 using mace::llm::testing::FakeVertexServer;
@@ -209,6 +215,7 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   EXPECT_THAT(csv.out, HasSubstr("add,fault_check,break_run,1,1,1.0000,1.000,"));
   auto json = maced_->mace({"eval", "results", batch, "--json"});
   EXPECT_THAT(json.out, HasSubstr("\"environment\": {"));
+  EXPECT_THAT(json.out, HasSubstr("\"caught_by\": \"add.S (verdict fail)\""));
   auto status = maced_->mace({"eval", "status", batch});
   EXPECT_THAT(status.out, HasSubstr("done, 4/4 jobs done"));
   EXPECT_THAT(status.out, ::testing::ContainsRegex("fault_check +2/2"));
@@ -222,8 +229,18 @@ TEST_F(EvalTest, RunsTheMaceMethodAndTheFaultChecksAndRecordsEveryRun) {
   EXPECT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_THAT(dom.out, HasSubstr("<table id=\"results\">"));
   EXPECT_THAT(dom.out, HasSubstr("l15_syntax"));
-  for (const char* plot : {"plot-success", "plot-cost", "plot-wall"})
+  for (const char* plot : {"plot-success", "plot-wall"})
     EXPECT_THAT(dom.out, HasSubstr(std::string("id=\"") + plot + "\"")) << plot;
+  // No job called an LLM: a chart of zeros is a sentence instead.
+  EXPECT_THAT(dom.out, Not(HasSubstr("id=\"plot-cost\"")));
+  EXPECT_THAT(dom.out, HasSubstr("No run cost anything"));
+  // One row per job below the summary: its run, method, task, verdicts, what caught a fault.
+  EXPECT_THAT(dom.out, HasSubstr("<table id=\"jobs\">"));
+  EXPECT_EQ(count_of(dom.out, "<tr class=\"job\">"), 4);
+  EXPECT_THAT(dom.out, HasSubstr("<td>add.S (verdict fail)</td>"));
+  EXPECT_THAT(dom.out, HasSubstr("<td>the build (build_failed)</td>"));
+  EXPECT_THAT(dom.out, HasSubstr("add.S <span class=\"pass\">pass</span>"));
+  EXPECT_THAT(dom.out, HasSubstr("add.S <span class=\"fail\">fail</span>"));
   EXPECT_THAT(dom.out, HasSubstr("<rect class=\"bar\""));
   EXPECT_THAT(dom.out, HasSubstr("<circle class=\"dot\""));
   EXPECT_THAT(dom.err, Not(HasSubstr("Uncaught")));

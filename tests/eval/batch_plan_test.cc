@@ -16,6 +16,7 @@ namespace mace::eval {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 Suite two_task_suite() {
   auto parsed = parse_suite_json(R"({"suite": "s",
@@ -258,6 +259,27 @@ TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
   EXPECT_THAT(html, HasSubstr("<table id=\"results\">"));
   EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
   EXPECT_THAT(render_results_json(sample_batch()), HasSubstr("\"success_rate\": 0.5"));
+}
+
+// One row per job below the summary table: run, method, task, repeat, verdicts, what
+// caught a fault; and no chart of zeros.
+TEST(ResultsTest, TheHtmlReportHasARowPerJobAndDrawsNoChartOfZeros) {
+  BatchView b = sample_batch();
+  for (auto& j : b.jobs) j.cost_usd = 0;
+  b.jobs[0].verdicts = {{1, "t1", {{"add.S", "pass"}, {"lw.S", "fail"}}}};
+  b.jobs[0].caught_by = "lw.S (verdict fail)";
+  const std::string html = render_html_report(b);
+  EXPECT_THAT(html, HasSubstr("<table id=\"jobs\">"));
+  std::size_t rows = 0;
+  for (auto at = html.find("<tr class=\"job\">"); at != std::string::npos; at = html.find("<tr class=\"job\">", at + 1))
+    ++rows;
+  EXPECT_EQ(rows, b.jobs.size());
+  EXPECT_THAT(html, HasSubstr("add.S <span class=\"pass\">pass</span>, lw.S <span class=\"fail\">fail</span>"));
+  EXPECT_THAT(html, HasSubstr("<td>lw.S (verdict fail)</td>"));
+  EXPECT_THAT(html, Not(HasSubstr("id=\"plot-cost\"")));
+  EXPECT_THAT(html, HasSubstr("No run cost anything"));
+  EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
+  EXPECT_THAT(render_results_json(b), HasSubstr("\"caught_by\": \"lw.S (verdict fail)\""));
 }
 
 }  // namespace

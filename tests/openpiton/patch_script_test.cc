@@ -42,6 +42,28 @@ TEST(PatchOpenpiton, SecondRunChangesNothing) {  // REQ-PLAT-6
   EXPECT_EQ(checkout.read(kTestbench), once);
 }
 
+TEST(PatchOpenpiton, AModelBuiltWithCoverageWritesItsCountsWhenTheSimulationEnds) {  // REQ-EXEC-6
+  FixtureCheckout checkout;
+  constexpr const char* kMain = "piton/tools/verilator/my_top.cpp";
+  auto r = patch(checkout.root());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("my_top.cpp: a model built with coverage writes coverage.dat"));
+  const std::string after = checkout.read(kMain);
+  EXPECT_THAT(after, HasSubstr("#include \"verilated.h\"\n#if VM_COVERAGE\n#include \"verilated_cov.h\"\n#endif\n"));
+  EXPECT_THAT(after, HasSubstr("while (!Verilated::gotFinish()) { tick(); }\n\n#if VM_COVERAGE\n"));
+  EXPECT_THAT(after, HasSubstr("Verilated::threadContextp()->coveragep()->write(\"coverage.dat\");\n#endif\n"
+                               "delete top;"));
+  auto again = patch(checkout.root());
+  EXPECT_THAT(again.out, HasSubstr("my_top.cpp: already patched"));
+  EXPECT_EQ(checkout.read(kMain), after);
+
+  // A main of another shape is left alone.
+  FixtureCheckout other;
+  other.write(kMain, "int main() { for (;;) {} }\n");
+  EXPECT_EQ(patch(other.root()).exit_code, 3);
+  EXPECT_EQ(other.read(kMain), "int main() { for (;;) {} }\n");
+}
+
 TEST(PatchOpenpiton, RefusesADirectoryThatIsNotACheckout) {
   TempDir dir;
   auto r = patch(dir.path());

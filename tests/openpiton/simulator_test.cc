@@ -425,6 +425,67 @@ TEST_F(SimulatorFixtureTest, StopsAtTheFirstWorkloadThatDoesNotPass) {  // REQ-V
   EXPECT_EQ(fx.invocations("run"), 5);
 }
 
+TEST_F(SimulatorFixtureTest, RunEveryWorkloadGoesOnPastFailures) {  // REQ-VER-5
+  build_model("mace_fx1x1", 1, 1);
+  add_stock_diag("first.S");
+  add_stock_diag("second.S");
+  add_stock_diag("third.S");
+  add_stock_diag("fourth.S");
+  fx.set_control("run.second", "fail");
+  fx.set_control("run.fourth", "maxcycles");
+  auto req = request("mace_fx1x1", 1, 1, {"first.S", "second.S", "third.S", "fourth.S"});
+  req.run_every_workload = true;
+  std::vector<std::string> finished;
+  req.on_workload_finished = [&](const WorkloadRunResult& r) { finished.push_back(r.workload); };
+  auto result = simulate_workloads(req);
+  EXPECT_THAT(finished, ElementsAre("first.S", "second.S", "third.S", "fourth.S"));
+  EXPECT_EQ(fx.invocations("run"), 4);
+  EXPECT_FALSE(result.passed);
+  // The first failure decides; the others are in their runs.
+  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_THAT(result.failure_detail, HasSubstr("second.S: verdict fail"));
+  ASSERT_EQ(result.runs.size(), 4u);
+  EXPECT_EQ(deciding_failure(result), &result.runs[1]);
+  EXPECT_TRUE(result.runs[2].passed);
+  EXPECT_EQ(result.runs[3].verdict, Verdict::maxcycles);
+
+  // Each failed run says what went wrong, and shows its transcript around it.
+  EXPECT_EQ(result.runs[1].error_line, "4498250 : Simulation -> FAIL(HIT BAD TRAP)");
+  EXPECT_THAT(result.runs[1].excerpt, HasSubstr(": 4498250 : Simulation -> FAIL(HIT BAD TRAP)\n"));
+  EXPECT_THAT(result.runs[1].excerpt, HasSubstr("monitor.tmp.v:91: Verilog $finish"));
+  EXPECT_THAT(result.runs[3].error_line, HasSubstr("Simulation -> (terminated by reaching max cycles"));
+  EXPECT_TRUE(result.runs[0].error_line.empty());  // a pass has nothing to explain
+  EXPECT_TRUE(result.runs[0].excerpt.empty());
+}
+
+TEST_F(SimulatorFixtureTest, RunEveryWorkloadReportsAWorkloadThatCannotRunFirst) {
+  build_model("mace_fx1x1", 1, 1);
+  add_stock_diag("first.S");
+  fx.set_control("run.first", "fail");
+  auto req = request("mace_fx1x1", 1, 1, {"first.S", "gone.S", "add.S"});
+  req.run_every_workload = true;
+  auto result = simulate_workloads(req);
+  ASSERT_EQ(result.runs.size(), 3u);
+  // No design will ever run gone.S: that is what the run must hear, whatever failed first.
+  EXPECT_EQ(result.failure_reason, "workload_not_found");
+  EXPECT_EQ(deciding_failure(result), &result.runs[1]);
+  EXPECT_THAT(result.runs[1].error_line, HasSubstr("no diag with name gone.S found"));
+  EXPECT_TRUE(result.runs[1].excerpt.empty());  // sims stopped before any transcript
+}
+
+TEST_F(SimulatorFixtureTest, RunEveryWorkloadStillStopsOnCancel) {
+  build_model("mace_fx1x1", 1, 1);
+  fx.set_control("run", "fail");
+  os::CancelToken cancel;
+  auto req = request("mace_fx1x1", 1, 1, {"add.S", "add.S", "add.S"});
+  req.run_every_workload = true;
+  req.cancel = &cancel;
+  req.on_workload_finished = [&](const WorkloadRunResult&) { cancel.cancel(); };
+  auto result = simulate_workloads(req);
+  EXPECT_EQ(result.failure_reason, "cancelled");
+  EXPECT_EQ(result.runs.size(), 1u);
+}
+
 // Each verdict with the cycles its line gives (the fixture's add.S ends where the real one
 // does on pico 1x1, 7110750); none where the transcript has no verdict line.
 TEST_F(SimulatorFixtureTest, EveryVerdictMapsToPassOrFail) {  // REQ-VER-2, REQ-VER-3, REQ-VER-5

@@ -862,7 +862,8 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   t.build_cpu_s = 590.25;
   t.build_peak_rss_bytes = int64_t{270} << 20;
   t.results = {{0, "add", Verdict::pass, 0, "/runs/a", 0.65, 7110750, 14221},
-               {1, "hello", Verdict::timeout, std::nullopt, "/runs/h", 30.0}};
+               {1, "hello", Verdict::timeout, std::nullopt, "/runs/h", 30.0, std::nullopt, std::nullopt,
+                "27669250 : Simulation -> FAIL(TIMEOUT)", "9: x\n10: 27669250 : Simulation -> FAIL(TIMEOUT)\n"}};
   int64_t row = store->upsert_task(t);
   EXPECT_GT(row, 0);
   EXPECT_EQ(count("SELECT count(*) FROM tasks WHERE rtl_defines = 'NO_RTL_CSM PITON_ASIC' "
@@ -925,6 +926,56 @@ TEST_F(RecordStoreTest, TaskReadsBackEveryFieldWithItsResults) {
   EXPECT_EQ(r.build_wall_s, std::optional<double>(312.5));
   EXPECT_EQ(r.build_cpu_s, std::optional<double>(590.25));
   EXPECT_EQ(r.build_peak_rss_bytes, std::optional<int64_t>(int64_t{270} << 20));
+  EXPECT_EQ(r.results[0].error_line, "");
+  EXPECT_EQ(r.results[1].error_line, "27669250 : Simulation -> FAIL(TIMEOUT)");
+  EXPECT_EQ(r.results[1].excerpt, t.results[1].excerpt);
+}
+
+// REQ-EXEC-6: a task's coverage reads back with its modules, replaced when recorded again,
+// and goes with its run.
+TEST_F(RecordStoreTest, TaskCoverageReadsBackReplacedAndDeletedWithTheRun) {
+  store->insert_run(make_run("r1"));
+  TaskCoverageRecord c;
+  c.run_id = "r1";
+  c.iteration = 1;
+  c.task_id = "build";
+  c.workloads = 2;
+  c.data_path = "/state/runs/r1/iter1/build/coverage/coverage.dat";
+  c.annotated_dir = "/state/runs/r1/iter1/build/coverage/annotated";
+  c.data_file_id = 7;
+  c.total = {"", 80, 100, 40, 60};
+  c.modules = {{"monitor", 5, 10, 2, 4}, {"system.chip.tile0", 75, 90, 38, 56}};
+  c.created_at_ms = 123;
+  store->record_task_coverage(c);
+  TaskCoverageRecord failed = c;
+  failed.task_id = "other";
+  failed.error = "no simulation wrote coverage.dat";
+  failed.workloads = 0;
+  failed.total = {};
+  failed.modules = {};
+  failed.data_path = failed.annotated_dir = "";
+  failed.data_file_id = 0;
+  store->record_task_coverage(failed);
+  auto read = store->task_coverage("r1");
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0], c);
+  EXPECT_EQ(read[1], failed);
+
+  c.modules.pop_back();
+  c.total = {"", 5, 10, 2, 4};
+  store->record_task_coverage(c);
+  read = store->task_coverage("r1");
+  EXPECT_EQ(read[0], c);
+  EXPECT_TRUE(store->task_coverage("r2").empty());
+  EXPECT_ANY_THROW(store->record_task_coverage([&] {
+    TaskCoverageRecord bad = c;
+    bad.total = {"", 11, 10, 0, 0};  // more lines covered than there are
+    return bad;
+  }()));
+  EXPECT_EQ(store->task_coverage("r1")[0], c) << "a refused record changes nothing";
+  db().exec("DELETE FROM runs WHERE id = 'r1'");
+  EXPECT_EQ(count("SELECT count(*) FROM task_coverage"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM task_coverage_modules"), 0);
 }
 
 // REQ-VER-13: the unset fields are NULL in the schema and read back unset.
