@@ -108,7 +108,7 @@ TEST_F(FiguresRealTest, HelloAndMemstressCyclesOnPico1x1AndACompareOfTwoL1dSizes
   ASSERT_THAT(status_a, HasSubstr(R"("state":"passed")"));
   // The cycles sim.log shows: hello's verdict line on the pinned commit.
   EXPECT_THAT(status_a, HasSubstr(R"("workload":"hello","verdict":"pass")"));
-  EXPECT_THAT(status_a, HasSubstr(R"("verdict_time":6943250,"cycles":13886})"));
+  EXPECT_THAT(status_a, HasSubstr(R"("verdict_time":6943250,"cycles":13886,)"));
   const std::string memstress_a = cycles_of(status_a, "memstress");
   ASSERT_THAT(memstress_a, ContainsRegex("^[1-9][0-9]+$")) << status_a;
   // The numbers are sim.log's own: its verdict line, as maced kept it.
