@@ -109,8 +109,15 @@ std::string chart_or_sentence(const std::string& chart, const std::vector<std::p
   return any ? chart : "<p class=\"no-plot\">" + escaped(sentence) + "</p>\n";
 }
 
+// 133920 as "133,920".
+std::string grouped_digits(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+  return (n < 0 ? "-" : "") + digits;
+}
+
 // One row per job, in the batch's order: its run, method, task, repeat, how it ended, its
-// last iteration's verdicts and, for a fault check that caught its fault, what caught it.
+// last iteration's verdicts with their cycles and, for a fault check that caught its fault, what caught it.
 std::string job_table(const BatchView& batch) {
   std::string html =
       "<h2>Jobs</h2>\n<table id=\"jobs\"><thead><tr><th>run</th><th>method</th><th>task</th><th>fault</th>"
@@ -119,9 +126,12 @@ std::string job_table(const BatchView& batch) {
     std::string verdicts;
     for (const auto& t : j.verdicts) {
       std::string line;
-      for (const auto& [workload, verdict] : t.verdicts)
+      for (std::size_t i = 0; i < t.verdicts.size(); ++i) {
+        const auto& [workload, verdict] = t.verdicts[i];
         line += (line.empty() ? "" : ", ") + escaped(workload) + " <span class=\"" + escaped(verdict) + "\">" +
                 escaped(verdict) + "</span>";
+        if (i < t.cycles.size() && t.cycles[i]) line += " " + grouped_digits(*t.cycles[i]) + " cycles";
+      }
       verdicts += (verdicts.empty() ? "" : "<br>") +
                   (j.verdicts.size() > 1 ? escaped(t.task_id) + ": " : std::string()) + line;
     }

@@ -266,7 +266,7 @@ TEST(ResultsTest, CsvQuotesWhatNeedsQuotingAndHtmlEscapesEverything) {
 TEST(ResultsTest, TheHtmlReportHasARowPerJobAndDrawsNoChartOfZeros) {
   BatchView b = sample_batch();
   for (auto& j : b.jobs) j.cost_usd = 0;
-  b.jobs[0].verdicts = {{1, "t1", {{"add.S", "pass"}, {"lw.S", "fail"}}}};
+  b.jobs[0].verdicts = {{1, "t1", {{"add.S", "pass"}, {"lw.S", "fail"}}, {14221, std::nullopt}}};
   b.jobs[0].caught_by = "lw.S (verdict fail)";
   const std::string html = render_html_report(b);
   EXPECT_THAT(html, HasSubstr("<table id=\"jobs\">"));
@@ -274,12 +274,16 @@ TEST(ResultsTest, TheHtmlReportHasARowPerJobAndDrawsNoChartOfZeros) {
   for (auto at = html.find("<tr class=\"job\">"); at != std::string::npos; at = html.find("<tr class=\"job\">", at + 1))
     ++rows;
   EXPECT_EQ(rows, b.jobs.size());
-  EXPECT_THAT(html, HasSubstr("add.S <span class=\"pass\">pass</span>, lw.S <span class=\"fail\">fail</span>"));
+  // Cycles where the transcript gave them, nothing where it did not.
+  EXPECT_THAT(html, HasSubstr("add.S <span class=\"pass\">pass</span> 14,221 cycles, lw.S <span class=\"fail\">fail</span><"));
   EXPECT_THAT(html, HasSubstr("<td>lw.S (verdict fail)</td>"));
   EXPECT_THAT(html, Not(HasSubstr("id=\"plot-cost\"")));
   EXPECT_THAT(html, HasSubstr("No run cost anything"));
   EXPECT_THAT(html, HasSubstr("id=\"plot-success\""));
   EXPECT_THAT(render_results_json(b), HasSubstr("\"caught_by\": \"lw.S (verdict fail)\""));
+  const std::string json = render_results_json(b);
+  EXPECT_THAT(json, HasSubstr("\"add.S\": 14221,"));
+  EXPECT_THAT(json, HasSubstr("\"lw.S\": null\n"));
 }
 
 }  // namespace
