@@ -157,5 +157,57 @@ TEST_F(ReportTest, MarkupInTheObjectiveAndTheModelsRepliesIsShownAsText) {
   EXPECT_THAT(dom.out, HasSubstr("class=\"dag-node\" data-task=\"plain\""));
 }
 
+// For an architect: what the run ran in, each failed workload's transcript around its
+// error and verdict, the failures by signature, the coverage, and links to the run's logs
+// copied beside the page (--with-logs), all on the page a browser draws.
+TEST_F(ReportTest, AnArchitectSeesTheEnvironmentFailuresCoverageAndTheLogsBesideThePage) {
+  if (chromium_binary().empty()) GTEST_SKIP() << "chromium is not installed (Debian: chromium)";
+  if (run_process({"sh", "-c", "command -v verilator_coverage"}).exit_code != 0)
+    GTEST_SKIP() << "verilator_coverage is not installed (Debian: verilator)";
+  ASSERT_EQ(run_process({source_root() + "/scripts/patch_openpiton.sh", checkout_.root()}).exit_code, 0);
+  for (const char* name : {"lw.S", "sw.S"})
+    checkout_.write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
+                    checkout_.read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkout_.set_control("run.lw", "fail");
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "coverage": true,
+      "run_every_workload": true, "objective": "regression", "workloads": ["add.S", "lw.S", "sw.S"]})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string page = dir_.file("arch.html");
+  auto made = maced_->mace({"report", id, "-o", page, "--with-logs"});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  // The logs are beside the page, as the run kept them.
+  const std::string logs = dir_.file("arch-logs");
+  EXPECT_THAT(read_all(logs + "/iter1/build/sims/lw.S/sim.log"), HasSubstr("Simulation -> FAIL(HIT BAD TRAP)"));
+  EXPECT_THAT(read_all(logs + "/iter1/build/build.log"), HasSubstr("Building rtl model"));
+  EXPECT_THAT(read_all(logs + "/iter1/build/coverage/annotated/l15.v"), HasSubstr("verilator_coverage annotation"));
+
+  const ProcessResult dom = browse(page, {"--dump-dom"});
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_THAT(dom.out, HasSubstr("data-rendered=\"yes\""));
+  EXPECT_THAT(dom.out, HasSubstr("<pre id=\"script-errors\" hidden=\"\"></pre>")) << dom.out;
+  // The environment: the fixture checkout's commit, fingerprint and Verilator.
+  EXPECT_THAT(dom.out, HasSubstr("<table class=\"environment-checkouts\">"));
+  EXPECT_THAT(dom.out, ::testing::ContainsRegex("<td>[0-9a-f]{40}</td><td>[0-9a-f]{64}</td><td>Verilator "));
+  // The failure, by signature, and its transcript lines.
+  EXPECT_THAT(dom.out, HasSubstr("<td class=\"fail\">fail: N : Simulation -&gt; FAIL(HIT BAD TRAP)</td><td>iter1 build: lw.S</td>"));
+  EXPECT_THAT(dom.out, HasSubstr("<pre class=\"excerpt\">"));
+  EXPECT_THAT(dom.out, ::testing::ContainsRegex(": 4498250 : Simulation -&gt; FAIL\\(HIT BAD TRAP\\)\n[0-9]+: - "));
+  // Links to the logs beside the page; the verdict table's log column.
+  EXPECT_THAT(dom.out, HasSubstr("<a href=\"arch-logs/iter1/build/sims/lw.S/sim.log\" class=\"log-link\">sim.log</a>"));
+  EXPECT_THAT(dom.out, HasSubstr("<a href=\"arch-logs/iter1/build/build.log\" class=\"log-link\">build.log</a>"));
+  EXPECT_THAT(dom.out, HasSubstr("arch-logs/iter1/build/coverage/annotated/l15.v"));
+  // Coverage per top-level module.
+  EXPECT_THAT(dom.out, HasSubstr("<table class=\"coverage\">"));
+  EXPECT_THAT(dom.out, HasSubstr("<td>system.chip.tile0</td>"));
+
+  // Without --with-logs the page names the command that reads each log through maced.
+  auto plain = maced_->mace({"report", id, "-o", dir_.file("plain.html")});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const ProcessResult plain_dom = browse(dir_.file("plain.html"), {"--dump-dom"});
+  EXPECT_THAT(plain_dom.out, ::testing::ContainsRegex("class=\"log-command\">mace logs " + id + " --file [0-9]+</td>"));
+  EXPECT_THAT(plain_dom.out, Not(HasSubstr("class=\"log-link\"")));
+}
+
 }  // namespace
 }  // namespace mace::testing
