@@ -153,9 +153,11 @@ TEST_F(FiguresRealTest, HelloAndMemstressCyclesOnPico1x1AndACompareOfTwoL1dSizes
   const auto memstress_at = json.out.find(R"("workload":"memstress")");
   ASSERT_NE(memstress_at, std::string::npos) << json.out;
   const std::string change = number_after(json.out, "change_percent", json.out.find("},{", memstress_at));
-  EXPECT_NE(memstress_a, memstress_b) << "a 4 KiB L1D should change memstress's cycles";
-  EXPECT_THAT(change, ContainsRegex("^-?[0-9]")) << json.out;
-  EXPECT_NE(std::stod(change.empty() ? "0" : change), 0.0);
+  // Measured: the PicoRV32 tile has no L1 caches of its own (the core reaches the L1.5
+  // through a transducer), so its L1D size changes nothing it runs: the same cycles, a
+  // change of 0.0%, which compare must say as a number, not leave out.
+  EXPECT_EQ(memstress_a, memstress_b) << "a pico tile has no L1D for its size to change";
+  EXPECT_THAT(change, ContainsRegex("^-?0(\\.0+)?$")) << json.out;
 
   std::cout << "[ figures ] A " << a << ": hello 13886 cycles, memstress " << memstress_a
             << " cycles (L1D 8 KiB)\n"
