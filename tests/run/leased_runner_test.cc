@@ -38,7 +38,12 @@ TEST(RunMailbox, MessagesFromAnotherThreadArriveInTheOrderTheyWerePosted) {
 
 class LeasedRunnerTest : public ::testing::Test {
  protected:
-  LeasedRunnerTest() : executor_(spec_, {.cancel = &cancel_}) {}
+  LeasedRunnerTest() : executor_(spec_, settings(cancel_)) {}
+  static executor::ExecutorSettings settings(const os::CancelToken& cancel) {
+    executor::ExecutorSettings s;
+    s.cancel = &cancel;
+    return s;
+  }
 
   // Checkouts named a, b, ...: directories a Checkout accepts (nothing is built in them).
   std::unique_ptr<LeasedRunner> runner_over(const std::vector<std::string>& names) {
