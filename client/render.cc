@@ -505,6 +505,63 @@ std::string human_checkouts(const std::string& executor,
   return out.str();
 }
 
+namespace {
+
+// Each task: its stage, where it ran, its model, its configuration and each verdict.
+void human_tasks(api::RunDetail::Reader detail, std::ostringstream& out) {
+  if (detail.getTasks().size()) {
+    out << "tasks\n";
+    for (auto t : detail.getTasks()) {
+      out << "  iter" << t.getIteration() << " " << text(t.getTaskId()) << " [" << text(t.getKind())
+          << "] " << stage_name(t.getStage());
+      if (t.getFailureReason().size()) out << " (" << text(t.getFailureReason()) << ")";
+      if (t.getWaitingFor().size()) out << ": " << text(t.getWaitingFor());
+      if (t.getCheckout().size() && !t.getWaitingFor().size()) out << " on " << text(t.getCheckout());
+      if (t.getBuildSource() == "built") out << " built";
+      if (t.getBuildSource() == "checkout") out << " reused in place";
+      if (t.getBuildSource() == "store") out << " model from store";
+      if (t.getNetwork().size()) out << " network " << text(t.getNetwork());
+      for (auto r : t.getResults())
+        out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
+      out << "\n";
+      if (has_configuration(t)) out << "    config: " << configuration_text(design_configuration(t)) << "\n";
+      if (const std::string build = build_figures_text(t); !build.empty())
+        out << "    build:  " << text(t.getBuildId()) << " " << build << "\n";
+      if (t.getBuildOrigin().size()) out << "    model: " << text(t.getBuildOrigin()) << "\n";
+      for (auto r : t.getResults()) {
+        out << "    " << text(r.getWorkload()) << ": " << verdict_name(r.getVerdict());
+        if (r.getCycles() >= 0) out << " at " << cycles_text(r.getCycles()) << " cycles";
+        out << ", " << format_duration(r.getWallS()) << "\n";
+      }
+    }
+  }
+}
+
+// The run's failures grouped by signature, each group's workloads under their tasks.
+void human_failure_groups(api::RunDetail::Reader detail, std::ostringstream& out) {
+  if (auto groups = detail.getFailureGroups(); groups.size()) {
+    size_t failed = 0;
+    for (auto g : groups) failed += g.getMembers().size();
+    out << "failures   " << failed << " workload" << (failed == 1 ? "" : "s") << " did not pass, "
+        << groups.size() << " signature" << (groups.size() == 1 ? "" : "s") << "\n";
+    for (auto g : groups) {
+      out << "  " << g.getMembers().size() << " x " << text(g.getSignature()) << "\n";
+      // A task's workloads are listed once; the task is named when there is more than one.
+      std::string last_task;
+      std::string line = "   ";
+      for (auto m : g.getMembers()) {
+        const std::string task = "iter" + std::to_string(m.getIteration()) + " " + text(m.getTaskId());
+        if (task != last_task) line += " " + task + ":";
+        last_task = task;
+        line += " " + text(m.getWorkload());
+      }
+      out << line << "\n";
+    }
+  }
+}
+
+}  // namespace
+
 std::string human_run_detail(api::RunDetail::Reader detail) {
   auto run = detail.getSummary();
   std::ostringstream out;
@@ -536,51 +593,8 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   std::snprintf(cost, sizeof cost, "$%.4f", run.getCostUsd());
   out << "iterations " << run.getIterations() << ", cost " << cost << "\n";
   out << human_environment(text(detail.getEnvironmentJson()));
-  if (detail.getTasks().size()) {
-    out << "tasks\n";
-    for (auto t : detail.getTasks()) {
-      out << "  iter" << t.getIteration() << " " << text(t.getTaskId()) << " [" << text(t.getKind())
-          << "] " << stage_name(t.getStage());
-      if (t.getFailureReason().size()) out << " (" << text(t.getFailureReason()) << ")";
-      if (t.getWaitingFor().size()) out << ": " << text(t.getWaitingFor());
-      if (t.getCheckout().size() && !t.getWaitingFor().size()) out << " on " << text(t.getCheckout());
-      if (t.getBuildSource() == "built") out << " built";
-      if (t.getBuildSource() == "checkout") out << " reused in place";
-      if (t.getBuildSource() == "store") out << " model from store";
-      if (t.getNetwork().size()) out << " network " << text(t.getNetwork());
-      for (auto r : t.getResults())
-        out << " " << text(r.getWorkload()) << "=" << verdict_name(r.getVerdict());
-      out << "\n";
-      if (has_configuration(t)) out << "    config: " << configuration_text(design_configuration(t)) << "\n";
-      if (const std::string build = build_figures_text(t); !build.empty())
-        out << "    build:  " << text(t.getBuildId()) << " " << build << "\n";
-      if (t.getBuildOrigin().size()) out << "    model: " << text(t.getBuildOrigin()) << "\n";
-      for (auto r : t.getResults()) {
-        out << "    " << text(r.getWorkload()) << ": " << verdict_name(r.getVerdict());
-        if (r.getCycles() >= 0) out << " at " << cycles_text(r.getCycles()) << " cycles";
-        out << ", " << format_duration(r.getWallS()) << "\n";
-      }
-    }
-  }
-  if (auto groups = detail.getFailureGroups(); groups.size()) {
-    size_t failed = 0;
-    for (auto g : groups) failed += g.getMembers().size();
-    out << "failures   " << failed << " workload" << (failed == 1 ? "" : "s") << " did not pass, "
-        << groups.size() << " signature" << (groups.size() == 1 ? "" : "s") << "\n";
-    for (auto g : groups) {
-      out << "  " << g.getMembers().size() << " x " << text(g.getSignature()) << "\n";
-      // A task's workloads are listed once; the task is named when there is more than one.
-      std::string last_task;
-      std::string line = "   ";
-      for (auto m : g.getMembers()) {
-        const std::string task = "iter" + std::to_string(m.getIteration()) + " " + text(m.getTaskId());
-        if (task != last_task) line += " " + task + ":";
-        last_task = task;
-        line += " " + text(m.getWorkload());
-      }
-      out << line << "\n";
-    }
-  }
+  human_tasks(detail, out);
+  human_failure_groups(detail, out);
   if (detail.getCoverage().size()) {
     out << "coverage   (mace logs " << text(run.getRunId()) << " --coverage)\n";
     for (auto c : detail.getCoverage()) out << human_coverage(c);
