@@ -300,11 +300,13 @@ std::optional<double> json_number(simdjson::dom::element object, std::string_vie
 }
 
 std::string tail(std::string_view text, std::size_t max) {
+  // Trimmed before it is cut: output that ends in a page of blank lines still gives its
+  // last words, not an empty message.
+  const size_t e = text.find_last_not_of(" \t\r\n");
+  if (e == std::string_view::npos) return {};
+  text = text.substr(0, e + 1);
   if (text.size() > max) text = text.substr(text.size() - max);
-  size_t b = text.find_first_not_of(" \t\r\n");
-  if (b == std::string_view::npos) return {};
-  size_t e = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(b, e - b + 1));
+  return std::string(text.substr(text.find_first_not_of(" \t\r\n")));
 }
 
 Reply failure(ErrorClass c, std::string_view message,
@@ -313,6 +315,8 @@ Reply failure(ErrorClass c, std::string_view message,
   r.ok = false;
   r.error_class = c;
   r.error = std::string(message.substr(0, 2000));
+  // A failure always says something, whatever the CLI printed.
+  if (r.error.empty()) r.error = "the CLI agent failed without a message (" + std::string(to_string(c)) + ")";
   if (c == ErrorClass::rate_limit) r.retry_after = retry_after;
   return r;
 }

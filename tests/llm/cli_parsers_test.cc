@@ -325,3 +325,25 @@ TEST(ResetTime, AZoneThatIsNotAZoneFileIsNoZone) {
 
 }  // namespace
 }  // namespace mace::llm
+
+namespace mace::llm {
+namespace {
+
+// Found by the fuzzer: a notice followed by a page of blank lines. The notice is what the
+// reply is classified by, and what it says; a failure is never a reply without a message.
+TEST(CliParsers, ANoticeFollowedByBlankLinesIsStillTheFailuresMessage) {
+  const std::string err = "Authentication required.\n" + std::string(3000, '\n');
+  for (auto parse : {parse_claude_output, parse_opencode_output, parse_antigravity_output}) {
+    for (int exit_code : {0, 1}) {
+      const Reply reply = parse("", err, exit_code, kNoon);
+      ASSERT_FALSE(reply.ok);
+      EXPECT_FALSE(reply.error.empty()) << "exit " << exit_code;
+    }
+  }
+  const Reply agy = parse_antigravity_output("", err, 0, kNoon);
+  EXPECT_EQ(agy.error_class, ErrorClass::authentication);
+  EXPECT_EQ(agy.error, "Authentication required.");
+}
+
+}  // namespace
+}  // namespace mace::llm
