@@ -1,5 +1,6 @@
 #include "llm/vertex_errors.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <simdjson.h>
@@ -39,8 +40,14 @@ ErrorClass classify_vertex_error(long http_status, std::string_view body,
             std::string delay = string_field(d, "retryDelay");
             if (!delay.empty() && delay.back() == 's') {
               try {
-                retry_after = std::chrono::seconds(
-                    static_cast<int64_t>(std::ceil(std::stod(delay.substr(0, delay.size() - 1)))));
+                // Bounded before it becomes an integer: a delay past what int64_t holds (or
+                // NaN) was undefined behaviour. The longest wait is about 31 years, as for a
+                // Retry-After header (http_client.cc).
+                constexpr double kLongestWait = 999'999'999;
+                const double seconds = std::ceil(std::stod(delay.substr(0, delay.size() - 1)));
+                if (seconds == seconds)  // not NaN
+                  retry_after = std::chrono::seconds(
+                      static_cast<int64_t>(std::clamp(seconds, 0.0, kLongestWait)));
               } catch (...) {
               }
             }

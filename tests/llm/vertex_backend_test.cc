@@ -1,3 +1,4 @@
+#include "llm/vertex_errors.h"
 #include "llm/vertex_backend.h"
 
 #include <gmock/gmock.h>
@@ -420,6 +421,31 @@ TEST(GeminiSchema, RejectsWhatIsNotAnObject) {
   EXPECT_THAT(setup_error_of([] { gemini_schema("{oops"); }), HasSubstr("not valid JSON"));
   EXPECT_EQ(gemini_schema(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}}})"),
             R"({"type":"object","properties":{"n":{"type":"integer","minimum":1}}})");
+}
+
+}  // namespace
+}  // namespace mace::llm
+
+namespace mace::llm {
+namespace {
+
+// Found by UBSan under the fuzzer: a retryDelay past what a count of seconds holds was
+// converted as it came. It waits the longest wait instead; NaN or a negative one, none.
+TEST(VertexErrors, ARetryDelayOutOfRangeWaitsTheLongestWaitNotUndefinedBehaviour) {
+  auto delay_of = [](const std::string& delay) {
+    std::string message;
+    std::optional<std::chrono::seconds> retry_after;
+    classify_vertex_error(429,
+                          R"({"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":)"
+                          R"("type.googleapis.com/google.rpc.RetryInfo","retryDelay":")" + delay + R"("}]}})",
+                          std::nullopt, message, retry_after);
+    return retry_after;
+  };
+  EXPECT_EQ(delay_of("922337203685477580700s"), std::chrono::seconds(999'999'999));
+  EXPECT_EQ(delay_of("1e300s"), std::chrono::seconds(999'999'999));
+  EXPECT_EQ(delay_of("-5s"), std::chrono::seconds(0));
+  EXPECT_FALSE(delay_of("nans"));
+  EXPECT_EQ(delay_of("41.2s"), std::chrono::seconds(42));
 }
 
 }  // namespace
