@@ -30,10 +30,7 @@ constexpr int64_t kMemstressCyclesL1d4k = 52000 + (16384 - 4096) / 16 * 4 * 40;
 class FiguresTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + R"("}]})");
-    MacedOptions options;
-    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
-                          source_root() + "/workloads"};
+    MacedOptions options = options_for_checkout(dir_, checkout_.root());
     options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }

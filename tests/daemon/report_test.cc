@@ -29,10 +29,7 @@ std::string read_all(const std::string& path) {
 class ReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_.root() + R"("}]})");
-    MacedOptions options;
-    options.extra_args = {"--config", dir_.file("maced.json"), "--workloads",
-                          source_root() + "/workloads"};
+    MacedOptions options = options_for_checkout(dir_, checkout_.root());
     options.process.set_env["MACE_VERTEX_ENDPOINT"] = vertex_.base_url();
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }

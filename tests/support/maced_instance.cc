@@ -12,6 +12,13 @@
 
 namespace mace::testing {
 
+MacedOptions options_for_checkout(const TempDir& dir, const std::string& checkout_root) {
+  dir.write("maced.json", R"({"checkouts": [{"path": ")" + checkout_root + R"("}]})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir.file("maced.json"), "--workloads", source_root() + "/workloads"};
+  return options;
+}
+
 std::string maced_binary() { return build_root() + "/daemon/maced/maced"; }
 std::string mace_binary() { return build_root() + "/client/mace"; }
 

@@ -71,4 +71,8 @@ class MacedInstance {
 std::string maced_binary();
 std::string mace_binary();
 
+// The options of a maced that owns `checkout_root` alone and runs the shipped workloads:
+// writes its configuration to dir/maced.json.
+MacedOptions options_for_checkout(const TempDir& dir, const std::string& checkout_root);
+
 }  // namespace mace::testing
