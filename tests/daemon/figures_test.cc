@@ -1,7 +1,7 @@
 // What a design did and cost, end to end on the fixture checkout: each simulation's cycles
 // (read from its sim.log as OpenPiton prints them) and each build's figures in status,
 // --json, watch and the report; each task's configuration in words with OpenPiton's
-// defaults marked; and `mace compare` of designs with different L1D sizes.
+// defaults marked; and `mace compare` of designs with different L1.5 sizes.
 
 #include <regex>
 
@@ -22,10 +22,11 @@ using ::testing::Not;
 using mace::llm::testing::FakeVertexServer;
 
 // The fixture's cycles (tests/fixtures/openpiton/README.md): hello ends where it does on a
-// real pico 1x1; memstress takes the longer the smaller the L1D.
+// real pico 1x1; memstress takes the longer the smaller the first cache its loads meet,
+// the L1.5 on pico (the tile has no L1).
 constexpr int64_t kHelloCycles = 13886;
-constexpr int64_t kMemstressCyclesDefaultL1d = 52000 + (16384 - 8192) / 16 * 4 * 40;
-constexpr int64_t kMemstressCyclesL1d4k = 52000 + (16384 - 4096) / 16 * 4 * 40;
+constexpr int64_t kMemstressCyclesDefaultL15 = 52000 + (16384 - 8192) / 16 * 4 * 40;
+constexpr int64_t kMemstressCyclesL15of4k = 52000 + (16384 - 4096) / 16 * 4 * 40;
 
 class FiguresTest : public ::testing::Test {
  protected:
@@ -53,13 +54,13 @@ class FiguresTest : public ::testing::Test {
       "objective": "hello and memstress on OpenPiton's defaults", "backend": "direct"})";
   }
 
-  // One iteration of two designs: OpenPiton's defaults, and a 4 KiB L1D.
+  // One iteration of two designs: OpenPiton's defaults, and a 4 KiB L1.5.
   std::string two_designs() {
     vertex_.push(FakeVertexServer::text(
         "TASK: plain | deps= | kind=config | OpenPiton's defaults\n"
-        "TASK: small | deps= | kind=config | a 4 KiB L1D\nCACHES: small | l1d=4096,4\n"));
+        "TASK: small | deps= | kind=config | a 4 KiB L1.5\nCACHES: small | l15=4096,4\n"));
     auto [id, events] = run(R"({"core": "pico", "mesh": [1, 1], "workloads": ["hello", "memstress"],
-      "objective": "Compare a 4 KiB L1D with the default", "budget": {"max_iterations": 1}})");
+      "objective": "Compare a 4 KiB L1.5 with the default", "budget": {"max_iterations": 1}})");
     return id;
   }
 
@@ -76,7 +77,7 @@ TEST_F(FiguresTest, EachSimulationsCyclesAndEachBuildsFiguresAreRecordedAndShown
   const std::string json = maced_->mace({"status", id, "--json"}).out;
   EXPECT_THAT(json, HasSubstr(R"("workload":"hello","verdict":"pass",)"));
   EXPECT_THAT(json, HasSubstr(R"("verdict_time":6943250,"cycles":13886,)"));
-  EXPECT_THAT(json, HasSubstr(R"("cycles":)" + std::to_string(kMemstressCyclesDefaultL1d) + ","));
+  EXPECT_THAT(json, HasSubstr(R"("cycles":)" + std::to_string(kMemstressCyclesDefaultL15) + ","));
   // The build ran sims here: its wall time, CPU time and peak memory are real numbers.
   EXPECT_THAT(json, HasSubstr(R"("build_source":"built")"));
   EXPECT_THAT(json, ContainsRegex(R"("build_wall_s":[0-9][0-9.e+-]*,"build_cpu_s":[0-9][0-9.e+-]*,"build_peak_rss_bytes":[1-9][0-9]+)"));
@@ -105,29 +106,29 @@ TEST_F(FiguresTest, EachSimulationsCyclesAndEachBuildsFiguresAreRecordedAndShown
 
 // Designs side by side: the configuration items that differ, and each gate workload's
 // verdict and cycles with the change against the first.
-TEST_F(FiguresTest, CompareShowsTheL1dDifferenceAndTheChangeInCycles) {
+TEST_F(FiguresTest, CompareShowsTheL15DifferenceAndTheChangeInCycles) {
   const std::string id = two_designs();
   auto text = maced_->mace({"compare", id + ":plain", id + ":small"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_THAT(text.out, HasSubstr("configuration differences\n  L1D           A 8 KiB, 4-way (default)"));
+  EXPECT_THAT(text.out, HasSubstr("configuration differences\n  L1.5          A 8 KiB, 4-way (default)"));
   EXPECT_THAT(text.out, HasSubstr("B 4 KiB, 4-way"));
   char change[32];
   std::snprintf(change, sizeof change, "%+.1f%%",
-                100.0 * (kMemstressCyclesL1d4k - kMemstressCyclesDefaultL1d) / kMemstressCyclesDefaultL1d);
+                100.0 * (kMemstressCyclesL15of4k - kMemstressCyclesDefaultL15) / kMemstressCyclesDefaultL15);
   EXPECT_THAT(text.out, ContainsRegex(std::string("  memstress +pass [0-9,]+ +pass [0-9,]+ \\(\\") + change + "\\)"))
       << text.out;
   EXPECT_THAT(text.out, ContainsRegex(R"(  hello +pass 13,886 +pass 13,886 \(\+0\.0%\))"));
 
   auto json = maced_->mace({"--json", "compare", id + ":plain", id + ":small"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  EXPECT_THAT(json.out, HasSubstr(R"("differences":[{"name":"L1D","values":[{"value":"8 KiB, 4-way","default":true},{"value":"4 KiB, 4-way","default":false}]}])"));
-  EXPECT_THAT(json.out, HasSubstr(R"({"verdict":"pass","cycles":)" + std::to_string(kMemstressCyclesL1d4k)));
+  EXPECT_THAT(json.out, HasSubstr(R"("differences":[{"name":"L1.5","values":[{"value":"8 KiB, 4-way","default":true},{"value":"4 KiB, 4-way","default":false}]}])"));
+  EXPECT_THAT(json.out, HasSubstr(R"({"verdict":"pass","cycles":)" + std::to_string(kMemstressCyclesL15of4k)));
   EXPECT_THAT(json.out, ContainsRegex(R"("change_percent":[1-9][0-9.]*)"));
 
   auto csv = maced_->mace({"compare", id + ":plain", id + ":small", "--csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_THAT(csv.out, HasSubstr("run_id,task_id,iteration,workload,verdict,cycles,change_percent,L1D\n"));
-  EXPECT_THAT(csv.out, HasSubstr(id + ",small,1,memstress,pass," + std::to_string(kMemstressCyclesL1d4k) + ","));
+  EXPECT_THAT(csv.out, HasSubstr("run_id,task_id,iteration,workload,verdict,cycles,change_percent,L1.5\n"));
+  EXPECT_THAT(csv.out, HasSubstr(id + ",small,1,memstress,pass," + std::to_string(kMemstressCyclesL15of4k) + ","));
   EXPECT_THAT(csv.out, HasSubstr(id + ",plain,1,hello,pass,13886,0.00,\"8 KiB, 4-way\"\n"));
 
   // Bad names are refused, saying why; nothing is compared.
@@ -146,7 +147,7 @@ TEST_F(FiguresTest, CompareAcrossRunsNamesEachRunsAcceptedDesign) {
   auto text = maced_->mace({"compare", a, b + ":small"});
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("  A  " + a + ":build (iteration 1, run passed)"));
-  EXPECT_THAT(text.out, HasSubstr("  L1D "));
+  EXPECT_THAT(text.out, HasSubstr("  L1.5 "));
 }
 
 // The report's verdict table: cycles, and the change against the run's task of the default
@@ -168,7 +169,7 @@ TEST_F(FiguresTest, TheReportShowsConfigurationsCyclesAndTheChangeAgainstTheDefa
   EXPECT_THAT(dom.out, HasSubstr("<td class=\"num\">baseline</td>"));
   char change[32];
   std::snprintf(change, sizeof change, "%+.1f%%",
-                100.0 * (kMemstressCyclesL1d4k - kMemstressCyclesDefaultL1d) / kMemstressCyclesDefaultL1d);
+                100.0 * (kMemstressCyclesL15of4k - kMemstressCyclesDefaultL15) / kMemstressCyclesDefaultL15);
   EXPECT_THAT(dom.out, HasSubstr(std::string("<td class=\"num\">") + change + "</td>"));
   EXPECT_THAT(dom.out, HasSubstr("<td>built</td>"));
   EXPECT_THAT(dom.out, ContainsRegex("<td class=\"num\">[0-9]+ MiB</td>"));
