@@ -9,6 +9,7 @@
 #include "exit_codes.h"
 #include "maced_connection.h"
 #include "render.h"
+#include "capnp_text.h"
 
 namespace mace::client {
 namespace {
@@ -27,8 +28,6 @@ std::optional<DesignName> parse_design_name(const std::string& arg) {
   if (name.run_id.empty() || (colon != std::string::npos && name.task_id.empty())) return std::nullopt;
   return name;
 }
-
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
 
 // The task a design names: TASK's last iteration; without TASK, the run's last task that
 // passed, else its last task that simulated anything. Throws std::invalid_argument saying

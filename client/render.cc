@@ -11,11 +11,10 @@
 #include "core/design_configuration.h"
 #include "core/run_outcome.h"
 #include "os/duration_text.h"
+#include "capnp_text.h"
 
 namespace mace::client {
 namespace {
-
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
 
 // Enumerant names come from the schema itself, so a new state needs no change here.
 template <typename Enum>

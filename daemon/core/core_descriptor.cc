@@ -9,6 +9,7 @@
 
 #include "core/printable_text.h"
 #include "core/run_spec.h"
+#include "os/text.h"
 
 namespace mace {
 namespace {
@@ -31,11 +32,6 @@ std::string shown(element e) {
   std::string text = simdjson::minify(e);
   if (text.size() > kMaxEchoed) text = text.substr(0, kMaxEchoed) + "...";
   return json_for_display(text);
-}
-
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])) != 0) return false;
-  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isalnum(c) != 0 || c == '_'; });
 }
 
 // A file of the design tree as a plain relative path: nothing a shell, sims' file lists
@@ -121,7 +117,7 @@ void read_interface(Reader& r, element e, CoreMemoryInterface& out) {
   auto obj = e.get_object().value_unsafe();
   r.unknown_fields(obj, kInterfaceFields, path);
   if (auto p = r.string_field(obj, "protocol", path + ".protocol", kMaxDescriptorNameBytes, true)) {
-    if (!is_identifier(*p)) r.error(path + ".protocol", "must be an identifier, got " + quoted_for_display(*p, kMaxEchoed));
+    if (!os::is_identifier(*p)) r.error(path + ".protocol", "must be an identifier, got " + quoted_for_display(*p, kMaxEchoed));
     out.protocol = *p;
   }
   if (auto v = r.int_field(obj, "ports", path + ".ports", 8)) out.ports = *v;
@@ -173,7 +169,7 @@ void read_parameters(Reader& r, element e, CoreDescriptor& out) {
   }
   for (auto [key, value] : obj) {
     const std::string item_path = path + "." + key_path_step(key);
-    if (!is_identifier(key) || key.size() > kMaxDescriptorNameBytes) {
+    if (!os::is_identifier(key) || key.size() > kMaxDescriptorNameBytes) {
       r.error(item_path, "a parameter name must be a Verilog identifier of at most " +
                              std::to_string(kMaxDescriptorNameBytes) + " bytes");
       continue;
@@ -234,7 +230,7 @@ CoreDescriptorParse parse_core_descriptor(std::string_view json) {
   r.unknown_fields(obj, kFields, std::string(kRoot));
   CoreDescriptor d;
   if (auto name = r.string_field(obj, "name", path_of("name"), kMaxDescriptorNameBytes, true)) {
-    if (!is_identifier(*name))
+    if (!os::is_identifier(*name))
       r.error(path_of("name"), "must be an identifier (letters, digits, _), got " + quoted_for_display(*name, kMaxEchoed));
     d.name = *name;
   }
@@ -250,7 +246,7 @@ CoreDescriptorParse parse_core_descriptor(std::string_view json) {
     else d.mmu = e.get_bool().value_unsafe();
   }
   if (auto top = r.string_field(obj, "top_module", path_of("top_module"), kMaxDescriptorNameBytes, true)) {
-    if (!is_identifier(*top))
+    if (!os::is_identifier(*top))
       r.error(path_of("top_module"), "must be a Verilog module name, got " + quoted_for_display(*top, kMaxEchoed));
     d.top_module = *top;
   }

@@ -2,16 +2,10 @@
 
 #include <algorithm>
 
+#include "core/plan.h"
+
 namespace mace {
 namespace {
-
-std::string cache_title(const std::string& name) {
-  if (name == "l1i") return "L1I";
-  if (name == "l1d") return "L1D";
-  if (name == "l15") return "L1.5";
-  if (name == "l2") return "L2";
-  return name;
-}
 
 bool every_build_has(const std::string& define) {
   return std::find(std::begin(kDefinesEveryBuildHas), std::end(kDefinesEveryBuildHas), define) !=

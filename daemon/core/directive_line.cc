@@ -7,15 +7,6 @@
 namespace mace {
 namespace {
 
-bool starts_with_nocase(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i)
-    if (std::toupper(static_cast<unsigned char>(s[i])) !=
-        std::toupper(static_cast<unsigned char>(prefix[i])))
-      return false;
-  return true;
-}
-
 bool bold_at(std::string_view v) { return v.substr(0, 2) == "**" || v.substr(0, 2) == "__"; }
 
 }  // namespace
@@ -34,7 +25,7 @@ std::optional<std::string_view> directive_body(std::string_view line, std::strin
   }
   bool bold = bold_at(s);
   if (bold) s = os::trim(s.substr(2));
-  if (!starts_with_nocase(s, tag)) return std::nullopt;
+  if (!os::starts_with_ignoring_case(s, tag)) return std::nullopt;
   std::string_view rest = s.substr(tag.size());
   bool closed = false;
   if (bold && bold_at(rest)) {  // **TAG**:

@@ -1,4 +1,5 @@
 #include "core/failure_signature.h"
+#include "os/text.h"
 
 #include <algorithm>
 #include <map>
@@ -6,12 +7,8 @@
 namespace mace {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_hex_digit(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-bool is_word(char c) {
-  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  return os::is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
@@ -20,8 +17,8 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; 
 // at least. Digits alone are a decimal number ("N"), however long.
 bool is_hex_word(std::string_view word) {
   if (word.size() < 4 || !std::all_of(word.begin(), word.end(), is_hex_digit)) return false;
-  const bool digits = std::any_of(word.begin(), word.end(), is_digit);
-  const bool letters = std::any_of(word.begin(), word.end(), [](char c) { return !is_digit(c); });
+  const bool digits = std::any_of(word.begin(), word.end(), os::is_ascii_digit);
+  const bool letters = std::any_of(word.begin(), word.end(), [](char c) { return !os::is_ascii_digit(c); });
   return letters && (digits || word.size() >= 8);
 }
 
@@ -31,7 +28,7 @@ std::string normalise_error_line(std::string_view line) {
   std::string out;
   std::size_t i = 0;
   const std::size_t n = line.size();
-  auto at_word_start = [&](std::size_t k) { return k == 0 || !is_word(line[k - 1]); };
+  auto at_word_start = [&](std::size_t k) { return k == 0 || !os::is_word_char(line[k - 1]); };
   while (i < n && out.size() < kMaxSignatureBytes) {
     const char c = line[i];
     if (c == '0' && i + 2 < n && (line[i + 1] == 'x' || line[i + 1] == 'X') &&
@@ -41,21 +38,21 @@ std::string normalise_error_line(std::string_view line) {
       out += "0x#";
     } else if (c == '\'' && i + 2 < n && std::string_view("hHdDbBoO").find(line[i + 1]) !=
                                               std::string_view::npos &&
-               (is_word(line[i + 2]) || line[i + 2] == '?')) {
+               (os::is_word_char(line[i + 2]) || line[i + 2] == '?')) {
       // A Verilog literal's value (64'h0000000040000000); its size is digits, below.
       i += 2;
-      while (i < n && (is_word(line[i]) || line[i] == '?')) ++i;
+      while (i < n && (os::is_word_char(line[i]) || line[i] == '?')) ++i;
       out += "'#";
-    } else if (is_word(c)) {
+    } else if (os::is_word_char(c)) {
       std::size_t end = i;
-      while (end < n && is_word(line[end])) ++end;
+      while (end < n && os::is_word_char(line[end])) ++end;
       const std::string_view word = line.substr(i, end - i);
       if (is_hex_word(word)) {
         out += '#';
       } else {
         for (std::size_t k = 0; k < word.size();) {
-          if (is_digit(word[k])) {
-            while (k < word.size() && is_digit(word[k])) ++k;
+          if (os::is_ascii_digit(word[k])) {
+            while (k < word.size() && os::is_ascii_digit(word[k])) ++k;
             out += 'N';
           } else {
             out += word[k++];

@@ -8,10 +8,8 @@
 namespace mace {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_hex(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+bool is_hex(char c) { return os::is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-bool is_word(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 // What stands at byte `i`, as a message shows it.
 std::string shown_at(std::string_view text, std::size_t i) {
@@ -19,9 +17,9 @@ std::string shown_at(std::string_view text, std::size_t i) {
   const auto c = static_cast<unsigned char>(text[i]);
   char buf[48];
   if (c > 0x20 && c < 0x7f) {
-    if (is_word(static_cast<char>(c))) {  // a word, as a word: 'True', not 'T'
+    if (os::is_word_char(static_cast<char>(c))) {  // a word, as a word: 'True', not 'T'
       std::size_t end = i;
-      while (end < text.size() && end - i < 24 && is_word(text[end])) ++end;
+      while (end < text.size() && end - i < 24 && os::is_word_char(text[end])) ++end;
       return "'" + std::string(text.substr(i, end - i)) + "'";
     }
     return std::string("'") + static_cast<char>(c) + "'";
@@ -60,7 +58,7 @@ class Scanner {
     const char c = at_ < text_.size() ? text_[at_] : '\0';
     if (after_comma_ && (c == '}' || c == ']')) what += " (the comma before it is one too many)";
     if (!after_comma_ && expect_ == Expect::comma_or_end &&
-        (c == '"' || c == '{' || c == '[' || is_digit(c) || c == '-' || c == 't' || c == 'f' || c == 'n'))
+        (c == '"' || c == '{' || c == '[' || os::is_ascii_digit(c) || c == '-' || c == 't' || c == 'f' || c == 'n'))
       what += " (a comma missing before it?)";
     return fail(at_, what);
   }
@@ -153,11 +151,11 @@ bool Scanner::scan_value() {
     expect_ = c == '{' ? Expect::name_or_end_of_object : Expect::value_or_end_of_array;
     return true;
   }
-  if (at_ < text_.size() && (c == '"' || c == '-' || is_word(c))) {
+  if (at_ < text_.size() && (c == '"' || c == '-' || os::is_word_char(c))) {
     after_comma_ = false;
     expect_ = Expect::comma_or_end;
     if (c == '"') return scan_string();
-    if (c == '-' || is_digit(c)) return scan_number();
+    if (c == '-' || os::is_ascii_digit(c)) return scan_number();
     return scan_literal();  // true, false, null, or a word JSON does not have
   }
   return fail_here(open_.empty() ? "a JSON value" : "a value");
@@ -208,13 +206,13 @@ bool Scanner::scan_number() {
   const std::size_t start = at_;
   auto digits = [&] {
     const std::size_t from = at_;
-    while (at_ < text_.size() && is_digit(text_[at_])) ++at_;
+    while (at_ < text_.size() && os::is_ascii_digit(text_[at_])) ++at_;
     return at_ > from;
   };
   if (text_[at_] == '-') ++at_;
   if (at_ < text_.size() && text_[at_] == '0') {
     ++at_;
-    if (at_ < text_.size() && is_digit(text_[at_])) return fail(start, "a number must not start with 0 and another digit");
+    if (at_ < text_.size() && os::is_ascii_digit(text_[at_])) return fail(start, "a number must not start with 0 and another digit");
   } else if (!digits()) {
     return fail(start, "a number needs a digit after its '-'");
   }
@@ -227,14 +225,14 @@ bool Scanner::scan_number() {
     if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
     if (!digits()) return fail(start, "a number needs a digit in its exponent");
   }
-  if (at_ < text_.size() && is_word(text_[at_])) return fail(start, "not a number: " + shown_at(text_, start));
+  if (at_ < text_.size() && os::is_word_char(text_[at_])) return fail(start, "not a number: " + shown_at(text_, start));
   return true;
 }
 
 bool Scanner::scan_literal() {
   for (std::string_view word : {"true", "false", "null"}) {
     if (text_.substr(at_, word.size()) != word) continue;
-    if (at_ + word.size() < text_.size() && is_word(text_[at_ + word.size()])) break;
+    if (at_ + word.size() < text_.size() && os::is_word_char(text_[at_ + word.size()])) break;
     at_ += word.size();
     return true;
   }

@@ -46,6 +46,8 @@ struct CacheOverride {
 std::string describe(const CacheOverride& cache);
 
 inline constexpr std::string_view kCacheNames[] = {"l1i", "l1d", "l15", "l2"};
+// How an architect names each cache: "L1I", "L1D", "L1.5", "L2"; another name as it is.
+std::string cache_title(std::string_view name);
 
 // The on-chip networks OpenPiton's sims builds (sims,2.0: `-network_config` is one of
 // these or absent, which means the 2D mesh).

@@ -13,10 +13,6 @@ bool builds_design(const PlannedTask& t) {
 
 bool is_config_or_workload(const PlannedTask& t) { return builds_without_agent(t.kind); }
 
-std::string upper_cache_name(const std::string& name) {
-  return name == "l15" ? "L1.5" : name == "l1d" ? "L1D" : name == "l1i" ? "L1I" : "L2";
-}
-
 }  // namespace
 
 CacheGeometry effective_caches(const PlannedTask& task, const CacheGeometry& defaults) {
@@ -121,7 +117,7 @@ PlanCheckResult check_plan(const Plan& plan, const PlanContext& ctx) {
         for (const char* l1 : {"l1d", "l1i"}) {
           auto it = caches.find(l1);
           if (it == caches.end() || it->second.associativity <= l15->second.associativity) continue;
-          reject(t.id, "breaks Ariane's way rule: " + upper_cache_name(l1) + " has " +
+          reject(t.id, "breaks Ariane's way rule: " + cache_title(l1) + " has " +
                            std::to_string(it->second.associativity) + " ways, more than the L1.5's " +
                            std::to_string(l15->second.associativity));
         }

@@ -23,10 +23,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool starts_with_nocase(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && lower(s.substr(0, prefix.size())) == lower(prefix);
-}
-
 bool is_task_id(std::string_view s) {
   if (s.empty() || s.size() > kMaxTaskIdBytes) return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
@@ -86,7 +82,7 @@ std::optional<Tagged> match_tag(std::string_view line) {
 // "key=value" with the key matched case-insensitively; nullopt when the key differs.
 std::optional<std::string_view> keyed_value(std::string_view field, std::string_view key) {
   field = os::trim(field);
-  if (!starts_with_nocase(field, key)) return std::nullopt;
+  if (!os::starts_with_ignoring_case(field, key)) return std::nullopt;
   std::string_view rest = os::trim(field.substr(key.size()));
   if (rest.empty() || rest.front() != '=') return std::nullopt;
   return os::trim(rest.substr(1));
@@ -401,6 +397,14 @@ std::string unit_test_module(const PlannedTask& task) {
   while (!word.empty() && (word.back() == ',' || word.back() == ':' || word.back() == ';'))
     word.pop_back();
   return word;
+}
+
+std::string cache_title(std::string_view name) {
+  if (name == "l1i") return "L1I";
+  if (name == "l1d") return "L1D";
+  if (name == "l15") return "L1.5";
+  if (name == "l2") return "L2";
+  return std::string(name);
 }
 
 std::string describe(const CacheOverride& cache) {

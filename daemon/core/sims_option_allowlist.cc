@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/joined.h"
+#include "os/text.h"
 
 // How sims treats what MACE puts after its own flags (sims,2.0, parse_args): Getopt::Long
 // with prefix '-', exact names (no_auto_abbrev), case-sensitive, the last value of a scalar
@@ -16,20 +17,11 @@
 namespace mace {
 namespace {
 
-bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // [A-Za-z0-9_]+: a number (decimal, or hex with its 0x) or a symbol. No '/', '.', blank or
 // shell character, so it can name neither a path nor a second word, and a file it names is
 // one in the run directory, where sims and the simulator run.
 bool is_word(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), is_word_char);
-}
-
-// [A-Za-z_][A-Za-z0-9_]*: a preprocessor symbol, a plusarg or an option name.
-bool is_identifier(std::string_view s) {
-  return is_word(s) && !(s.front() >= '0' && s.front() <= '9');
+  return !s.empty() && std::all_of(s.begin(), s.end(), os::is_word_char);
 }
 
 // "name=value" → {name, value, true}; "name" → {name, "", false}.
@@ -80,7 +72,7 @@ std::optional<std::string> plusarg_problem(std::string_view plusarg) {
                            "digits and _)";
   if (plusarg.empty() || plusarg.front() != '+') return rule;
   NameValue nv = split_at_equals(plusarg.substr(1));
-  if (!is_identifier(nv.name) || (nv.has_value && !is_word(nv.value))) {
+  if (!os::is_identifier(nv.name) || (nv.has_value && !is_word(nv.value))) {
     if (nv.name.starts_with("verilator"))
       return "Verilator's own +verilator+ options may not be given (some write files)";
     return rule;
@@ -132,7 +124,7 @@ std::optional<std::string> pal_diag_arg_problem(std::string_view arg) {
   if (!arg.empty() && std::all_of(arg.begin(), arg.end(), is_digit)) return std::nullopt;
   if (arg.size() >= 2 && arg.front() == '-') {
     NameValue nv = split_at_equals(arg.substr(1));
-    if (is_identifier(nv.name) && (!nv.has_value || is_word(nv.value))) return std::nullopt;
+    if (os::is_identifier(nv.name) && (!nv.has_value || is_word(nv.value))) return std::nullopt;
   }
   return std::string("-pal_diag_args takes -NAME, -NAME=VALUE or a number (NAME a letter or _ "
                      "then letters, digits and _; VALUE letters, digits and _)");
@@ -144,7 +136,7 @@ std::optional<std::string> pal_diag_arg_problem(std::string_view arg) {
 // so they win.
 std::optional<std::string> midas_define_problem(std::string_view define) {
   NameValue nv = split_at_equals(define.substr(2));
-  if (is_identifier(nv.name) && (!nv.has_value || is_word(nv.value))) return std::nullopt;
+  if (os::is_identifier(nv.name) && (!nv.has_value || is_word(nv.value))) return std::nullopt;
   return std::string("-D takes a preprocessor symbol and an optional value: -DNAME or "
                      "-DNAME=VALUE (NAME a letter or _ then letters, digits and _; VALUE "
                      "letters, digits and _)");

@@ -13,6 +13,7 @@
 
 #include "os/errno_text.h"
 #include "os/unique_fd.h"
+#include "os/text.h"
 
 // How the scan stays fast: every marker contains "->", and in a transcript that pair is
 // rare (a few per thousand lines), so the scanner only looks for "->" (see find_arrow) and
@@ -56,9 +57,6 @@ static_assert(kMaxMatch < kCarry && kMaxMatch < kBoundary);
 constexpr std::size_t kReadChunk = 64 * 1024;
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
-bool is_word(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
 
 unsigned bit(VerdictMarker m) { return 1u << static_cast<unsigned>(m); }
 
@@ -169,7 +167,7 @@ Match match_simulation(const char* b, std::size_t n, std::size_t a) {
         m.end = j;
         return m;
       }
-      if (is_word(b[j])) return m;
+      if (os::is_word_char(b[j])) return m;
       m.status = Match::yes;
       m.marker = VerdictMarker::pass;
       m.end = j;

@@ -15,6 +15,7 @@
 #include "os/file_io.h"
 #include "os/process_group.h"
 #include "os/sha256.h"
+#include "os/text.h"
 
 namespace mace::openpiton {
 namespace {
@@ -56,13 +57,6 @@ bool is_shell_safe(const std::string& text) {
     return false;
   }
   return text[0] != '-' && text[0] != '~';
-}
-
-bool is_identifier(const std::string& text) {
-  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) != 0) return false;
-  return std::all_of(text.begin(), text.end(), [](unsigned char c) {
-    return std::isalnum(c) != 0 || c == '_';
-  });
 }
 
 // A workload name: letters, digits, '_', '.', '+', '-', not starting with '-' or '.', at
@@ -258,7 +252,7 @@ std::string write_generic_image(const fs::path& elf, const fs::path& image, cons
 // Why a pico C program cannot be prepared before anything runs, or nullopt.
 std::optional<PreparedWorkload> refuse_pico_program(const std::string& stem, std::int64_t tiles,
                                                     const fs::path& start) {
-  if (!is_identifier(stem) || stem == "diag") {
+  if (!os::is_identifier(stem) || stem == "diag") {
     return failed("workload '" + stem + "': a pico C program's name must be a C identifier " +
                       "other than 'diag' (sims' rv32_as makes a symbol of it and writes diag.S)",
                   WorkloadProblem::not_found);

@@ -136,4 +136,19 @@ std::string_view last_lines(std::string_view text, std::size_t max_lines, bool s
   return text.substr(nl + 1);
 }
 
+bool is_identifier(std::string_view s) {
+  if (s.empty() || is_ascii_digit(s.front())) return false;
+  for (char c : s)
+    if (!is_word_char(c)) return false;
+  return true;
+}
+
+bool starts_with_ignoring_case(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (lower(s[i]) != lower(prefix[i])) return false;
+  return true;
+}
+
 }  // namespace mace::os

@@ -49,4 +49,17 @@ std::size_t unfinished_utf8_tail(std::string_view s);
 // `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
 std::string_view trim(std::string_view s);
 
+// ASCII character classes, the same whatever the process's locale: what names, options
+// and transcripts are checked against.
+constexpr bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+// [A-Za-z0-9_]
+constexpr bool is_word_char(char c) {
+  return is_ascii_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+// [A-Za-z_][A-Za-z0-9_]*: a preprocessor symbol, a plusarg, an option name.
+bool is_identifier(std::string_view s);
+
+// Whether `s` starts with `prefix`, ASCII letters compared without case.
+bool starts_with_ignoring_case(std::string_view s, std::string_view prefix);
+
 }  // namespace mace::os

@@ -10,11 +10,15 @@
 #include "core/json_writer.h"
 #include "os/text.h"
 #include "store/task_configuration.h"
+#include "capnp_text.h"
 
 namespace mace::rpc {
-namespace {
 
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
+kj::Exception failure(const std::string& message) {
+  return kj::Exception(kj::Exception::Type::FAILED, __FILE__, __LINE__, kj::heapString(message));
+}
+
+namespace {
 
 // The wire's enums and ours, enumerator by enumerator. Switches without a default, so a
 // word added on either side without its counterpart does not compile (-Werror=switch).

@@ -11,6 +11,9 @@
 
 namespace mace::rpc {
 
+// A failure answered to the caller, `message` its whole text.
+kj::Exception failure(const std::string& message);
+
 // A value of the schema's enums this maced does not know: the request is refused.
 class UnknownWireValue : public std::runtime_error {
  public:

@@ -11,15 +11,10 @@
 #include "eval/results.h"
 #include "service/run_event_log.h"
 #include "service/service_error.h"
+#include "capnp_text.h"
 
 namespace mace::rpc {
 namespace {
-
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
-
-kj::Exception failure(const std::string& text) {
-  return kj::Exception(kj::Exception::Type::FAILED, __FILE__, __LINE__, kj::heapString(text));
-}
 
 // A caller's mistake becomes an exception whose text names the field; anything else is
 // the daemon's own failure and says so.
@@ -316,7 +311,7 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
     eval::BatchRequest request;
     service::EvalSubmitOutcome outcome;
     for (unsigned i = 0; i < wire.getMethods().size(); ++i) {
-      auto method = eval::method_from_string(text(wire.getMethods()[i]));
+      auto method = eval_method_from_string(text(wire.getMethods()[i]));
       if (!method)
         outcome.errors.push_back({"methods[" + std::to_string(i) + "]",
                                   "must be one of mace, baseline, baseline_retry, fault_check, codesign, codesign_llm, seeded_fault, got " +

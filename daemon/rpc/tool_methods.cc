@@ -18,16 +18,12 @@
 
 #include <kj/async.h>
 
+#include "rpc/conversions.h"
 #include "rpc/maced_server.h"
+#include "capnp_text.h"
 
 namespace mace::rpc {
 namespace {
-
-std::string text(capnp::Text::Reader t) { return std::string(t.cStr(), t.size()); }
-
-kj::Exception failure(const std::string& message) {
-  return kj::Exception(kj::Exception::Type::FAILED, __FILE__, __LINE__, kj::heapString(message));
-}
 
 // Sessions belong to the agents maced starts, which run as maced's user; anyone else who
 // can reach the socket has no business with them, even holding a token.
