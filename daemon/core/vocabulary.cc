@@ -1,11 +1,13 @@
 // The names of the vocabulary enums (task_kind.h, task_stage.h, event_kind.h, verdict.h,
-// build_outcome.h, failure_reason.h, dispatch.h). Switches without a default: an enumerator without a
+// build_outcome.h, failure_reason.h, dispatch.h, eval_method.h, eval_state.h). Switches without a default: an enumerator without a
 // name does not compile (-Werror=switch).
 #include "core/build_outcome.h"
 #include "core/cost_source.h"
 #include "core/dispatch.h"
 #include "core/diagnosis_source.h"
 #include "core/enum_text.h"
+#include "core/eval_method.h"
+#include "core/eval_state.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
 #include "core/llm_error_class.h"
@@ -220,6 +222,46 @@ std::string_view to_string(Dispatch dispatch) {
 }
 std::optional<Dispatch> dispatch_from_string(std::string_view text) {
   return enum_from_string<Dispatch>(text);
+}
+
+std::string_view to_string(EvalMethod method) {
+  switch (method) {
+    case EvalMethod::mace: return "mace";
+    case EvalMethod::baseline: return "baseline";
+    case EvalMethod::baseline_retry: return "baseline_retry";
+    case EvalMethod::fault_check: return "fault_check";
+    case EvalMethod::codesign: return "codesign";
+    case EvalMethod::seeded_fault: return "seeded_fault";
+    case EvalMethod::codesign_llm: return "codesign_llm";
+  }
+  return "";
+}
+std::optional<EvalMethod> eval_method_from_string(std::string_view text) {
+  return enum_from_string<EvalMethod>(text);
+}
+
+std::string_view to_string(EvalBatchState state) {
+  switch (state) {
+    case EvalBatchState::running: return "running";
+    case EvalBatchState::done: return "done";
+    case EvalBatchState::cancelled: return "cancelled";
+  }
+  return "";
+}
+std::optional<EvalBatchState> eval_batch_state_from_string(std::string_view text) {
+  return enum_from_string<EvalBatchState>(text);
+}
+
+std::string_view to_string(EvalJobState state) {
+  switch (state) {
+    case EvalJobState::pending: return "pending";
+    case EvalJobState::done: return "done";
+    case EvalJobState::gave_up: return "gave_up";
+  }
+  return "";
+}
+std::optional<EvalJobState> eval_job_state_from_string(std::string_view text) {
+  return enum_from_string<EvalJobState>(text);
 }
 
 }  // namespace mace

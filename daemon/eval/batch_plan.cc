@@ -7,26 +7,6 @@
 
 namespace mace::eval {
 
-std::string_view to_string(Method method) {
-  switch (method) {
-    case Method::mace: return "mace";
-    case Method::baseline: return "baseline";
-    case Method::baseline_retry: return "baseline_retry";
-    case Method::fault_check: return "fault_check";
-    case Method::codesign: return "codesign";
-    case Method::seeded_fault: return "seeded_fault";
-    case Method::codesign_llm: return "codesign_llm";
-  }
-  return "mace";
-}
-
-std::optional<Method> method_from_string(std::string_view name) {
-  for (Method m : {Method::mace, Method::baseline, Method::baseline_retry, Method::fault_check,
-                   Method::codesign, Method::seeded_fault, Method::codesign_llm})
-    if (to_string(m) == name) return m;
-  return std::nullopt;
-}
-
 bool calls_llm(Method method) {
   return method == Method::baseline || method == Method::baseline_retry ||
          method == Method::codesign_llm;
@@ -71,7 +51,7 @@ std::optional<BatchRequest> request_from_json(std::string_view json) {
   for (auto m : methods) {
     std::string_view name;
     if (m.get(name)) return std::nullopt;
-    auto method = method_from_string(name);
+    auto method = eval_method_from_string(name);
     if (!method) return std::nullopt;
     r.methods.push_back(*method);
   }

@@ -10,25 +10,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/eval_method.h"
 #include "core/field_error.h"
 #include "eval/suite.h"
 
 namespace mace::eval {
 
-enum class Method {
-  mace,            // the MACE loop as it is
-  baseline,        // one LLM proposal, checked once (REQ-EVAL-5, 6)
-  baseline_retry,  // the same, retried with the failure shown a fixed number of times
-  fault_check,     // the expert configuration with a seeded fault applied, no LLM (REQ-EVAL-11)
-  codesign,        // cache geometries enumerated within the area budget, each checked (REQ-EVAL-8)
-  seeded_fault,    // the MACE loop with a config fault laid over its first plan (REQ-EVAL-10)
-  codesign_llm,    // designs an LLM proposes within the area budget, each checked (REQ-EVAL-6, 8)
-};
-inline constexpr std::string_view kMethodNames[] = {"mace",     "baseline",     "baseline_retry",
-                                                    "fault_check", "codesign", "seeded_fault",
-                                                    "codesign_llm"};
-std::string_view to_string(Method method);
-std::optional<Method> method_from_string(std::string_view name);
+// The methods (core/eval_method.h), as the harness's domain names them.
+using Method = EvalMethod;
 // Whether a method calls an LLM (and so needs an LLM backend).
 bool calls_llm(Method method);
 

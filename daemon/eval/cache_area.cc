@@ -19,4 +19,10 @@ double tile_cache_area(const std::map<std::string, CacheOverride>& caches) {
   return area;
 }
 
+double design_cache_area(const DesignConfiguration& design) {
+  std::map<std::string, CacheOverride> caches;
+  for (const auto& cache : design.caches) caches[cache.name] = {cache.size_bytes, cache.associativity};
+  return tile_cache_area(caches);
+}
+
 }  // namespace mace::eval

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 
+#include "core/design_configuration.h"
 #include "core/plan.h"
 
 namespace mace::eval {
@@ -30,5 +31,7 @@ std::map<std::string, CacheOverride> default_cache_geometry();
 double cache_area(const CacheOverride& cache);
 // The four caches of one tile, defaults filled in for those `caches` leaves out.
 double tile_cache_area(const std::map<std::string, CacheOverride>& caches);
+// A built design's: its caches as built, the same model.
+double design_cache_area(const DesignConfiguration& design);
 
 }  // namespace mace::eval

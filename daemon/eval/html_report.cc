@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "eval/pareto.h"
+
 namespace mace::eval {
 namespace {
 
@@ -135,7 +137,9 @@ std::string job_table(const BatchView& batch) {
       verdicts += (verdicts.empty() ? "" : "<br>") +
                   (j.verdicts.size() > 1 ? escaped(t.task_id) + ": " : std::string()) + line;
     }
-    const std::string state = !j.outcome.empty() ? j.outcome : !j.run_state.empty() ? j.run_state : j.job_state;
+    const std::string state = !j.outcome.empty()     ? j.outcome
+                              : !j.run_state.empty() ? j.run_state
+                                                     : std::string(to_string(j.job_state));
     html += "<tr class=\"job\"><td>" + escaped(j.run_id.empty() ? "-" : j.run_id) + "</td><td>" +
             escaped(method_label(j)) + "</td><td>" + escaped(j.task_id) + "</td><td>" +
             escaped(j.fault.empty() ? "-" : j.fault) + "</td><td>" + std::to_string(j.repeat) + "</td><td>" +
@@ -143,6 +147,139 @@ std::string job_table(const BatchView& batch) {
             escaped(j.caught_by.empty() ? "-" : j.caught_by) + "</td></tr>\n";
   }
   return html + "</tbody></table>\n";
+}
+
+// REQ-EVAL-8: a chart draws at most this many designs (the front first), so a batch of
+// thousands of designs still gives a page a browser opens.
+constexpr std::size_t kMaxChartPoints = 500;
+
+// The feasible designs of the batch's co-design searches, per gate workload in the order
+// first met: each design that passed with its area and that workload's cycles.
+std::vector<std::pair<std::string, std::vector<DesignPoint>>> codesign_points(const BatchView& batch) {
+  std::vector<std::pair<std::string, std::vector<DesignPoint>>> out;
+  for (const auto& job : batch.jobs) {
+    if (!is_codesign(job.method)) continue;
+    for (const auto& design : job.design_results) {
+      if (!design.passed) continue;
+      for (const auto& r : design.results) {
+        if (!r.cycles || r.verdict != "pass") continue;
+        auto at = std::find_if(out.begin(), out.end(), [&](const auto& w) { return w.first == r.workload; });
+        if (at == out.end()) at = out.insert(out.end(), {r.workload, {}});
+        at->second.push_back({"job " + std::to_string(job.position) + " iter" + std::to_string(design.iteration) +
+                                  " " + design.task_id,
+                              design.configuration, design.area, *r.cycles});
+      }
+    }
+  }
+  return out;
+}
+
+// The `index`th gate workload's designs as area (x) against cycles (y), the Pareto front filled and
+// joined by its staircase, every other design hollow; below it, the front as a table.
+std::string pareto_chart(std::size_t index, const std::string& workload, std::vector<DesignPoint> points) {
+  constexpr int kHeight = 320, kLeft = 80, kRight = 20, kTop = 30, kBottom = 46;
+  std::vector<bool> front = pareto_front(points);
+  // The front first, each part by area: what is drawn when not everything can be.
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (front[a] != front[b]) return static_cast<bool>(front[a]);
+    return points[a].area < points[b].area;
+  });
+  const std::size_t drawn = std::min(order.size(), kMaxChartPoints);
+  double min_area = points[order[0]].area, max_area = min_area;
+  int64_t min_cycles = points[order[0]].cycles, max_cycles = min_cycles;
+  for (std::size_t k = 0; k < drawn; ++k) {
+    const auto& p = points[order[k]];
+    min_area = std::min(min_area, p.area);
+    max_area = std::max(max_area, p.area);
+    min_cycles = std::min(min_cycles, p.cycles);
+    max_cycles = std::max(max_cycles, p.cycles);
+  }
+  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  auto x_of = [&](double area) {
+    return kLeft + (max_area > min_area ? plot_w * (area - min_area) / (max_area - min_area) : plot_w / 2);
+  };
+  auto y_of = [&](int64_t cycles) {
+    return kTop + (max_cycles > min_cycles
+                       ? plot_h * (1.0 - static_cast<double>(cycles - min_cycles) /
+                                             static_cast<double>(max_cycles - min_cycles))
+                       : plot_h / 2);
+  };
+  const std::string id = "plot-pareto-" + std::to_string(index + 1);
+  std::string svg = "<svg id=\"" + id + "\" class=\"plot pareto\" data-workload=\"" + escaped(workload) +
+                    "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(kWidth) +
+                    "\" height=\"" + std::to_string(kHeight) + "\" role=\"img\" aria-label=\"cache area against " +
+                    escaped(workload) + " cycles\">";
+  svg += "<text x=\"4\" y=\"18\" font-weight=\"bold\">" + escaped(workload) +
+         ": cycles against cache area per tile</text>";
+  svg += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
+         fixed(plot_w, 0) + "\" height=\"" + fixed(plot_h, 0) + "\" fill=\"none\" stroke=\"#ccc\"/>";
+  // The staircase through the front: from each front design to the next larger one.
+  std::vector<std::size_t> on_front;
+  for (std::size_t k = 0; k < drawn; ++k)
+    if (front[order[k]]) on_front.push_back(order[k]);
+  std::string path;
+  for (std::size_t k = 0; k < on_front.size(); ++k) {
+    const auto& p = points[on_front[k]];
+    path += k == 0 ? "M" + fixed(x_of(p.area), 1) + " " + fixed(y_of(p.cycles), 1)
+                   : " H" + fixed(x_of(p.area), 1) + " V" + fixed(y_of(p.cycles), 1);
+  }
+  if (on_front.size() > 1)
+    svg += "<path class=\"front-line\" d=\"" + path + "\" fill=\"none\" stroke=\"#c0504d\"/>";
+  for (std::size_t k = 0; k < drawn; ++k) {
+    const auto& p = points[order[k]];
+    const bool f = front[order[k]];
+    svg += "<circle class=\"" + std::string(f ? "front" : "dominated") + "\" cx=\"" + fixed(x_of(p.area), 1) +
+           "\" cy=\"" + fixed(y_of(p.cycles), 1) + "\" r=\"5\" " +
+           (f ? "fill=\"#c0504d\"" : "fill=\"none\" stroke=\"#4a7bb7\"") + "><title>" + escaped(p.label) +
+           ": " + escaped(p.configuration) + "; area " + fixed(p.area, 1) + ", " + grouped_digits(p.cycles) +
+           " cycles</title></circle>";
+  }
+  const int axis_y = kHeight - kBottom;
+  svg += "<text x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(axis_y + 16) + "\">" +
+         fixed(min_area, 1) + "</text>";
+  svg += "<text x=\"" + fixed(kLeft + plot_w, 0) + "\" y=\"" + std::to_string(axis_y + 16) +
+         "\" text-anchor=\"end\">" + fixed(max_area, 1) + "</text>";
+  svg += "<text x=\"" + fixed(kLeft + plot_w / 2, 0) + "\" y=\"" + std::to_string(axis_y + 36) +
+         "\" text-anchor=\"middle\">cache area per tile (KiB-equivalents)</text>";
+  svg += "<text x=\"" + std::to_string(kLeft - 6) + "\" y=\"" + std::to_string(kTop + 10) +
+         "\" text-anchor=\"end\">" + grouped_digits(max_cycles) + "</text>";
+  svg += "<text x=\"" + std::to_string(kLeft - 6) + "\" y=\"" + std::to_string(axis_y) +
+         "\" text-anchor=\"end\">" + grouped_digits(min_cycles) + "</text>";
+  svg += "<text x=\"4\" y=\"" + std::to_string(kTop + static_cast<int>(plot_h / 2)) + "\">cycles</text>";
+  svg += "</svg>\n";
+  if (drawn < points.size())
+    svg += "<p class=\"not-drawn\">" + std::to_string(points.size() - drawn) + " of " +
+           std::to_string(points.size()) + " designs not drawn: a chart shows at most " +
+           std::to_string(kMaxChartPoints) + ", the Pareto front first.</p>\n";
+  std::string table = "<table class=\"pareto-front\" data-workload=\"" + escaped(workload) +
+                      "\"><thead><tr><th>design</th><th>configuration</th><th>area</th><th>" + escaped(workload) +
+                      " cycles</th></tr></thead><tbody>\n";
+  for (std::size_t k = 0; k < on_front.size(); ++k) {
+    const auto& p = points[on_front[k]];
+    table += "<tr><td>" + escaped(p.label) + "</td><td>" + escaped(p.configuration) + "</td><td class=\"num\">" +
+             fixed(p.area, 1) + "</td><td class=\"num\">" + grouped_digits(p.cycles) + "</td></tr>\n";
+  }
+  return svg + table + "</tbody></table>\n";
+}
+
+// The co-design section: nothing for a batch without a search; a sentence for searches
+// that found no feasible design with cycles.
+std::string codesign_section(const BatchView& batch) {
+  const bool searched =
+      std::any_of(batch.jobs.begin(), batch.jobs.end(), [](const JobOutcome& j) { return is_codesign(j.method); });
+  if (!searched) return "";
+  std::string html =
+      "<h2>Co-design: area against cycles</h2>\n<p>Each feasible design of the co-design searches (every gate "
+      "workload passed), its caches' area per tile in the area model's units against each gate workload's "
+      "simulated cycles. Filled: the Pareto front, the designs no other design beats in area without losing "
+      "in cycles; hollow: the rest.</p>\n";
+  const auto workloads = codesign_points(batch);
+  if (workloads.empty())
+    return html + "<p class=\"no-plot\">No co-design search has a feasible design with cycles yet.</p>\n";
+  for (std::size_t i = 0; i < workloads.size(); ++i) html += pareto_chart(i, workloads[i].first, workloads[i].second);
+  return html;
 }
 
 }  // namespace
@@ -169,7 +306,7 @@ std::string render_html_report(const BatchView& batch) {
       ".pass{color:#176317}.fail,.timeout,.maxcycles,.none{color:#a11}"
       "</style></head><body>\n";
   html += "<h1>MACE evaluation batch " + escaped(batch.id) + "</h1>\n";
-  html += "<p>Suite <b>" + escaped(batch.suite) + "</b>, state <b>" + escaped(batch.state) + "</b>, " +
+  html += "<p>Suite <b>" + escaped(batch.suite) + "</b>, state <b>" + escaped(std::string(to_string(batch.state))) + "</b>, " +
           std::to_string(batch.jobs.size()) + " jobs. For a fault check, success means the fault was caught. "
           "<i>mace (direct)</i>: the direct planner built each task's core and mesh with OpenPiton's defaults "
           "and ran its gate workloads; it did not try the objective, so its count is of gate passes, "
@@ -196,6 +333,7 @@ std::string render_html_report(const BatchView& batch) {
   for (const auto& [name, m] : methods)
     for (double w : m.wall_s) any_wall = any_wall || w > 0;
   html += any_wall ? wall_time_plot(methods) : "<p class=\"no-plot\">No run has finished yet: no wall time to plot.</p>\n";
+  html += codesign_section(batch);
   html += "</body></html>\n";
   return html;
 }

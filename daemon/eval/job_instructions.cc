@@ -52,7 +52,7 @@ std::optional<JobInstructions> instructions_from_json(std::string_view json) {
       root["fault_kind"].get(kind) || root["keep_models"].get(in.keep_models) ||
       root["baseline_retries"].get(in.baseline_retries) || root["area_budget"].get(in.area_budget))
     return std::nullopt;
-  auto m = method_from_string(method);
+  auto m = eval_method_from_string(method);
   if (!m) return std::nullopt;
   in.method = *m;
   in.plan_reply = std::string(plan);

@@ -16,7 +16,7 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-bool job_finished(const JobOutcome& job) { return job.job_state != "pending"; }
+bool job_finished(const JobOutcome& job) { return job.job_state != EvalJobState::pending; }
 
 bool ResimulatedDesign::passed() const {
   if (verdicts.empty()) return false;
@@ -26,19 +26,20 @@ bool ResimulatedDesign::passed() const {
 }
 
 bool attempts_objective(const JobOutcome& job) {
-  return !(job.method == "mace" && job.planner == "direct");
+  return !(job.method == EvalMethod::mace && job.planner == "direct");
 }
 
 std::string method_label(const JobOutcome& job) {
-  return attempts_objective(job) ? job.method : job.method + " (direct)";
+  const std::string method(to_string(job.method));
+  return attempts_objective(job) ? method : method + " (direct)";
 }
 
 bool job_succeeded(const JobOutcome& job) {
-  if (job.job_state != "done") return false;
+  if (job.job_state != EvalJobState::done) return false;
   const bool simulated_designs_pass = std::all_of(
       job.resimulated.begin(), job.resimulated.end(), [](const auto& d) { return d.passed(); });
-  if (job.method == "fault_check") return job.outcome == "caught";
-  if (job.method == "codesign" || job.method == "codesign_llm") return job.feasible_designs > 0;
+  if (job.method == EvalMethod::fault_check) return job.outcome == "caught";
+  if (is_codesign(job.method)) return job.feasible_designs > 0;
   return job.run_state == "passed" && simulated_designs_pass;
 }
 
@@ -106,13 +107,13 @@ std::string render_status_text(const BatchView& batch) {
     done += p.done;
     total += p.total;
   }
-  std::string out = "batch " + batch.id + " (suite " + batch.suite + "): " + batch.state + ", " +
+  std::string out = "batch " + batch.id + " (suite " + batch.suite + "): " + std::string(to_string(batch.state)) + ", " +
                     std::to_string(done) + "/" + std::to_string(total) + " jobs done\n";
   for (const auto& p : progress(batch))
     out += "  " + pad(p.method, 16) + std::to_string(p.done) + "/" + std::to_string(p.total) + "\n";
   for (const auto& job : batch.jobs) {
-    if (job.job_state != "pending" || job.run_id.empty()) continue;
-    out += "  now: job " + std::to_string(job.position) + " " + job.method + " " + job.task_id +
+    if (job.job_state != EvalJobState::pending || job.run_id.empty()) continue;
+    out += "  now: job " + std::to_string(job.position) + " " + std::string(to_string(job.method)) + " " + job.task_id +
            (job.fault.empty() ? "" : " fault " + job.fault) + " repeat " +
            std::to_string(job.repeat) + ", run " + job.run_id + " " + job.run_state + "\n";
     break;
@@ -137,13 +138,14 @@ std::string render_results_text(const BatchView& batch) {
   bool heading = false;
   for (const auto& job : batch.jobs) {
     if (job.design_results.empty()) continue;
-    if (!heading) out += "\ndesigns (verdict and simulated cycles per gate workload)\n";
+    if (!heading) out += "\ndesigns (configuration, cache area per tile, and verdict and simulated cycles per gate workload)\n";
     heading = true;
     out += "  job " + std::to_string(job.position) + " " + method_label(job) + " " + job.task_id +
            (job.fault.empty() ? "" : " fault " + job.fault) + " repeat " + std::to_string(job.repeat) +
            ", run " + job.run_id + "\n";
     for (const auto& d : job.design_results) {
-      out += "    iter" + std::to_string(d.iteration) + " " + d.task_id + ": " + d.configuration + "\n     ";
+      out += "    iter" + std::to_string(d.iteration) + " " + d.task_id + ": " + d.configuration + "; area " +
+             fixed(d.area, 1) + "\n     ";
       for (const auto& r : d.results)
         out += " " + r.workload + " " + r.verdict + (r.cycles ? " " + std::to_string(*r.cycles) + " cycles" : "");
       if (d.results.empty()) out += " not simulated";
@@ -158,7 +160,7 @@ std::string render_results_json(const BatchView& batch) {
   w.begin_object();
   w.field("batch_id", batch.id);
   w.field("suite", batch.suite);
-  w.field("state", batch.state);
+  w.field("state", to_string(batch.state));
   w.field("submitted_at_ms", batch.submitted_at_ms);
   w.field("finished_at_ms", batch.finished_at_ms);
   w.key("request").raw(batch.request_json.empty() ? "{}" : batch.request_json);
@@ -184,9 +186,9 @@ std::string render_results_json(const BatchView& batch) {
   w.key("jobs").begin_array();
   for (const auto& j : batch.jobs) {
     w.begin_object();
-    w.field("position", j.position).field("method", j.method).field("task", j.task_id);
+    w.field("position", j.position).field("method", to_string(j.method)).field("task", j.task_id);
     w.field("fault", j.fault).field("repeat", j.repeat).field("seed", j.seed);
-    w.field("state", j.job_state).field("attempts", j.attempts).field("run_id", j.run_id);
+    w.field("state", to_string(j.job_state)).field("attempts", j.attempts).field("run_id", j.run_id);
     w.field("run_state", j.run_state).field("iterations", j.iterations);
     w.field("cost_usd", j.cost_usd).field("wall_s", j.wall_s).field("designs", j.designs);
     w.field("feasible_designs", j.feasible_designs);
@@ -209,6 +211,7 @@ std::string render_results_json(const BatchView& batch) {
       w.begin_object().field("task", d.task_id).field("iteration", d.iteration);
       w.field("build_id", d.build_id).field("passed", d.passed);
       w.field("configuration", d.configuration).field("default_configuration", d.default_configuration);
+      w.field("area", d.area);
       w.key("results").begin_array();
       for (const auto& r : d.results) {
         w.begin_object().field("workload", r.workload).field("verdict", r.verdict).key("cycles");

@@ -10,6 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/eval_job_key.h"
+#include "core/eval_state.h"
+
 namespace mace::eval {
 
 // One job as the batch sees it now.
@@ -39,6 +42,7 @@ struct JobDesign {
   bool passed = false;
   std::string configuration;           // configuration_text
   bool default_configuration = false;  // OpenPiton's defaults on the run's core and mesh
+  double area = 0;  // its caches' area per tile, in the area model's units (eval/cache_area.h)
   std::vector<WorkloadFigures> results;
 };
 
@@ -51,14 +55,9 @@ struct TaskVerdicts {
   std::vector<std::optional<int64_t>> cycles = {};
 };
 
-struct JobOutcome {
-  int64_t position = 0;
-  std::string method;
-  std::string task_id;
-  std::string fault;
-  int64_t repeat = 0;
-  int64_t seed = 0;
-  std::string job_state;  // pending | done | gave_up
+// A job (its key, as the store keeps it) and what became of it.
+struct JobOutcome : EvalJobKey {
+  EvalJobState job_state = EvalJobState::pending;
   int64_t attempts = 0;
   std::string run_id;     // latest run; "" before the first
   std::string run_state;  // that run's state; "" without one
@@ -92,7 +91,7 @@ std::string method_label(const JobOutcome& job);
 struct BatchView {
   std::string id;
   std::string suite;
-  std::string state;  // running | done | cancelled
+  EvalBatchState state = EvalBatchState::running;
   int64_t submitted_at_ms = 0;
   int64_t finished_at_ms = 0;
   std::string request_json;

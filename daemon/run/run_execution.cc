@@ -241,7 +241,7 @@ class Run {
   void start_eval_job() {
     recorder_.with_store([&](store::Store& store) { store.set_eval_run_env(recorder_.run_id(), environment_); });
     if (!eval_job_->fault.empty())
-      recorder_.message("evaluation job " + std::string(eval::to_string(eval_job_->method)) +
+      recorder_.message("evaluation job " + std::string(to_string(eval_job_->method)) +
                         " with the " +
                         std::string(eval_job_->fault_kind ? eval::to_string(*eval_job_->fault_kind) : "") +
                         " fault " + eval_job_->fault);

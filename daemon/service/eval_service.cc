@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "eval/cache_area.h"
 #include "eval/codesign_designs.h"
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
@@ -85,8 +86,9 @@ eval::JobInstructions job_instructions(const eval::Suite& suite, const eval::Sui
 // the direct planner's (core/run_outcome.h); the fixed plans are their methods'.
 std::string planned_by(const std::optional<eval::BatchRequest>& request, const eval::SuiteParseResult& suite,
                        const store::EvalJobRecord& job) {
-  if (job.method == "fault_check" || job.method == "codesign") return job.method;
-  if (job.method != "mace") return "llm";
+  if (job.method == EvalMethod::fault_check || job.method == EvalMethod::codesign)
+    return std::string(to_string(job.method));
+  if (job.method != EvalMethod::mace) return "llm";
   std::string backend = request ? request->backend : "";
   if (backend.empty()) {
     const eval::SuiteTask* task = suite.suite ? suite.suite->task(job.task_id) : nullptr;
@@ -126,7 +128,7 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
                                 : request.backend;
       if (backend == "direct")
         errors.push_back({"methods[" + std::to_string(i) + "]",
-                          std::string(eval::to_string(request.methods[i])) +
+                          std::string(to_string(request.methods[i])) +
                               " calls an LLM, but task " + suite.tasks[t].id +
                               " would run with the direct backend; give --backend"});
     }
@@ -163,7 +165,7 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
   for (const auto& job : jobs) {
     store::EvalJobRecord row;
     row.position = job.position;
-    row.method = std::string(eval::to_string(job.method));
+    row.method = job.method;
     row.task_id = job.task_id;
     row.fault = job.fault;
     row.repeat = job.repeat;
@@ -203,55 +205,54 @@ void EvalService::advance() {
     bool& flag;
     ~Reset() { flag = false; }
   } reset{advancing_};
-  for (const auto& batch : store_.eval_batches({"running"})) advance_batch(batch);
+  for (const auto& batch : store_.eval_batches({EvalBatchState::running})) advance_batch(batch);
 }
 
 void EvalService::advance_batch(const store::EvalBatchRecord& batch) {
   for (const auto& job : store_.eval_jobs(batch.id)) {
-    if (job.state != "pending") continue;
+    if (job.state != EvalJobState::pending) continue;
     if (!job.run_id.empty()) {
       auto run = store_.find_run(job.run_id);
       if (run && !is_final(run->state)) return;  // one job at a time: it is still going
       if (run && run->state != RunState::error) {
-        store_.set_eval_job_state(batch.id, job.position, "done");  // REQ-EVAL-3
+        store_.set_eval_job_state(batch.id, job.position, EvalJobState::done);  // REQ-EVAL-3
         continue;
       }
       if (job.attempts >= kMaxJobAttempts) {
-        store_.set_eval_job_state(batch.id, job.position, "gave_up");
+        store_.set_eval_job_state(batch.id, job.position, EvalJobState::gave_up);
         continue;
       }
     }
     if (start_job(batch, job)) return;
   }
-  store_.set_eval_batch_state(batch.id, "done", clock_());
+  store_.set_eval_batch_state(batch.id, EvalBatchState::done, clock_());
 }
 
 bool EvalService::start_job(const store::EvalBatchRecord& batch, const store::EvalJobRecord& job) {
   auto suite = eval::parse_suite_json(batch.suite_json);
   auto request = eval::request_from_json(batch.request_json);
-  auto method = eval::method_from_string(job.method);
   const eval::SuiteTask* task = suite.suite ? suite.suite->task(job.task_id) : nullptr;
-  if (!task || !request || !method) {
-    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+  if (!task || !request) {
+    store_.set_eval_job_state(batch.id, job.position, EvalJobState::gave_up);
     return false;
   }
   eval::JobInstructions instructions;
   try {
-    instructions = job_instructions(*suite.suite, *task, job, *request, *method);
+    instructions = job_instructions(*suite.suite, *task, job, *request, job.method);
   } catch (const std::exception&) {
-    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+    store_.set_eval_job_state(batch.id, job.position, EvalJobState::gave_up);
     return false;
   }
   store::EvalRunRecord record{job, "", eval::to_json(instructions), ""};
   SubmitOutcome outcome = runs_.submit_tied(
-      job_spec(*task, *method, *request), batch.submitted_by_uid, [&](const std::string& run_id) {
+      job_spec(*task, job.method, *request), batch.submitted_by_uid, [&](const std::string& run_id) {
         record.run_id = run_id;
         store_.insert_eval_run(record);
       });
   if (outcome.run_id.empty()) {
     // The spec was refused now (a backend that cannot be used any more, say): the job
     // cannot run, and trying again would refuse it again.
-    store_.set_eval_job_state(batch.id, job.position, "gave_up");
+    store_.set_eval_job_state(batch.id, job.position, EvalJobState::gave_up);
     return false;
   }
   return true;
@@ -276,12 +277,7 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
   const auto suite = eval::parse_suite_json(batch->suite_json);
   for (const auto& job : store_.eval_jobs(batch_id)) {
     eval::JobOutcome out;
-    out.position = job.position;
-    out.method = job.method;
-    out.task_id = job.task_id;
-    out.fault = job.fault;
-    out.repeat = job.repeat;
-    out.seed = job.seed;
+    static_cast<EvalJobKey&>(out) = job;
     out.job_state = job.state;
     out.attempts = job.attempts;
     out.run_id = job.run_id;
@@ -313,7 +309,8 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
           if (store::has_configuration(t)) {
             const DesignConfiguration config = store::task_configuration(t, run->default_caches);
             eval::JobDesign design{t.task_id, t.iteration, t.build_id, t.passed.value_or(false),
-                                   configuration_text(config), is_default_configuration(config), {}};
+                                   configuration_text(config), is_default_configuration(config),
+                                   eval::design_cache_area(config), {}};
             for (const auto& r : t.results)
               design.results.push_back({r.workload, std::string(to_string(r.verdict)), r.cycles});
             out.design_results.push_back(std::move(design));
@@ -346,17 +343,17 @@ void EvalService::cancel(const std::string& batch_id, const Caller& caller) {
     throw RequestError({"batchId", "batch " + batch_id + " was submitted by uid " +
                                        std::to_string(batch->submitted_by_uid) +
                                        "; only that user and maced's administrators may cancel it"});
-  if (batch->state != "running") return;
+  if (batch->state != EvalBatchState::running) return;
   std::vector<std::string> under_way;
   for (const auto& job : store_.eval_jobs(batch_id)) {
-    if (job.state != "pending" || job.run_id.empty()) continue;
+    if (job.state != EvalJobState::pending || job.run_id.empty()) continue;
     auto run = store_.find_run(job.run_id);
     if (!run || is_final(run->state)) continue;
     runs_.check_may_cancel(run->id, caller);
     under_way.push_back(run->id);
   }
   // The batch first: a cancelled run ends, and the batch must start no next job then.
-  store_.set_eval_batch_state(batch_id, "cancelled", clock_());
+  store_.set_eval_batch_state(batch_id, EvalBatchState::cancelled, clock_());
   for (const auto& run_id : under_way) runs_.cancel(run_id, caller);
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/eval_job_key.h"
+#include "core/eval_state.h"
 #include "store/workload_result_record.h"
 
 namespace mace::store {
@@ -18,24 +20,12 @@ struct EvalBatchRecord {
   std::string request_json;  // methods, repeats, seed, keep_models, ...
   uint32_t submitted_by_uid = 0;
   int64_t submitted_at_ms = 0;
-  std::string state = "running";  // running | done | cancelled
+  EvalBatchState state = EvalBatchState::running;
   int64_t finished_at_ms = 0;
 };
 
-// What a job is: its place in its batch and what it tries. A job and every run it made
-// carry it.
-struct EvalJobKey {
-  std::string batch_id;
-  int64_t position = 0;
-  std::string method;
-  std::string task_id;
-  std::string fault;
-  int64_t repeat = 0;
-  int64_t seed = 0;
-};
-
 struct EvalJobRecord : EvalJobKey {
-  std::string state = "pending";  // pending | done | gave_up
+  EvalJobState state = EvalJobState::pending;
   int64_t attempts = 0;
   // Read with the job: its latest run, "" when none was made yet.
   std::string run_id;

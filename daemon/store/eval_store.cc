@@ -1,6 +1,7 @@
 // Evaluation batches, jobs, runs and re-simulations (migrations 9 and 11).
 #include <algorithm>
 
+#include "store/columns.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "store/workload_result_columns.h"
@@ -8,76 +9,66 @@
 namespace mace::store {
 namespace {
 
-constexpr const char* kBatchColumns =
-    "id, suite_name, suite_json, request_json, submitted_by_uid, submitted_at_ms, state, "
-    "finished_at_ms";
+const auto kBatchColumns = columns(
+    column("id", &EvalBatchRecord::id), column("suite_name", &EvalBatchRecord::suite_name),
+    column("suite_json", &EvalBatchRecord::suite_json), column("request_json", &EvalBatchRecord::request_json),
+    column("submitted_by_uid", &EvalBatchRecord::submitted_by_uid),
+    column("submitted_at_ms", &EvalBatchRecord::submitted_at_ms), column("state", &EvalBatchRecord::state),
+    column("finished_at_ms", &EvalBatchRecord::finished_at_ms));
 
-EvalBatchRecord read_batch(const Statement& s) {
-  EvalBatchRecord b;
-  b.id = s.text(0);
-  b.suite_name = s.text(1);
-  b.suite_json = s.text(2);
-  b.request_json = s.text(3);
-  b.submitted_by_uid = static_cast<uint32_t>(s.int64(4));
-  b.submitted_at_ms = s.int64(5);
-  b.state = s.text(6);
-  b.finished_at_ms = s.int64(7);
-  return b;
+// What a job is, in eval_jobs and in every eval_runs row it made.
+const auto kJobKeyColumns = columns(
+    column("batch_id", &EvalJobKey::batch_id), column("position", &EvalJobKey::position),
+    column("method", &EvalJobKey::method), column("task_id", &EvalJobKey::task_id),
+    column("fault", &EvalJobKey::fault), column("repeat", &EvalJobKey::repeat), column("seed", &EvalJobKey::seed));
+const auto kJobColumns = columns(column("state", &EvalJobRecord::state), column("attempts", &EvalJobRecord::attempts));
+const auto kRunColumns =
+    columns(column("run_id", &EvalRunRecord::run_id), column("instructions_json", &EvalRunRecord::instructions_json),
+            column("env_json", &EvalRunRecord::env_json));
+
+std::string select_runs(const std::string& rest) {
+  return "SELECT " + kJobKeyColumns.names() + ", " + kRunColumns.names() + " FROM eval_runs " + rest;
 }
 
-constexpr const char* kRunColumns =
-    "run_id, batch_id, position, method, task_id, fault, repeat, seed, instructions_json, env_json";
-
-EvalRunRecord read_eval_run(const Statement& s) {
-  return {{s.text(1), s.int64(2), s.text(3), s.text(4), s.text(5), s.int64(6), s.int64(7)},
-          s.text(0), s.text(8), s.text(9)};
+EvalRunRecord read_eval_run(const Database& db, const Statement& stmt) {
+  EvalRunRecord run;
+  kJobKeyColumns.read(db, stmt, 0, run);
+  kRunColumns.read(db, stmt, kJobKeyColumns.count, run);
+  return run;
 }
 
 }  // namespace
 
 void Store::insert_eval_batch(const EvalBatchRecord& batch, const std::vector<EvalJobRecord>& jobs) {
   Transaction txn(*db_);
-  auto stmt = db_->prepare(
-      "INSERT INTO eval_batches (id, suite_name, suite_json, request_json, submitted_by_uid, "
-      "submitted_at_ms, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  stmt.bind(1, batch.id)
-      .bind(2, batch.suite_name)
-      .bind(3, batch.suite_json)
-      .bind(4, batch.request_json)
-      .bind(5, batch.submitted_by_uid)
-      .bind(6, batch.submitted_at_ms)
-      .bind(7, batch.state);
-  stmt.run();
-  auto job_stmt = db_->prepare(
-      "INSERT INTO eval_jobs (batch_id, position, method, task_id, fault, repeat, seed) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  for (const auto& job : jobs) {
+  auto stmt = db_->prepare("INSERT INTO eval_batches (" + kBatchColumns.names() + ") VALUES (" +
+                           kBatchColumns.parameters() + ")");
+  kBatchColumns.bind(stmt, 1, batch).run();
+  auto job_stmt = db_->prepare("INSERT INTO eval_jobs (" + kJobKeyColumns.names() + ", " + kJobColumns.names() +
+                               ") VALUES (" + kJobKeyColumns.parameters() + ", " +
+                               kJobColumns.parameters(kJobKeyColumns.count + 1) + ")");
+  for (EvalJobRecord job : jobs) {
+    job.batch_id = batch.id;
     job_stmt.reset();
-    job_stmt.bind(1, batch.id)
-        .bind(2, job.position)
-        .bind(3, job.method)
-        .bind(4, job.task_id)
-        .bind(5, job.fault)
-        .bind(6, job.repeat)
-        .bind(7, job.seed);
-    job_stmt.run();
+    kJobKeyColumns.bind(job_stmt, 1, job);
+    kJobColumns.bind(job_stmt, kJobKeyColumns.count + 1, job).run();
   }
   txn.commit();
 }
 
 std::optional<EvalBatchRecord> Store::find_eval_batch(const std::string& id) const {
-  auto stmt = db_->prepare(std::string("SELECT ") + kBatchColumns + " FROM eval_batches WHERE id = ?1");
+  auto stmt = db_->prepare("SELECT " + kBatchColumns.names() + " FROM eval_batches WHERE id = ?1");
   stmt.bind(1, id);
   if (!stmt.step()) return std::nullopt;
-  return read_batch(stmt);
+  return kBatchColumns.read(*db_, stmt);
 }
 
-std::vector<EvalBatchRecord> Store::eval_batches(const std::vector<std::string>& states) const {
-  auto stmt = db_->prepare(std::string("SELECT ") + kBatchColumns +
+std::vector<EvalBatchRecord> Store::eval_batches(const std::vector<EvalBatchState>& states) const {
+  auto stmt = db_->prepare("SELECT " + kBatchColumns.names() +
                            " FROM eval_batches ORDER BY submitted_at_ms DESC, id DESC");
   std::vector<EvalBatchRecord> out;
   while (stmt.step()) {
-    auto b = read_batch(stmt);
+    auto b = kBatchColumns.read(*db_, stmt);
     if (states.empty() || std::find(states.begin(), states.end(), b.state) != states.end())
       out.push_back(std::move(b));
   }
@@ -95,50 +86,43 @@ WHERE b.submitted_by_uid = ?1 AND b.state = 'running' AND j.state = 'pending'
 }
 
 std::vector<EvalJobRecord> Store::eval_jobs(const std::string& batch_id) const {
-  auto stmt = db_->prepare(R"sql(
-SELECT j.batch_id, j.position, j.method, j.task_id, j.fault, j.repeat, j.seed, j.state, j.attempts,
-       coalesce((SELECT r.run_id FROM eval_runs r WHERE r.batch_id = j.batch_id AND
-                 r.position = j.position ORDER BY r.rowid DESC LIMIT 1), '')
-FROM eval_jobs j WHERE j.batch_id = ?1 ORDER BY j.position
-)sql");
+  // Each job with its latest run, "" before the first.
+  auto stmt = db_->prepare("SELECT " + kJobKeyColumns.names("j") + ", " + kJobColumns.names("j") +
+                           ", coalesce((SELECT r.run_id FROM eval_runs r WHERE r.batch_id = j.batch_id AND "
+                           "r.position = j.position ORDER BY r.rowid DESC LIMIT 1), '') "
+                           "FROM eval_jobs j WHERE j.batch_id = ?1 ORDER BY j.position");
   stmt.bind(1, batch_id);
   std::vector<EvalJobRecord> out;
-  while (stmt.step())
-    out.push_back({{stmt.text(0), stmt.int64(1), stmt.text(2), stmt.text(3), stmt.text(4),
-                    stmt.int64(5), stmt.int64(6)},
-                   stmt.text(7), stmt.int64(8), stmt.text(9)});
+  while (stmt.step()) {
+    EvalJobRecord& job = out.emplace_back();
+    kJobKeyColumns.read(*db_, stmt, 0, job);
+    kJobColumns.read(*db_, stmt, kJobKeyColumns.count, job);
+    job.run_id = stmt.text(kJobKeyColumns.count + kJobColumns.count);
+  }
   return out;
 }
 
-void Store::set_eval_job_state(const std::string& batch_id, int64_t position, const std::string& state) {
+void Store::set_eval_job_state(const std::string& batch_id, int64_t position, EvalJobState state) {
   auto stmt = db_->prepare("UPDATE eval_jobs SET state = ?3 WHERE batch_id = ?1 AND position = ?2");
-  stmt.bind(1, batch_id).bind(2, position).bind(3, state);
+  stmt.bind(1, batch_id).bind(2, position).bind(3, to_string(state));
   stmt.run();
 }
 
-void Store::set_eval_batch_state(const std::string& batch_id, const std::string& state, int64_t now_ms) {
+void Store::set_eval_batch_state(const std::string& batch_id, EvalBatchState state, int64_t now_ms) {
   auto stmt = db_->prepare(
       "UPDATE eval_batches SET state = ?2, finished_at_ms = CASE WHEN ?2 = 'running' THEN 0 "
       "ELSE ?3 END WHERE id = ?1");
-  stmt.bind(1, batch_id).bind(2, state).bind(3, now_ms);
+  stmt.bind(1, batch_id).bind(2, to_string(state)).bind(3, now_ms);
   stmt.run();
 }
 
 void Store::insert_eval_run(const EvalRunRecord& run) {
   Transaction txn(*db_);
-  auto stmt = db_->prepare(std::string("INSERT INTO eval_runs (") + kRunColumns +
-                           ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-  stmt.bind(1, run.run_id)
-      .bind(2, run.batch_id)
-      .bind(3, run.position)
-      .bind(4, run.method)
-      .bind(5, run.task_id)
-      .bind(6, run.fault)
-      .bind(7, run.repeat)
-      .bind(8, run.seed)
-      .bind(9, run.instructions_json)
-      .bind(10, run.env_json);
-  stmt.run();
+  auto stmt = db_->prepare("INSERT INTO eval_runs (" + kJobKeyColumns.names() + ", " + kRunColumns.names() +
+                           ") VALUES (" + kJobKeyColumns.parameters() + ", " +
+                           kRunColumns.parameters(kJobKeyColumns.count + 1) + ")");
+  kJobKeyColumns.bind(stmt, 1, run);
+  kRunColumns.bind(stmt, kJobKeyColumns.count + 1, run).run();
   auto count = db_->prepare(
       "UPDATE eval_jobs SET attempts = attempts + 1 WHERE batch_id = ?1 AND position = ?2");
   count.bind(1, run.batch_id).bind(2, run.position);
@@ -147,18 +131,17 @@ void Store::insert_eval_run(const EvalRunRecord& run) {
 }
 
 std::optional<EvalRunRecord> Store::find_eval_run(const std::string& run_id) const {
-  auto stmt = db_->prepare(std::string("SELECT ") + kRunColumns + " FROM eval_runs WHERE run_id = ?1");
+  auto stmt = db_->prepare(select_runs("WHERE run_id = ?1"));
   stmt.bind(1, run_id);
   if (!stmt.step()) return std::nullopt;
-  return read_eval_run(stmt);
+  return read_eval_run(*db_, stmt);
 }
 
 std::vector<EvalRunRecord> Store::eval_runs(const std::string& batch_id) const {
-  auto stmt = db_->prepare(std::string("SELECT ") + kRunColumns +
-                           " FROM eval_runs WHERE batch_id = ?1 ORDER BY position, rowid");
+  auto stmt = db_->prepare(select_runs("WHERE batch_id = ?1 ORDER BY position, rowid"));
   stmt.bind(1, batch_id);
   std::vector<EvalRunRecord> out;
-  while (stmt.step()) out.push_back(read_eval_run(stmt));
+  while (stmt.step()) out.push_back(read_eval_run(*db_, stmt));
   return out;
 }
 

@@ -546,14 +546,14 @@ class Store {
   void insert_eval_batch(const EvalBatchRecord& batch, const std::vector<EvalJobRecord>& jobs);
   std::optional<EvalBatchRecord> find_eval_batch(const std::string& id) const;
   // Newest first.
-  std::vector<EvalBatchRecord> eval_batches(const std::vector<std::string>& states) const;
+  std::vector<EvalBatchRecord> eval_batches(const std::vector<EvalBatchState>& states) const;
   // In run order, each with its latest run.
   std::vector<EvalJobRecord> eval_jobs(const std::string& batch_id) const;
   // How many jobs of `uid`'s running batches are still pending (a batch submit checks the
   // per-user limit with it); a cancelled batch's are not.
   int64_t count_pending_eval_jobs(uint32_t uid) const;
-  void set_eval_job_state(const std::string& batch_id, int64_t position, const std::string& state);
-  void set_eval_batch_state(const std::string& batch_id, const std::string& state, int64_t now_ms);
+  void set_eval_job_state(const std::string& batch_id, int64_t position, EvalJobState state);
+  void set_eval_batch_state(const std::string& batch_id, EvalBatchState state, int64_t now_ms);
   // Records a run made for a job and counts the attempt; in the caller's transaction with
   // the run's own insert, so a job never has a run the store does not tie to it.
   void insert_eval_run(const EvalRunRecord& run);

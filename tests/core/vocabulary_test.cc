@@ -6,6 +6,7 @@
 
 #include "core/build_outcome.h"
 #include "core/dispatch.h"
+#include "core/eval_state.h"
 #include "core/event_kind.h"
 #include "core/failure_reason.h"
 #include "core/run_outcome.h"
@@ -42,6 +43,8 @@ TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<PlannerKind>(planner_kind_from_string), 5);
   EXPECT_EQ(round_trips<RunOutcome>(run_outcome_from_string), 3);
   EXPECT_EQ(round_trips<Dispatch>(dispatch_from_string), 2);
+  EXPECT_EQ(round_trips<EvalBatchState>(eval_batch_state_from_string), 3);
+  EXPECT_EQ(round_trips<EvalJobState>(eval_job_state_from_string), 3);
 }
 
 TEST(VocabularyTest, UnknownTextIsRefused) {
@@ -51,6 +54,7 @@ TEST(VocabularyTest, UnknownTextIsRefused) {
   EXPECT_EQ(verdict_from_string("PASS"), std::nullopt);
   EXPECT_EQ(failure_reason_from_string("disk_full"), std::nullopt);
   EXPECT_EQ(run_state_from_string("paused"), std::nullopt);
+  EXPECT_EQ(eval_job_state_from_string("gave up"), std::nullopt);
 }
 
 TEST(VocabularyTest, TheEmptyWordsAreNoneAndReadBackSo) {

@@ -372,6 +372,42 @@ TEST_F(EvalTest, ACodesignSearchRecordsEveryDesignItEvaluates) {
   EXPECT_TRUE(query(db(), "SELECT 1 FROM llm_calls").empty());
 }
 
+// REQ-EVAL-8: the search's feasible designs with their area and each gate workload's
+// cycles, in the results and drawn in the report as area against cycles with the Pareto
+// front marked (in a real browser). On the fixture a pico memstress is faster the larger
+// the L1.5: of the six designs within 100 KiB-equivalents, the smallest with a 16 KiB
+// L1.5 beats every other.
+TEST_F(EvalTest, ACodesignSearchsDesignsAreDrawnAsAreaAgainstCyclesWithTheirParetoFront) {
+  start();
+  std::string batch = submit(R"({"suite": "pareto", "tasks": [
+    {"id": "mem", "spec": {"core": "pico", "mesh": [1, 1], "workloads": ["hello", "memstress"],
+       "objective": "Fastest memstress within the area budget", "backend": "direct"},
+     "expert": {}, "area_budget": 100}]})", {"--methods", "codesign"});
+  ASSERT_TRUE(wait_done(batch)) << maced_->mace({"eval", "status", batch}).out;
+  const std::string json = maced_->mace({"eval", "results", batch, "--json"}).out;
+  EXPECT_THAT(json, HasSubstr("\"feasible_designs\": 6"));
+  EXPECT_THAT(json, ::testing::ContainsRegex("\"area\": [0-9]+\\.[0-9]+"));
+  EXPECT_THAT(maced_->mace({"eval", "results", batch}).out, ::testing::ContainsRegex("L1.5 16 KiB, 4-way; .*; area 80.2"));
+
+  auto report = maced_->mace({"eval", "report", batch, "-o", dir_.file("report.html")});
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  if (chromium_binary().empty())
+    GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh installs it)";
+  auto dom = browse(dir_.file("report.html"), {"--dump-dom"}, dir_.path());
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_THAT(dom.out, HasSubstr("<h2>Co-design: area against cycles</h2>"));
+  const std::size_t chart = dom.out.find("data-workload=\"memstress\"");
+  ASSERT_NE(chart, std::string::npos) << dom.out;
+  const std::string svg = dom.out.substr(chart, dom.out.find("</svg>", chart) - chart);
+  EXPECT_EQ(count_of(svg, "<circle class=\"front\""), 1u) << svg;
+  EXPECT_EQ(count_of(svg, "<circle class=\"dominated\""), 5u) << svg;
+  const std::size_t table = dom.out.find("<table class=\"pareto-front\" data-workload=\"memstress\"", chart);
+  ASSERT_NE(table, std::string::npos);
+  const std::string front = dom.out.substr(table, dom.out.find("</table>", table) - table);
+  EXPECT_THAT(front, HasSubstr("L1D 4 KiB, 4-way; L1.5 16 KiB, 4-way; L2 32 KiB, 4-way"));
+  EXPECT_THAT(front, HasSubstr("<td class=\"num\">80.2</td><td class=\"num\">52,000</td>"));
+}
+
 // REQ-EVAL-8, REQ-EXEC-5: on a pico mesh the search builds each geometry on the 2D mesh and
 // on the crossbar; the crossbar's build gets sims's -network_config, its own model, and
 // its task row records the network.

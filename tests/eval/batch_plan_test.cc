@@ -120,14 +120,14 @@ BatchView sample_batch() {
   BatchView b;
   b.id = "eval-1";
   b.suite = "s<script>";
-  b.state = "done";
-  auto job = [](std::string method, std::string task, std::string fault, std::string state,
+  b.state = EvalBatchState::done;
+  auto job = [](EvalMethod method, std::string task, std::string fault, std::string state,
                 double cost, double wall) {
     JobOutcome j;
     j.method = method;
     j.task_id = task;
     j.fault = fault;
-    j.job_state = "done";
+    j.job_state = EvalJobState::done;
     j.run_state = state;
     j.iterations = 2;
     j.cost_usd = cost;
@@ -135,13 +135,14 @@ BatchView sample_batch() {
     j.designs = 1;
     return j;
   };
-  b.jobs = {job("mace", "a", "", "passed", 0.5, 10), job("mace", "a", "", "failed", 0.25, 20),
-            job("fault_check", "a", "f", "failed", 0, 5), job("baseline", "a,\"x\"", "", "passed", 0.1, 3)};
+  b.jobs = {job(EvalMethod::mace, "a", "", "passed", 0.5, 10), job(EvalMethod::mace, "a", "", "failed", 0.25, 20),
+            job(EvalMethod::fault_check, "a", "f", "failed", 0, 5),
+            job(EvalMethod::baseline, "a,\"x\"", "", "passed", 0.1, 3)};
   b.jobs[2].outcome = "caught";
   JobOutcome pending;
-  pending.method = "mace";
+  pending.method = EvalMethod::mace;
   pending.task_id = "b";
-  pending.job_state = "pending";
+  pending.job_state = EvalJobState::pending;
   b.jobs.push_back(pending);
   return b;
 }
@@ -199,8 +200,8 @@ TEST(ResultsTest, TheDirectPlannersMaceJobsAreCountedApartAndNotAsSuccesses) {
 // A fault check's success is its run's outcome; a run that could not tell is no success.
 TEST(ResultsTest, AFaultCheckSucceedsWhenItsRunCaughtTheFault) {
   JobOutcome check;
-  check.method = "fault_check";
-  check.job_state = "done";
+  check.method = EvalMethod::fault_check;
+  check.job_state = EvalJobState::done;
   check.run_state = "failed";
   check.outcome = "caught";
   EXPECT_TRUE(job_succeeded(check));
@@ -218,26 +219,28 @@ TEST(ResultsTest, EachJobsDesignsComeWithTheirConfigurationAndCycles) {
   b.id = "b1";
   JobOutcome job;
   job.position = 3;
-  job.method = "mace";
+  job.method = EvalMethod::mace;
   job.task_id = "memstress";
   job.repeat = 1;
-  job.job_state = "done";
+  job.job_state = EvalJobState::done;
   job.run_id = "r7";
   job.run_state = "passed";
   job.planner = "llm";
   job.design_results = {{"small", 1, "mace_ab", true,
-                         "pico 1x1; L1D 4 KiB, 4-way", false,
+                         "pico 1x1; L1D 4 KiB, 4-way", false, 45.76,
                          {{"hello", "pass", 13886}, {"memstress", "timeout", std::nullopt}}}};
   job.resimulated = {{"small", "mace_ab", {{"hello", "pass"}}, {13886}}};
   b.jobs = {job};
   const std::string text = render_results_text(b);
-  EXPECT_THAT(text, HasSubstr("designs (verdict and simulated cycles per gate workload)\n"
+  EXPECT_THAT(text, HasSubstr("designs (configuration, cache area per tile, and verdict and simulated cycles per "
+                              "gate workload)\n"
                               "  job 3 mace memstress repeat 1, run r7\n"
-                              "    iter1 small: pico 1x1; L1D 4 KiB, 4-way\n"
+                              "    iter1 small: pico 1x1; L1D 4 KiB, 4-way; area 45.8\n"
                               "      hello pass 13886 cycles memstress timeout\n"));
   const std::string json = render_results_json(b);
   EXPECT_THAT(json, HasSubstr("\"configuration\": \"pico 1x1; L1D 4 KiB, 4-way\""));
   EXPECT_THAT(json, HasSubstr("\"default_configuration\": false"));
+  EXPECT_THAT(json, HasSubstr("\"area\": 45.76"));
   EXPECT_THAT(json, ::testing::ContainsRegex("\"workload\": \"hello\",\\s*\"verdict\": \"pass\",\\s*\"cycles\": 13886"));
   EXPECT_THAT(json, ::testing::ContainsRegex("\"verdict\": \"timeout\",\\s*\"cycles\": null"));
   EXPECT_THAT(json, ::testing::ContainsRegex("\"cycles\": \\{\\s*\"hello\": 13886\\s*\\}"));

@@ -66,11 +66,11 @@ TEST_F(EvalServiceTest, ErrorsAreRetriedAFixedNumberOfTimesAndOtherEndsFinishThe
   runs_.finish(second, RunState::failed, "workload_failed");
   EXPECT_EQ(current_run(), "");
   auto view = eval_.view(batch, kOwner);
-  EXPECT_EQ(view.state, "done");
+  EXPECT_EQ(view.state, EvalBatchState::done);
   ASSERT_EQ(view.jobs.size(), 2u);
-  EXPECT_EQ(view.jobs[0].job_state, "gave_up");
+  EXPECT_EQ(view.jobs[0].job_state, EvalJobState::gave_up);
   EXPECT_EQ(view.jobs[0].attempts, kMaxJobAttempts);
-  EXPECT_EQ(view.jobs[1].job_state, "done");
+  EXPECT_EQ(view.jobs[1].job_state, EvalJobState::done);
   EXPECT_EQ(view.jobs[1].attempts, 1);
   EXPECT_EQ(view.jobs[1].run_state, "failed");
   // Advancing again changes nothing: no job runs twice.
@@ -172,13 +172,13 @@ TEST_F(EvalServiceTest, ACancelRefusedLeavesTheBatchAndItsRunAsTheyWere) {
     EXPECT_THAT(e.what(), HasSubstr("only that user and maced's administrators may cancel it"));
   }
   auto view = eval.view(batch, kOwner);
-  EXPECT_EQ(view.state, "running");
+  EXPECT_EQ(view.state, EvalBatchState::running);
   EXPECT_EQ(view.finished_at_ms, 0);
   EXPECT_EQ(store_->find_run(run)->state, RunState::running);
-  for (const auto& job : view.jobs) EXPECT_EQ(job.job_state, "pending");
+  for (const auto& job : view.jobs) EXPECT_EQ(job.job_state, EvalJobState::pending);
 
   eval.cancel(batch, Caller{1, true});
-  EXPECT_EQ(eval.view(batch, kOwner).state, "cancelled");
+  EXPECT_EQ(eval.view(batch, kOwner).state, EvalBatchState::cancelled);
   EXPECT_EQ(store_->find_run(run)->state, RunState::cancelled);
   EXPECT_EQ(current_run(), "") << "a cancelled batch started its next job";
 }

@@ -334,7 +334,7 @@ TEST_F(StoreTest, CountsAUsersQueuedRunsAndPendingEvaluationJobs) {
     for (int i = 0; i < jobs; ++i) {
       EvalJobRecord job;
       job.position = i;
-      job.method = "mace";
+      job.method = EvalMethod::mace;
       job.task_id = "t";
       rows.push_back(job);
     }
@@ -343,9 +343,9 @@ TEST_F(StoreTest, CountsAUsersQueuedRunsAndPendingEvaluationJobs) {
   batch("b1", 1000, 3);
   batch("b2", 1000, 2);
   batch("b3", 2000, 5);
-  store->set_eval_job_state("b1", 0, "done");
+  store->set_eval_job_state("b1", 0, EvalJobState::done);
   EXPECT_EQ(store->count_pending_eval_jobs(1000), 4);
-  store->set_eval_batch_state("b2", "cancelled", 1);
+  store->set_eval_batch_state("b2", EvalBatchState::cancelled, 1);
   EXPECT_EQ(store->count_pending_eval_jobs(1000), 2);
   EXPECT_EQ(store->count_pending_eval_jobs(2000), 5);
 }

@@ -535,18 +535,24 @@ TEST_F(FakeSimsRun, RunSleepPausesMidTranscript) {
 
 // A passing run ends at its program's own cycle, printed as OpenPiton's testbench prints
 // its time ("%0d: ", cycles * 500 + 250) on every core; memstress the later the smaller the
-// model's L1D, as a buffer that no longer fits would.
-TEST(FakeSimsCycles, EachProgramEndsAtItsOwnTimeAndMemstressAtOneSetByTheL1d) {
+// first cache its loads meet, as a buffer that no longer fits would: the L1.5 on pico, whose
+// tile has no L1 (its L1D size changes nothing), the L1D on sparc.
+TEST(FakeSimsCycles, EachProgramEndsAtItsOwnTimeAndMemstressAtOneSetByItsFirstCache) {
   FixtureCheckout checkout;
   TempDir build_dir, diags;
   diags.write("hello.S", "# hello\n");
   diags.write("memstress.S", "# memstress\n");
-  std::vector<std::string> small = kPico1x1;
-  small[5] = "-build_id=small";
-  small.push_back("-config_l1d_size=4096");
+  auto with = [](std::vector<std::string> build, const std::string& id, const std::string& option) {
+    *std::find_if(build.begin(), build.end(), [](const std::string& a) { return a.rfind("-build_id=", 0) == 0; }) =
+        "-build_id=" + id;
+    build.push_back(option);
+    return build;
+  };
   const std::vector<std::string> sparc = {"-sys=manycore", "-x_tiles=1", "-y_tiles=1", "-vlt_build",
                                           "-build_id=sparc1x1", "-vlt_build_args=--no-timing"};
-  for (const auto& build : {kPico1x1, small, sparc})
+  for (const auto& build : {kPico1x1, with(kPico1x1, "pico_l15", "-config_l15_size=4096"),
+                            with(kPico1x1, "pico_l1d", "-config_l1d_size=4096"), sparc,
+                            with(sparc, "sparc_l1d", "-config_l1d_size=4096")})
     ASSERT_EQ(sims(checkout, build, build_dir.path()).exit_code, 0);
   auto pass_line = [&](const std::string& build_id, bool pico, const std::string& diag) {
     TempDir dir;
@@ -560,7 +566,10 @@ TEST(FakeSimsCycles, EachProgramEndsAtItsOwnTimeAndMemstressAtOneSetByTheL1d) {
   EXPECT_EQ(pass_line("pico1x1", true, "hello.S"), "6943250: Simulation -> PASS (HIT GOOD TRAP)");
   EXPECT_EQ(pass_line("sparc1x1", false, "hello.S"), "6943250: Simulation -> PASS (HIT GOOD TRAP)");
   EXPECT_EQ(pass_line("pico1x1", true, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
-  EXPECT_EQ(pass_line("small", true, "memstress.S"), "87440250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("pico_l15", true, "memstress.S"), "87440250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("pico_l1d", true, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("sparc1x1", false, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
+  EXPECT_EQ(pass_line("sparc_l1d", false, "memstress.S"), "87440250: Simulation -> PASS (HIT GOOD TRAP)");
 }
 
 TEST(FakeSimsPico, TwoTilesWithFinishMaskTimeOutUnlessTileOneIsWoken) {
