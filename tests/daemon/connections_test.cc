@@ -27,6 +27,7 @@
 #include "mace.capnp.h"
 #include "support/maced_instance.h"
 #include "support/sanitizers.h"
+#include "support/count_of.h"
 
 namespace mace::testing {
 namespace {
@@ -89,13 +90,6 @@ long status_kib(pid_t pid, const std::string& field) {
   for (std::string line; std::getline(status, line);)
     if (line.rfind(field, 0) == 0) return std::stol(line.substr(field.size()));
   return -1;
-}
-
-std::size_t count_of(const std::string& haystack, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = haystack.find(needle); at != std::string::npos; at = haystack.find(needle, at + 1))
-    ++n;
-  return n;
 }
 
 std::string first_line(std::string text) {

@@ -20,15 +20,10 @@
 #include "support/fixture_checkout.h"
 #include "support/headless_browser.h"
 #include "support/maced_instance.h"
+#include "support/count_of.h"
 
 namespace mace::testing {
 namespace {
-
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size())) ++n;
-  return n;
-}
 
 using ::testing::HasSubstr;
 using ::testing::Not;

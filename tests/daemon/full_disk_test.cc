@@ -15,17 +15,12 @@
 #include <gtest/gtest.h>
 
 #include "support/maced_instance.h"
+#include "support/count_of.h"
 
 namespace mace::testing {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 class FullDiskTest : public ::testing::Test {
  protected:

@@ -14,18 +14,13 @@
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "support/maced_instance.h"
+#include "support/count_of.h"
 
 namespace mace::testing {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::size_t count_of(const std::string& text, const std::string& needle) {
-  std::size_t n = 0;
-  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
-  return n;
-}
 
 constexpr int kQueued = 250;
 constexpr int kEvents = 6000;

@@ -3,6 +3,7 @@
 // marked and listed.
 
 #include "eval/html_report.h"
+#include "support/count_of.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,14 +11,10 @@
 namespace mace::eval {
 namespace {
 
+using mace::testing::count_of;
+
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 JobDesign design(const std::string& task, double area, int64_t memstress_cycles, bool passed = true) {
   return {task, 1, "mace_" + task, passed, "pico 1x1; L1.5 " + task, false, area,
@@ -50,8 +47,8 @@ TEST(HtmlReportTest, ACodesignSearchIsDrawnAsAreaAgainstCyclesWithItsParetoFront
   EXPECT_THAT(html, HasSubstr("<svg id=\"plot-pareto-1\" class=\"plot pareto\" data-workload=\"hello\""));
   EXPECT_THAT(html, HasSubstr("<svg id=\"plot-pareto-2\" class=\"plot pareto\" data-workload=\"memstress\""));
   const std::string memstress = html.substr(html.find("data-workload=\"memstress\""));
-  EXPECT_EQ(count(memstress.substr(0, memstress.find("</svg>")), "<circle class=\"front\""), 2u);
-  EXPECT_EQ(count(memstress.substr(0, memstress.find("</svg>")), "<circle class=\"dominated\""), 1u);
+  EXPECT_EQ(count_of(memstress.substr(0, memstress.find("</svg>")), "<circle class=\"front\""), 2u);
+  EXPECT_EQ(count_of(memstress.substr(0, memstress.find("</svg>")), "<circle class=\"dominated\""), 1u);
   EXPECT_THAT(memstress, HasSubstr("<path class=\"front-line\""));
   EXPECT_THAT(memstress, HasSubstr("<title>job 0 iter1 d3: pico 1x1; L1.5 d3; area 60.0, 170,000 cycles</title>"));
   // The front, listed: d1 and d2, not d3 or the failed d4.
@@ -61,7 +58,7 @@ TEST(HtmlReportTest, ACodesignSearchIsDrawnAsAreaAgainstCyclesWithItsParetoFront
   EXPECT_THAT(html, Not(HasSubstr("iter1 d4")));
   // hello takes the same cycles on every design: the smallest is the whole front.
   const std::string hello = html.substr(html.find("data-workload=\"hello\""));
-  EXPECT_EQ(count(hello.substr(0, hello.find("</svg>")), "<circle class=\"front\""), 1u);
+  EXPECT_EQ(count_of(hello.substr(0, hello.find("</svg>")), "<circle class=\"front\""), 1u);
 }
 
 TEST(HtmlReportTest, NoSearchNoSectionAndASearchWithoutFeasibleDesignsSaysSo) {
@@ -79,8 +76,8 @@ TEST(HtmlReportTest, AChartDrawsAtMostFiveHundredDesignsTheFrontFirst) {
   const std::string html = render_html_report(search(many));
   const std::string memstress = html.substr(html.find("data-workload=\"memstress\""));
   const std::string svg = memstress.substr(0, memstress.find("</svg>"));
-  EXPECT_EQ(count(svg, "<circle "), 500u);
-  EXPECT_EQ(count(svg, "<circle class=\"front\""), 1u);  // d0: smallest and fastest
+  EXPECT_EQ(count_of(svg, "<circle "), 500u);
+  EXPECT_EQ(count_of(svg, "<circle class=\"front\""), 1u);  // d0: smallest and fastest
   EXPECT_THAT(memstress, HasSubstr("200 of 700 designs not drawn"));
 }
 

@@ -17,9 +17,12 @@
 #include "os/environment.h"
 #include "os/process_group.h"
 #include "tool_error_message.h"
+#include "support/count_of.h"
 
 namespace mace::tools {
 namespace {
+
+using mace::testing::count_of;
 
 namespace fs = std::filesystem;
 using llm::ToolCallResult;
@@ -140,12 +143,6 @@ class DiagnosticToolsTest : public ::testing::Test {
 
   fs::path root_, checkout_, model_, hello_, failed_, reference_;
 };
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-  return n;
-}
 
 // ---------------------------------------------------------------------------------------
 
@@ -284,7 +281,7 @@ TEST_F(DiagnosticToolsTest, SearchesFixedStringsAndRegexesWithFileAndLine) {  //
 
   r = call(t, "search_logs", R"j({"pattern":"FAIL\\((HIT )?BAD TRAP\\)","mode":"regex"})j");
   ASSERT_TRUE(r.ok) << r.content;
-  EXPECT_EQ(count(r.content, "\nfailed/"), 1u) << r.content;
+  EXPECT_EQ(count_of(r.content, "\nfailed/"), 1u) << r.content;
 
   r = call(t, "search_logs", R"({"pattern":"hit bad TRAP","ignore_case":true})");
   EXPECT_NE(r.content.find("failed/memstress-1/sim.log:129: Info: spc(0) thread(0) Hit Bad trap"),
@@ -309,18 +306,18 @@ TEST_F(DiagnosticToolsTest, SearchIsCappedAndCutsLongLines) {  // REQ-FAIL-5
   llm::Tool t = tool();
   auto r = call(t, "search_logs", R"({"pattern":"Current PC"})");
   ASSERT_TRUE(r.ok);
-  EXPECT_EQ(count(r.content, ": Current PC"), 50u);
+  EXPECT_EQ(count_of(r.content, ": Current PC"), 50u);
   EXPECT_NE(r.content.find("stopped at the first 50 matches"), std::string::npos) << r.content.substr(0, 400);
 
   r = call(t, "search_logs", R"({"pattern":"Current PC","max_matches":10000})");
-  EXPECT_EQ(count(r.content, ": Current PC"), 123u);  // 3 in hello-1, 120 in memstress-1
+  EXPECT_EQ(count_of(r.content, ": Current PC"), 123u);  // 3 in hello-1, 120 in memstress-1
   EXPECT_NE(r.content.find("max_matches lowered to 500"), std::string::npos);
 
   std::string many;
   for (int i = 0; i < 700; ++i) many += "Info: cpx request " + std::to_string(i) + "\n";
   write(failed_ / "many.log", many);
   r = call(t, "search_logs", R"({"pattern":"cpx request","max_matches":10000})");
-  EXPECT_EQ(count(r.content, "cpx request"), 501u);  // 500 matches + the pattern in the summary
+  EXPECT_EQ(count_of(r.content, "cpx request"), 501u);  // 500 matches + the pattern in the summary
   EXPECT_NE(r.content.find("stopped at the first 500 matches"), std::string::npos);
 
   write(failed_ / "long.log", "ERROR " + std::string(50000, 'x') + "\n");
