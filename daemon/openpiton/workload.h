@@ -90,8 +90,4 @@ WorkloadLookup find_workload(const std::string& name, Core core,
 // One finish-mask bit per tile: thread 0 of tile N is bit 4N (REQ-VER-7). Hex digits, no 0x.
 std::string default_finish_mask(int x_tiles, int y_tiles);
 
-// REQ-BUD-7/8: every program file under `workloads_dir` matches workloads/CHECKSUMS and
-// CHECKSUMS lists no file that is missing. Returns the problems, one line each; empty: ok.
-std::vector<std::string> verify_workload_checksums(const std::filesystem::path& workloads_dir);
-
 }  // namespace mace::openpiton

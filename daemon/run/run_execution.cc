@@ -15,6 +15,7 @@
 #include "openpiton/define_search.h"
 #include "openpiton/unit_test_env.h"
 #include "openpiton/workload.h"
+#include "openpiton/workload_checksums.h"
 #include "run/baseline_planner.h"
 #include "run/codesign_planner.h"
 #include "run/eval_run.h"

@@ -41,12 +41,6 @@ void write_file(const fs::path& path, const std::string& content, bool executabl
   if (executable) fs::permissions(path, fs::perms::owner_all, fs::perm_options::add);
 }
 
-std::string numbered_lines(int from, int to) {
-  std::string s;
-  for (int i = from; i <= to; ++i) s += "line " + std::to_string(i) + "\n";
-  return s;
-}
-
 // --- simulation_argv -----------------------------------------------------------------
 
 // The smallest directory Checkout accepts; argv construction needs nothing else.

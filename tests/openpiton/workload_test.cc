@@ -1,6 +1,7 @@
 // Gate workloads: names to sims arguments, pico C preparation, finish masks, checksums.
 
 #include "openpiton/workload.h"
+#include "openpiton/workload_checksums.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
