@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "store/columns.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "store/stored_values.h"
@@ -10,6 +11,15 @@
 
 namespace mace::store {
 namespace {
+
+// An iteration as read back; its start and end are each written by an upsert of their own
+// (record_iteration_start, record_iteration_end), NULL until then and read as 0.
+const auto kIterationColumns = columns(
+    column("run_id", &IterationRecord::run_id), column("iteration", &IterationRecord::iteration),
+    column("started_at_ms", &IterationRecord::started_at_ms),
+    column("finished_at_ms", &IterationRecord::finished_at_ms), column("cost_usd", &IterationRecord::cost_usd),
+    column("wall_s", &IterationRecord::wall_s), column("passed", &IterationRecord::passed),
+    column("plan_text", &IterationRecord::plan_text));
 
 // The columns of tasks that a TaskRecord sets, in bind order (?1, ?2, ...); the first
 // three are its key.
@@ -91,24 +101,11 @@ ON CONFLICT (run_id, iteration) DO UPDATE SET
 }
 
 std::vector<IterationRecord> Store::iterations(const std::string& run_id) const {
-  auto stmt = db_->prepare(R"sql(
-SELECT run_id, iteration, started_at_ms, finished_at_ms, cost_usd, wall_s, passed, plan_text
-FROM iterations WHERE run_id = ?1 ORDER BY iteration
-)sql");
+  auto stmt = db_->prepare("SELECT " + kIterationColumns.names() +
+                           " FROM iterations WHERE run_id = ?1 ORDER BY iteration");
   stmt.bind(1, run_id);
   std::vector<IterationRecord> out;
-  while (stmt.step()) {
-    IterationRecord i;
-    i.run_id = stmt.text(0);
-    i.iteration = stmt.int64(1);
-    i.started_at_ms = stmt.int64(2);
-    i.finished_at_ms = stmt.int64(3);
-    i.cost_usd = stmt.real(4);
-    i.wall_s = stmt.real(5);
-    i.passed = stmt.int64(6) != 0;
-    i.plan_text = stmt.text(7);
-    out.push_back(std::move(i));
-  }
+  while (stmt.step()) out.push_back(kIterationColumns.read(*db_, stmt));
   return out;
 }
 
