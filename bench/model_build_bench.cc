@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
     std::printf("largest_process_mb=%ld\n", usage.ru_maxrss / 1024);
     for (const auto& note : result.store_notes) std::printf("note=%s\n", note.c_str());
     if (!result.success) {
-      std::fprintf(stderr, "%s: %s\n%s\n", result.failure_reason.c_str(), result.message.c_str(),
+      std::fprintf(stderr, "%s: %s\n%s\n", std::string(to_string(result.failure_reason)).c_str(),
+                   result.message.c_str(),
                    result.tail.c_str());
       return 1;
     }

@@ -49,10 +49,35 @@ Verdict loop_verdict(openpiton::Verdict verdict) {
   throw std::logic_error("a verdict the loop does not know");
 }
 
-FailureReason failure_reason_from_adapter(std::string_view reason) {
-  if (auto known = failure_reason_from_string(reason)) return *known;
-  throw std::logic_error("the OpenPiton adapter reported a failure reason MACE does not know: \"" +
-                         std::string(reason) + "\"");
+FailureReason loop_failure_reason(openpiton::Failure failure) {
+  using openpiton::Failure;
+  switch (failure) {
+    case Failure::none: return FailureReason::none;
+    case Failure::way_rule: return FailureReason::way_rule;
+    case Failure::invalid_config: return FailureReason::invalid_config;
+    case Failure::budget_exhausted: return FailureReason::budget_exhausted;
+    case Failure::cancelled: return FailureReason::cancelled;
+    case Failure::timeout: return FailureReason::timeout;
+    case Failure::launch_failed: return FailureReason::launch_failed;
+    case Failure::build_failed: return FailureReason::build_failed;
+    case Failure::no_model_binary: return FailureReason::no_model_binary;
+    case Failure::leftover_edits: return FailureReason::leftover_edits;
+    case Failure::invalid_request: return FailureReason::invalid_request;
+    case Failure::no_workloads: return FailureReason::no_workloads;
+    case Failure::workload_failed: return FailureReason::workload_failed;
+    case Failure::workload_not_found: return FailureReason::workload_not_found;
+    case Failure::workload_not_built: return FailureReason::workload_not_built;
+    case Failure::sims_option_rejected: return FailureReason::sims_option_rejected;
+    case Failure::unit_test_bad_module_path: return FailureReason::unit_test_bad_module_path;
+    case Failure::unit_test_scaffold_failed: return FailureReason::unit_test_scaffold_failed;
+    case Failure::unit_test_build_failed: return FailureReason::unit_test_build_failed;
+    case Failure::testbench_mismatch: return FailureReason::testbench_mismatch;
+    case Failure::node_failure: return FailureReason::node_failure;
+    case Failure::out_of_memory: return FailureReason::out_of_memory;
+    case Failure::never_started: return FailureReason::never_started;
+    case Failure::killed_by_scheduler: return FailureReason::killed_by_scheduler;
+  }
+  throw std::logic_error("a failure the loop does not know");
 }
 
 openpiton::GenericCore generic_core(const CoreDescriptor& d) {

@@ -3,8 +3,6 @@
 // build configurations, verdicts and failure reasons. The adapter depends on nothing of
 // ours (REQ-PLAT-9), so it has words of its own; everything that crosses goes through here.
 
-#include <string_view>
-
 #include "core/failure_reason.h"
 #include "core/plan_checks.h"
 #include "core/run_spec.h"
@@ -12,6 +10,7 @@
 #include "loop/run_loop.h"
 #include "core/core_descriptor.h"
 #include "openpiton/build_config.h"
+#include "openpiton/failure.h"
 #include "openpiton/generic_tile.h"
 #include "openpiton/verdict.h"
 
@@ -28,11 +27,9 @@ CacheGeometry loop_caches(const openpiton::CacheSet& caches);
 
 Verdict loop_verdict(openpiton::Verdict verdict);
 
-// The adapter reports failure reasons as the words its headers document (builder.h,
-// simulator.h, unit_test_env.h). One it reports that the loop does not know is MACE's
-// bug, not the design's: std::logic_error naming it, which fails the task loudly
-// (executor_error) instead of recording a reason nobody reads right.
-FailureReason failure_reason_from_adapter(std::string_view reason);
+// The adapter's failure as the loop names it. A switch without a default: a failure the
+// adapter adds does not compile until it has the loop's word.
+FailureReason loop_failure_reason(openpiton::Failure failure);
 
 // The core descriptor as the adapter's Generic Tile takes it.
 openpiton::GenericCore generic_core(const CoreDescriptor& descriptor);

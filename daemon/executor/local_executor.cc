@@ -142,20 +142,20 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
   const TaskCallSite site{iteration, job.task.id, job.narrowing};
   stage(iteration, job, TaskStage::building);
-  const openpiton::BuildResult build = build_model(site, job, checkout, edits_hash);
+  const BuildCall build = build_model(site, job, checkout, edits_hash);
   take_build(build, outcome);
-  if (!build.success) return;
+  if (!build.result.success) return;
   if (!job.simulate) {  // a build-only check: the build is the verdict
     outcome.passed = true;
     return;
   }
   stage(iteration, job, TaskStage::running);
-  simulate_gate(site, job, checkout, build.build_id, outcome);
+  simulate_gate(site, job, checkout, build.result.build_id, outcome);
 }
 
-openpiton::BuildResult LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJob& job,
-                                                  const openpiton::Checkout& checkout,
-                                                  const std::string& edits_hash) {
+BuildCall LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJob& job,
+                                     const openpiton::Checkout& checkout,
+                                     const std::string& edits_hash) {
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
   options.cancel = settings_.cancel;
@@ -174,7 +174,7 @@ openpiton::BuildResult LocalExecutor::build_model(const TaskCallSite& site, cons
       observer->log_started(site, "", log_path);
     };
   }
-  openpiton::BuildResult build;
+  BuildCall build;
   {
     // sims' unbounded `make -j` within what this build was given. Here, the machine is
     // divided between this run's tasks under way and the builds of other runs.
@@ -185,12 +185,13 @@ openpiton::BuildResult LocalExecutor::build_model(const TaskCallSite& site, cons
   }
   if (settings_.observer) {
     settings_.observer->log_finished(site, "");
-    settings_.observer->build_finished(site, build);
+    settings_.observer->build_finished(site, build.result);
   }
   return build;
 }
 
-void LocalExecutor::take_build(const openpiton::BuildResult& build, loop::TaskOutcome& outcome) const {
+void LocalExecutor::take_build(const BuildCall& call, loop::TaskOutcome& outcome) const {
+  const openpiton::BuildResult& build = call.result;
   outcome.build_id = build.build_id;
   outcome.build_figures.wall_s = build.wall_seconds;
   if (build.usage) {
@@ -205,7 +206,8 @@ void LocalExecutor::take_build(const openpiton::BuildResult& build, loop::TaskOu
   outcome.built = build.success;
   if (build.success) return;
   outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
-  outcome.failure_reason = failure_reason_from_adapter(build.failure_reason);
+  outcome.failure_reason =
+      call.cache_miss ? FailureReason::cache_miss : loop_failure_reason(build.failure_reason);
   if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = build.message;
   outcome.evidence = build.error_lines;
   if (outcome.evidence.empty() && !build.message.empty()) outcome.evidence = {build.message};
@@ -270,7 +272,8 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
     }
   }
   if (!simulated.passed) {
-    outcome.failure_reason = failure_reason_from_adapter(simulated.failure_reason);
+    outcome.failure_reason =
+        gate.cache_miss ? FailureReason::cache_miss : loop_failure_reason(simulated.failure_reason);
     if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = simulated.failure_detail;
     // A failure after the last run passed (no time left for the next workload, a cache
     // miss) is its own evidence, not that run's transcript.

@@ -84,11 +84,11 @@ class LocalExecutor final {
                           loop::TaskOutcome& outcome);
   // The task's model, built, reused or taken from the store, within this task's share of
   // the machine; the observer told of its progress, transcript and end.
-  openpiton::BuildResult build_model(const TaskCallSite& site, const loop::TaskJob& job,
-                                     const openpiton::Checkout& checkout, const std::string& edits_hash);
+  BuildCall build_model(const TaskCallSite& site, const loop::TaskJob& job,
+                        const openpiton::Checkout& checkout, const std::string& edits_hash);
   // What the build says of the task: its figures, where its model came from, and why it
   // failed.
-  void take_build(const openpiton::BuildResult& build, loop::TaskOutcome& outcome) const;
+  void take_build(const BuildCall& build, loop::TaskOutcome& outcome) const;
   // The gate workloads as the spec gives them, on model `build_id` of `checkout`.
   openpiton::SimulationRequest simulation_request(const openpiton::Checkout& checkout,
                                                   const std::string& build_id) const;

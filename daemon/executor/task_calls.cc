@@ -7,10 +7,10 @@
 
 namespace mace::executor {
 
-openpiton::BuildResult DirectTaskCalls::build(const TaskCallSite&, const openpiton::Checkout& checkout,
-                                              const openpiton::BuildConfig& config,
-                                              const openpiton::BuildOptions& options) {
-  return openpiton::build(checkout, config, options);
+BuildCall DirectTaskCalls::build(const TaskCallSite&, const openpiton::Checkout& checkout,
+                                 const openpiton::BuildConfig& config,
+                                 const openpiton::BuildOptions& options) {
+  return {openpiton::build(checkout, config, options)};
 }
 
 WorkloadCall DirectTaskCalls::run_workload(const TaskCallSite&, std::size_t,
@@ -27,10 +27,11 @@ namespace {
 
 // What a task reports of the call that failed it.
 struct CallFailure {
-  std::string reason;
+  openpiton::Failure reason = openpiton::Failure::none;
   std::string detail;
   std::string status_log;
   bool cannot_run = false;  // no design can run that workload
+  bool cache_miss = false;
 };
 
 }  // namespace
@@ -40,7 +41,7 @@ WorkloadCall run_gate_workloads(
     const std::function<void(const openpiton::WorkloadRunResult& run)>& on_run) {
   WorkloadCall all;
   if (request.workloads.empty()) {
-    all.result.failure_reason = "no_workloads";
+    all.result.failure_reason = openpiton::Failure::no_workloads;
     all.result.failure_detail = "the request names no workload";
     return all;
   }
@@ -60,13 +61,13 @@ WorkloadCall run_gate_workloads(
     // infrastructure's, the budget's end and a cancel stop the task whatever it asked.
     const openpiton::WorkloadRunResult* last =
         call.result.runs.empty() ? nullptr : &call.result.runs.back();
-    const bool workload_failed = last && !last->passed && last->host_stop.empty() && !last->cancelled;
-    const bool cannot_run = last && !last->cannot_run.empty();
+    const bool workload_failed = last && !last->passed && last->host_stop == os::HostStop::none && !last->cancelled;
+    const bool cannot_run = last && last->cannot_run != openpiton::Failure::none;
     // The first failure decides, unless a later workload cannot run on any design, or
     // something stopped the task (openpiton::deciding_failure).
     if (!failure || !workload_failed || (cannot_run && !failure->cannot_run))
       failure = CallFailure{call.result.failure_reason, call.result.failure_detail,
-                            std::move(call.status_log), cannot_run};
+                            std::move(call.status_log), cannot_run, call.cache_miss};
     for (auto& run : call.result.runs) all.result.runs.push_back(std::move(run));
     if (!(request.run_every_workload && workload_failed)) break;
   }
@@ -75,7 +76,8 @@ WorkloadCall run_gate_workloads(
     return all;
   }
   all.result.passed = false;
-  all.result.failure_reason = std::move(failure->reason);
+  all.result.failure_reason = failure->reason;
+  all.cache_miss = failure->cache_miss;
   all.result.failure_detail = std::move(failure->detail);
   all.status_log = std::move(failure->status_log);
   return all;

@@ -24,20 +24,28 @@ struct TaskCallSite {
   std::string narrowing = {};
 };
 
+// A build. A bypassed call the cache has no entry for (REQ-REPLAY-4) is a failure of the
+// call, not of the adapter: cache_miss, and an empty result that says why.
+struct BuildCall {
+  openpiton::BuildResult result;
+  bool cache_miss = false;
+};
+
 // One gate workload's simulation, and the tail of its status.log, which triage shows
 // (REQ-FAIL-2) and which lives in the run directory, so a result served from the cache
 // must carry it.
 struct WorkloadCall {
   openpiton::SimulationResult result;  // runs: 0 or 1
   std::string status_log;
+  bool cache_miss = false;  // as BuildCall's
 };
 
 class TaskCalls {
  public:
   virtual ~TaskCalls() = default;
-  virtual openpiton::BuildResult build(const TaskCallSite& site, const openpiton::Checkout& checkout,
-                                       const openpiton::BuildConfig& config,
-                                       const openpiton::BuildOptions& options) = 0;
+  virtual BuildCall build(const TaskCallSite& site, const openpiton::Checkout& checkout,
+                          const openpiton::BuildConfig& config,
+                          const openpiton::BuildOptions& options) = 0;
   // `request.workloads` holds one workload, the `index`-th gate workload (0: the first).
   virtual WorkloadCall run_workload(const TaskCallSite& site, std::size_t index,
                                     const openpiton::SimulationRequest& request) = 0;
@@ -45,9 +53,9 @@ class TaskCalls {
 
 class DirectTaskCalls final : public TaskCalls {
  public:
-  openpiton::BuildResult build(const TaskCallSite& site, const openpiton::Checkout& checkout,
-                               const openpiton::BuildConfig& config,
-                               const openpiton::BuildOptions& options) override;
+  BuildCall build(const TaskCallSite& site, const openpiton::Checkout& checkout,
+                  const openpiton::BuildConfig& config,
+                  const openpiton::BuildOptions& options) override;
   WorkloadCall run_workload(const TaskCallSite& site, std::size_t index,
                             const openpiton::SimulationRequest& request) override;
 };

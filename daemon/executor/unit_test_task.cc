@@ -46,7 +46,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   scaffold.cancel = cancel;
   openpiton::ScaffoldResult scaffolded = openpiton::scaffold_unit_test_env(scaffold);
   if (!scaffolded.ok()) {
-    outcome.failure_reason = failure_reason_from_adapter(scaffolded.failure_reason);
+    outcome.failure_reason = loop_failure_reason(scaffolded.failure_reason);
     outcome.evidence = {scaffolded.error};
     return outcome;
   }
@@ -74,7 +74,7 @@ loop::TaskOutcome run_unit_test_task(int iteration, const loop::TaskJob& job, co
   outcome.built = built.ok;
   outcome.passed = built.ok;  // REQ-VER-6
   if (!built.ok) {
-    outcome.failure_reason = failure_reason_from_adapter(built.failure_reason);
+    outcome.failure_reason = loop_failure_reason(built.failure_reason);
     if (lost_to_infrastructure(outcome.failure_reason)) outcome.lost_detail = built.error;
     outcome.evidence = built.error_lines;
     if (outcome.evidence.empty() && !built.error.empty()) outcome.evidence = {built.error};

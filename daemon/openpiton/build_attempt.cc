@@ -154,10 +154,10 @@ BuildAttempt::BuildAttempt(const Checkout& checkout, const BuildConfig& config,
                                               : options.log_path;
 }
 
-BuildResult BuildAttempt::failed_before_start(std::string_view reason, std::string message) {
+BuildResult BuildAttempt::failed_before_start(Failure reason, std::string message) {
   BuildResult result = std::move(result_);
   result.success = false;
-  result.failure_reason = std::string(reason);
+  result.failure_reason = reason;
   result.error_lines = {message};
   result.message = std::move(message);
   return result;
@@ -171,11 +171,11 @@ BuildResult BuildAttempt::finished_without_compiling() {
 
 std::optional<BuildResult> BuildAttempt::refuse_what_cannot_start() {
   if (auto cache = way_rule_violation(config_))
-    return failed_before_start(build_failure::way_rule, way_rule_message(config_, *cache));
+    return failed_before_start(Failure::way_rule, way_rule_message(config_, *cache));
   if (options_.timeout <= std::chrono::milliseconds::zero())
-    return failed_before_start(build_failure::budget_exhausted,
+    return failed_before_start(Failure::budget_exhausted,
                                "no time left in the run's budget to build " + result_.build_id);
-  if (cancelled()) return failed_before_start(build_failure::cancelled, "cancelled before the build started");
+  if (cancelled()) return failed_before_start(Failure::cancelled, "cancelled before the build started");
   return std::nullopt;
 }
 
@@ -187,7 +187,7 @@ std::optional<BuildResult> BuildAttempt::restore_leftover_edits() {
   if (!leftovers.ok()) {
     std::string why;
     for (const auto& error : leftovers.errors) why += (why.empty() ? "" : "; ") + error;
-    return failed_before_start(build_failure::leftover_edits,
+    return failed_before_start(Failure::leftover_edits,
                                "cannot restore the RTL edits an interrupted task left: " + why);
   }
   result_.restored_leftover_edits = leftovers.restored;
@@ -206,15 +206,15 @@ std::optional<BuildResult> BuildAttempt::read_toolchain() {
                             ? *options_.verilator
                             : detect_verilator_version(env_, options_.cancel, checkout_.runner());
   } catch (const os::HostStopped& stopped) {  // the node, not the build
-    return failed_before_start(os::to_string(stopped.stop()), stopped.what());
+    return failed_before_start(failure_of(stopped.stop()), stopped.what());
   } catch (const std::exception& error) {
-    if (cancelled()) return failed_before_start(build_failure::cancelled, "cancelled before the build started");
-    return failed_before_start(build_failure::launch_failed, error.what());
+    if (cancelled()) return failed_before_start(Failure::cancelled, "cancelled before the build started");
+    return failed_before_start(Failure::launch_failed, error.what());
   }
   try {
     result_.argv = sims_build_argv(config_, result_.verilator);
   } catch (const std::invalid_argument& error) {
-    return failed_before_start(build_failure::invalid_config, error.what());
+    return failed_before_start(Failure::invalid_config, error.what());
   }
   return std::nullopt;
 }
@@ -230,7 +230,7 @@ void BuildAttempt::take_fingerprint() {
 }
 
 std::optional<BuildResult> BuildAttempt::reuse_in_place() {
-  if (cancelled()) return failed_before_start(build_failure::cancelled, "cancelled before the build started");
+  if (cancelled()) return failed_before_start(Failure::cancelled, "cancelled before the build started");
   std::error_code error;
   if (result_.fingerprint.digest.empty() || !fs::exists(binary_, error)) return std::nullopt;
   const auto recorded = marker_digest(marker_);
@@ -253,12 +253,12 @@ std::optional<BuildResult> BuildAttempt::clear_old_model() {
   std::error_code error;
   fs::remove(marker_, error);
   if (error)
-    return failed_before_start(build_failure::launch_failed,
+    return failed_before_start(Failure::launch_failed,
                                "cannot remove the old " + marker_.string() + ": " + error.message());
   fs::remove(binary_, error);
   fs::create_directories(model_dir_, error);
   if (error)
-    return failed_before_start(build_failure::launch_failed,
+    return failed_before_start(Failure::launch_failed,
                                "cannot create " + model_dir_.string() + ": " + error.message());
   if (!options_.log_path.empty()) fs::create_directories(fs::path(options_.log_path).parent_path(), error);
   return std::nullopt;
@@ -272,7 +272,7 @@ std::optional<BuildResult> BuildAttempt::take_from_store() {
     // A build ID the store cannot hold: fetch_from_store says so.
   }
   if (!claim_ && cancelled())
-    return failed_before_start(build_failure::cancelled, "cancelled while another task built the same model");
+    return failed_before_start(Failure::cancelled, "cancelled while another task built the same model");
   if (fetch_from_store(*options_.model_store, checkout_, config_, result_)) return finished_without_compiling();
   return std::nullopt;
 }
@@ -284,7 +284,7 @@ std::optional<BuildResult> BuildAttempt::bound_the_compiles() {
   }
   if (options_.max_parallelism > 0) {
     auto [wrapper_dir, problem] = make_wrapper(model_dir_, env_["PATH"], options_.max_parallelism);
-    if (!problem.empty()) return failed_before_start(build_failure::launch_failed, problem);
+    if (!problem.empty()) return failed_before_start(Failure::launch_failed, problem);
     env_["PATH"] = wrapper_dir + ":" + env_["PATH"];
   }
   return std::nullopt;
@@ -321,10 +321,10 @@ BuildResult BuildAttempt::compile() {
   result.wall_seconds = seconds_since(start_);
   result.usage = run.usage;
   BuildClassification classified = classify_build(run, options_.timeout, binary_);
-  result.failure_reason = std::move(classified.failure_reason);
+  result.failure_reason = classified.failure_reason;
   result.message = std::move(classified.message);
   if (run.host_stop != os::HostStop::none) result.error_lines.push_back(run.host_stop_detail);
-  result.success = result.failure_reason.empty();
+  result.success = result.failure_reason == Failure::none;
   if (result.success && !result.fingerprint.digest.empty()) {
     if (auto problem = write_marker(marker_, config_, result.fingerprint); !problem.empty()) {
       result.message = problem + "; the next build of this configuration will not reuse it";

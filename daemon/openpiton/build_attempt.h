@@ -40,7 +40,7 @@ class BuildAttempt {
 
  private:
   // The build ends before sims runs: `reason`, said by `message`.
-  BuildResult failed_before_start(std::string_view reason, std::string message);
+  BuildResult failed_before_start(Failure reason, std::string message);
   // The build ends with a model it did not compile (reused in place or from the store).
   BuildResult finished_without_compiling();
   bool cancelled() const { return options_.cancel != nullptr && options_.cancel->cancelled(); }

@@ -18,22 +18,22 @@ std::string seconds_text(double seconds) {
 
 BuildClassification classify_build(const os::ProcessResult& run, std::chrono::milliseconds timeout,
                                    const std::filesystem::path& binary) {
-  if (run.launch_failed) return {std::string(build_failure::launch_failed), run.error};
+  if (run.launch_failed) return {Failure::launch_failed, run.error};
   if (run.host_stop != os::HostStop::none)
-    return {std::string(os::to_string(run.host_stop)), run.host_stop_detail};
+    return {failure_of(run.host_stop), run.host_stop_detail};
   if (run.cancelled)
-    return {std::string(build_failure::cancelled),
+    return {Failure::cancelled,
             "the build was cancelled after " + seconds_text(run.wall_seconds)};
   if (run.timed_out)
-    return {std::string(build_failure::timeout),
+    return {Failure::timeout,
             "the build did not finish within " + seconds_text(static_cast<double>(timeout.count()) / 1000.0)};
   if (run.exit_code != 0)
-    return {std::string(build_failure::build_failed),
+    return {Failure::build_failed,
             run.term_signal != 0 ? "sims was killed by signal " + std::to_string(run.term_signal)
                                  : "sims exited with status " + std::to_string(run.exit_code)};
   std::error_code error;
   if (!std::filesystem::exists(binary, error))
-    return {std::string(build_failure::no_model_binary), "sims exited 0 but left no " + binary.string()};
+    return {Failure::no_model_binary, "sims exited 0 but left no " + binary.string()};
   return {};
 }
 

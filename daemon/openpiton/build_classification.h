@@ -1,19 +1,20 @@
 #pragma once
-// What a finished sims build says of itself: passed, or why not (build_failure::* or the
-// host's stop word) in words for people. Decided from the process's end alone, in this
-// order: it could not start, the machine ended it, it was cancelled, it ran out of time,
-// sims failed, sims "passed" without a model.
+// What a finished sims build says of itself: it made its model, or why not (a Failure) with
+// a sentence for people. Decided from the process's end alone, in this order: it could not
+// start, the machine ended it, it was cancelled, it ran out of time, sims failed, sims
+// "passed" without a model.
 
 #include <chrono>
 #include <filesystem>
 #include <string>
 
+#include "openpiton/failure.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
 
 struct BuildClassification {
-  std::string failure_reason;  // empty: the build made its model
+  Failure failure_reason = Failure::none;  // none: the build made its model
   std::string message;
 };
 

@@ -23,36 +23,13 @@
 #include "openpiton/build_config.h"
 #include "openpiton/build_progress.h"
 #include "openpiton/checkout.h"
+#include "openpiton/failure.h"
 #include "openpiton/model_store.h"
 #include "openpiton/sims_command.h"
 #include "openpiton/source_fingerprint.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
-
-// BuildResult::failure_reason values.
-namespace build_failure {
-// Ariane with an L1D or L1I with more ways than the L1.5 (REQ-EXEC-13); nothing ran.
-inline constexpr std::string_view way_rule = "way_rule";
-// The configuration cannot be turned into a safe sims command (see sims_build_argv).
-inline constexpr std::string_view invalid_config = "invalid_config";
-// No time was left in the run's budget (REQ-BUD-11); nothing ran.
-inline constexpr std::string_view budget_exhausted = "budget_exhausted";
-inline constexpr std::string_view cancelled = "cancelled";
-inline constexpr std::string_view timeout = "timeout";
-// sims or Verilator could not be started (message says why).
-inline constexpr std::string_view launch_failed = "launch_failed";
-// sims exited with a non-zero status.
-inline constexpr std::string_view build_failed = "build_failed";
-// sims exited 0 but left no model binary.
-inline constexpr std::string_view no_model_binary = "no_model_binary";
-// A build without edits found RTL edits an interrupted task left and could not restore
-// them (REQ-EXEC-17); nothing ran, so the edited design was not built by mistake.
-inline constexpr std::string_view leftover_edits = "leftover_edits";
-// The machine or scheduler running the build ended it (os::HostStop's words:
-// "node_failure", "out_of_memory", "never_started", "killed_by_scheduler"); message says what
-// happened. Only when the checkout's runner places work elsewhere.
-}  // namespace build_failure
 
 inline constexpr std::string_view kBuildMarkerName = ".mace_build_ok";
 inline constexpr std::string_view kBuildLogName = "mace_build.log";
@@ -64,7 +41,7 @@ struct BuildOptions {
   std::chrono::milliseconds timeout = std::chrono::hours(2);
   // Between SIGTERM and SIGKILL to the build's process group on timeout or cancel.
   std::chrono::milliseconds kill_grace = std::chrono::seconds(10);
-  // May be null. A cancelled token stops the build (failure_reason "cancelled").
+  // May be null. A cancelled token stops the build (failure_reason cancelled).
   const os::CancelToken* cancel = nullptr;
   // The transcript file; empty: <model dir>/mace_build.log.
   std::string log_path;
@@ -121,8 +98,9 @@ struct BuildResult {
   // What went wrong with the model store (a damaged entry removed, a full or read-only
   // store): logged, never a reason to fail the build.
   std::vector<std::string> store_notes;
-  // Empty on success; otherwise one of build_failure::*.
-  std::string failure_reason;
+  // none on success; otherwise a build's Failure, or the host's stop (os::HostStop) when
+  // the machine or scheduler running the build ended it.
+  Failure failure_reason = Failure::none;
   // What went wrong, for people and triage, e.g. "l1d has 8 ways, more than the L1.5's 4".
   std::string message;
   int exit_code = -1;  // sims' exit status; -1 if it did not run or did not exit normally

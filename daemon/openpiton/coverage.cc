@@ -136,7 +136,7 @@ std::string run_tool(const CoverageRequest& request, const std::map<std::string,
   spec.tail_bytes = 4096;
   const os::ProcessResult pr = request.checkout.run(spec, request.cancel);
   if (pr.host_stop != os::HostStop::none) {
-    result.host_stop = std::string(os::to_string(pr.host_stop));
+    result.host_stop = pr.host_stop;
     return "verilator_coverage was stopped: " + pr.host_stop_detail;
   }
   if (pr.launch_failed) return "cannot launch verilator_coverage: " + pr.error;

@@ -44,6 +44,7 @@
 
 #include "openpiton/checkout.h"
 #include "os/cancel_token.h"
+#include "os/process_group.h"
 
 namespace mace::openpiton {
 
@@ -89,8 +90,8 @@ struct CoverageResult {
   std::size_t runs_merged = 0;  // simulations whose coverage.dat was merged
   std::vector<std::filesystem::path> runs_without_data;  // run dirs that had none
   CoverageSummary summary;
-  // The machine or scheduler that ran verilator_coverage ended it (os::HostStop's word).
-  std::string host_stop;
+  // The machine or scheduler that ran verilator_coverage ended it.
+  os::HostStop host_stop = os::HostStop::none;
 };
 
 // Merges, annotates and summarises the coverage of `request.run_dirs`. Never throws for

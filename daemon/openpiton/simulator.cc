@@ -138,17 +138,17 @@ milliseconds limit_for_next_run(const SimulationRequest& r) {
 }
 
 // What sims' DIE lines say of a workload that cannot run on any model (sims,2.0's own
-// messages); "" for anything else (a missing model, a simulator crash).
-std::string cannot_run_from_die_lines(std::string_view die_lines) {
+// messages); none for anything else (a missing model, a simulator crash).
+Failure cannot_run_from_die_lines(std::string_view die_lines) {
   if (die_lines.find("no diag with name") != std::string_view::npos ||
       die_lines.find("multiple diags with name") != std::string_view::npos)
-    return "workload_not_found";
-  if (die_lines.find("Unprocessed argument") != std::string_view::npos) return "sims_option_rejected";
+    return Failure::workload_not_found;
+  if (die_lines.find("Unprocessed argument") != std::string_view::npos) return Failure::sims_option_rejected;
   if (die_lines.find("rv32_as compilation error") != std::string_view::npos ||
       die_lines.find("rv64_cc compilation error") != std::string_view::npos ||
       die_lines.find("midas compilation error") != std::string_view::npos)
-    return "workload_not_built";
-  return "";
+    return Failure::workload_not_built;
+  return Failure::none;
 }
 
 // Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
@@ -190,7 +190,7 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
   run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
 
   if (pr.host_stop != os::HostStop::none) {
-    run.host_stop = std::string(os::to_string(pr.host_stop));
+    run.host_stop = pr.host_stop;
     append_error(run.error, pr.host_stop_detail);
     return;
   }
@@ -232,7 +232,7 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
     run.cannot_run = cannot_run_from_die_lines(die_lines);
   } else if ((core == Core::pico || core == Core::generic) &&
              !fs::exists(run.run_dir / "diag.exe", ec)) {
-    run.cannot_run = "workload_not_built";
+    run.cannot_run = Failure::workload_not_built;
     // rv32_as's failures are not caught by sims, which then simulates an empty image
     // until it times out; say what the assembler said instead of leaving a bare timeout.
     std::string as_log = last_nonempty_line(
@@ -343,7 +343,7 @@ PreparedWorkload prepare_in_run_dir(const SimulationRequest& request, const RunS
   try {
     prepared = prepare_workload(run.workload, ctx);
   } catch (const os::HostStopped& stopped) {
-    run.host_stop = std::string(os::to_string(stopped.stop()));
+    run.host_stop = stopped.stop();
     prepared.error = std::string("cannot prepare ") + run.workload + ": " + stopped.what();
   } catch (const std::exception& e) {
     prepared.error = std::string("cannot prepare ") + run.workload + ": " + e.what();
@@ -408,6 +408,11 @@ void explain_failure(WorkloadRunResult& run) {
   }
 }
 
+// What a run that did not pass fails its request with.
+Failure run_failure(const WorkloadRunResult& run) {
+  return run.cannot_run == Failure::none ? Failure::workload_failed : run.cannot_run;
+}
+
 // One workload in a run directory of its own, given `limit` to run.
 WorkloadRunResult run_workload(const SimulationRequest& request, const RunSetting& setting,
                                const std::string& workload, milliseconds limit) {
@@ -421,7 +426,7 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
   const PreparedWorkload prepared = prepare_in_run_dir(request, setting, run);
   if (!prepared.error.empty()) {
     run.error = prepared.error;
-    run.cannot_run = cannot_run_word(prepared.problem);
+    run.cannot_run = prepared.problem;
   } else {
     run_sims(run, request, setting, prepared);
   }
@@ -434,36 +439,36 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
 
 SimulationResult simulate_workloads(const SimulationRequest& request) {
   SimulationResult result;
-  auto fail = [&](std::string reason, std::string detail) {
+  auto fail = [&](Failure reason, std::string detail) {
     result.passed = false;
-    result.failure_reason = std::move(reason);
+    result.failure_reason = reason;
     result.failure_detail = std::move(detail);
     return std::move(result);
   };
 
   if (std::string problem = request_problem(request); !problem.empty())
-    return fail("invalid_request", problem);
+    return fail(Failure::invalid_request, problem);
   if (request.workloads.empty())
-    return fail("no_workloads", "the request names no gate workload");
+    return fail(Failure::no_workloads, "the request names no gate workload");
 
   const RunSetting setting = setting_for(request);
   for (const std::string& workload : request.workloads) {
     if (request.cancel && request.cancel->cancelled())
-      return fail("cancelled", "cancelled before " + workload);
+      return fail(Failure::cancelled, "cancelled before " + workload);
     const milliseconds limit = limit_for_next_run(request);
     if (limit <= milliseconds::zero())  // REQ-BUD-11: never start past the budget
-      return fail("budget_exhausted", "budget exhausted before " + workload);
+      return fail(Failure::budget_exhausted, "budget exhausted before " + workload);
 
     result.runs.push_back(run_workload(request, setting, workload, limit));
     const WorkloadRunResult& done = result.runs.back();
     if (request.on_workload_finished) request.on_workload_finished(done);
-    if (done.cancelled) return fail("cancelled", "cancelled while running " + workload);
-    if (!done.host_stop.empty()) return fail(done.host_stop, describe_failure(done));
+    if (done.cancelled) return fail(Failure::cancelled, "cancelled while running " + workload);
+    if (done.host_stop != os::HostStop::none) return fail(failure_of(done.host_stop), describe_failure(done));
     if (!done.passed && !request.run_every_workload)  // REQ-VER-1
-      return fail(done.cannot_run.empty() ? "workload_failed" : done.cannot_run, describe_failure(done));
+      return fail(run_failure(done), describe_failure(done));
   }
   if (const WorkloadRunResult* failed = deciding_failure(result))
-    return fail(failed->cannot_run.empty() ? "workload_failed" : failed->cannot_run,
+    return fail(run_failure(*failed),
                 describe_failure(*failed));
   result.passed = true;  // REQ-VER-5: every workload ran and passed
   return result;
@@ -473,7 +478,7 @@ const WorkloadRunResult* deciding_failure(const SimulationResult& result) {
   const WorkloadRunResult* first = nullptr;
   for (const auto& run : result.runs) {
     if (run.passed) continue;
-    if (!run.cannot_run.empty()) return &run;
+    if (run.cannot_run != Failure::none) return &run;
     if (!first) first = &run;
   }
   return first;

@@ -80,19 +80,18 @@ struct WorkloadRunResult {
   bool cancelled = false;      // stopped by the request's os::CancelToken
   bool launch_failed = false;  // sims could not be started (see error)
   bool sims_invoked = false;   // false when prepare_workload failed
-  // The machine or scheduler that ran sims ended it (os::HostStop's word: "node_failure",
-  // "out_of_memory", "never_started", "killed_by_scheduler"); error says what happened. Empty otherwise.
-  std::string host_stop;
+  // The machine or scheduler that ran sims ended it; error says what happened.
+  os::HostStop host_stop = os::HostStop::none;
   // Why the run did not produce a usable verdict, for people: prepare_workload's error,
   // the launch error, sims' "DIE. ..." line(s) when it died before simulating, the
   // wall-clock limit, an unreadable transcript, the assembler's complaint for pico.
   // Empty for a run with a verdict and nothing odd about it.
   std::string error;
-  // Set when the workload could not be run at all, whatever the design: "workload_not_found"
-  // (no such program, or sims found no single diag of that name), "workload_not_built" (it
-  // does not compile or assemble), "sims_option_rejected" (sims refused an option). Such a
+  // Set when the workload could not be run at all, whatever the design: workload_not_found
+  // (no such program, or sims found no single diag of that name), workload_not_built (it
+  // does not compile or assemble), sims_option_rejected (sims refused an option). Such a
   // run fails the same way on every model.
-  std::string cannot_run;
+  Failure cannot_run = Failure::none;
 
   double wall_seconds = 0;              // of the sims process group; 0 when not invoked
   std::chrono::milliseconds time_limit{0};  // the limit this run was given
@@ -144,7 +143,7 @@ struct SimulationRequest {
 
   // Wall-clock limit of EACH simulation (seconds convert implicitly). The caller caps it
   // with what is left of the run's budget (REQ-BUD-11); a limit <= 0 means the budget is
-  // spent: nothing is started and the result's failure_reason is "budget_exhausted".
+  // spent: nothing is started and the result's failure_reason is budget_exhausted.
   std::chrono::milliseconds time_limit = kDefaultSimTimeLimit;
   // Optional end of the run's wall-clock budget. A single cap on time_limit taken before
   // the call would let the second workload run for the whole remainder again; with a
@@ -155,7 +154,7 @@ struct SimulationRequest {
   std::chrono::milliseconds kill_grace{5000};
 
   // May be null. Cancelling stops the running simulation (its whole process group) and
-  // starts no further one; failure_reason "cancelled".
+  // starts no further one; failure_reason cancelled.
   const os::CancelToken* cancel = nullptr;
 
   // The environment Checkout::environment() starts from (it keeps only HOME, USER, LANG,
@@ -187,18 +186,18 @@ struct SimulationResult {
   // Every workload ran and each passed (REQ-VER-5). False for an empty workload list:
   // a design that ran no gate workload has not been verified.
   bool passed = false;
-  // Empty when passed. Otherwise one of:
-  //   "workload_failed"   the last run did not pass (its verdict, returncode and error say why)
-  //   "workload_not_found", "workload_not_built", "sims_option_rejected"
-  //                       the last run could not run its workload at all (its cannot_run)
-  //   "budget_exhausted"  a simulation was due but no time was left (REQ-BUD-11)
-  //   "cancelled"         the CancelToken was cancelled
-  //   "no_workloads"      the request named no workload
-  //   "node_failure", "out_of_memory", "never_started", "killed_by_scheduler"
-  //                       the machine or scheduler running the last run ended it
-  //                       (os::HostStop; only when the checkout's runner places work elsewhere)
-  //   "invalid_request"   see failure_detail; nothing was started
-  std::string failure_reason;
+  // none when passed. Otherwise one of:
+  //   workload_failed   the last run did not pass (its verdict, returncode and error say why)
+  //   workload_not_found, workload_not_built, sims_option_rejected
+  //                     the last run could not run its workload at all (its cannot_run)
+  //   budget_exhausted  a simulation was due but no time was left (REQ-BUD-11)
+  //   cancelled         the CancelToken was cancelled
+  //   no_workloads      the request named no workload
+  //   node_failure, out_of_memory, never_started, killed_by_scheduler
+  //                     the machine or scheduler running the last run ended it
+  //                     (os::HostStop; only when the checkout's runner places work elsewhere)
+  //   invalid_request   see failure_detail; nothing was started
+  Failure failure_reason = Failure::none;
   // One sentence for people, e.g. "hello: verdict fail (4498250 : Simulation -> FAIL(HIT
   // BAD TRAP))" or "budget exhausted before memstress".
   std::string failure_detail;

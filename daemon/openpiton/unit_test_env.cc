@@ -271,18 +271,18 @@ std::vector<std::string> UnitTestEnv::restore() {
 
 ScaffoldResult scaffold_unit_test_env(const ScaffoldOptions& o) {
   ScaffoldResult result;
-  auto fail = [&](std::string_view reason, std::string error) {
-    result.failure_reason = std::string(reason);
+  auto fail = [&](Failure reason, std::string error) {
+    result.failure_reason = reason;
     result.error = std::move(error);
     return std::move(result);
   };
 
   // REQ-EXEC-12: a bad path fails before anything is written.
   ModulePathCheck check = validate_unit_test_module(o.checkout_root, o.module_path);
-  if (!check.ok) return fail(kUnitTestBadModulePath, check.error);
+  if (!check.ok) return fail(Failure::unit_test_bad_module_path, check.error);
 
   if (!is_verilog_identifier(o.env_name)) {
-    return fail(kUnitTestScaffoldFailed,
+    return fail(Failure::unit_test_scaffold_failed,
                 "environment name " + single_quoted(o.env_name) + " is not a Verilog identifier");
   }
   std::map<std::string, std::string> environment;
@@ -292,14 +292,14 @@ ScaffoldResult scaffold_unit_test_env(const ScaffoldOptions& o) {
     root = fs::canonical(checkout.root());
     environment = environment_of(checkout, o.base_env);
   } catch (const std::exception& e) {
-    return fail(kUnitTestScaffoldFailed, e.what());
+    return fail(Failure::unit_test_scaffold_failed, e.what());
   }
 
   std::string problem = read_module_interface(check, result.module);
-  if (!problem.empty()) return fail(kUnitTestScaffoldFailed, problem);
+  if (!problem.empty()) return fail(Failure::unit_test_scaffold_failed, problem);
   const EnvLayout layout = env_layout(root, o.env_name);
   if (!fs::is_regular_file(layout.script)) {
-    return fail(kUnitTestScaffoldFailed, "the checkout has no piton/verif/env/create_env.py");
+    return fail(Failure::unit_test_scaffold_failed, "the checkout has no piton/verif/env/create_env.py");
   }
 
   UnitTestEnv env;
@@ -315,7 +315,7 @@ ScaffoldResult scaffold_unit_test_env(const ScaffoldOptions& o) {
       env.model_root()};
   // Someone else's: never record it, so restore() cannot remove it.
   problem = already_existing(will_create, root, o.env_name);
-  if (!problem.empty()) return fail(kUnitTestScaffoldFailed, problem);
+  if (!problem.empty()) return fail(Failure::unit_test_scaffold_failed, problem);
   env.created_ = will_create;
   env.sims_config_ = layout.sims_src / "sims.config";
   env.sims_config_original_ = os::try_read_file(env.sims_config_);
@@ -325,15 +325,15 @@ ScaffoldResult scaffold_unit_test_env(const ScaffoldOptions& o) {
   if (problem.empty()) problem = repair_created_env(layout, root, o.env_name, check.resolved);
   if (!problem.empty()) {
     env.restore();
-    return fail(kUnitTestScaffoldFailed, problem);
+    return fail(Failure::unit_test_scaffold_failed, problem);
   }
   result.env.emplace(std::move(env));
   return result;
 }
 
-std::string_view classify_unit_test_build_failure(std::string_view output) {
-  return output.find(kPinNotFound) != std::string_view::npos ? kTestbenchMismatch
-                                                             : kUnitTestBuildFailed;
+Failure classify_unit_test_build_failure(std::string_view output) {
+  return output.find(kPinNotFound) != std::string_view::npos ? Failure::testbench_mismatch
+                                                             : Failure::unit_test_build_failed;
 }
 
 namespace {
@@ -427,8 +427,8 @@ class UnitTestBuild {
     spec.purpose = "unit-test-build";
     const os::CommandRunner& runner = o_.runner ? *o_.runner : *os::local_command_runner();
     os::ProcessResult r = runner.run(spec, o_.cancel);
-    if (r.host_stop != os::HostStop::none && host_stop_.empty()) {
-      host_stop_ = os::to_string(r.host_stop);
+    if (r.host_stop != os::HostStop::none && host_stop_ == os::HostStop::none) {
+      host_stop_ = r.host_stop;
       host_stop_detail_ = r.host_stop_detail;
     }
     for (auto& l : r.error_lines) {
@@ -451,9 +451,9 @@ class UnitTestBuild {
     result_.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (!ok) {
-      result_.failure_reason = !host_stop_.empty() ? host_stop_
-                               : pin_not_found_    ? std::string(kTestbenchMismatch)
-                                                   : std::string(kUnitTestBuildFailed);
+      result_.failure_reason = host_stop_ != os::HostStop::none ? failure_of(host_stop_)
+                               : pin_not_found_ ? Failure::testbench_mismatch
+                                                : Failure::unit_test_build_failed;
       result_.error = std::move(error);
     }
     return std::move(result_);
@@ -465,7 +465,8 @@ class UnitTestBuild {
   std::chrono::steady_clock::time_point start_;
   std::map<std::string, std::string> environment_;
   bool pin_not_found_ = false;
-  std::string host_stop_, host_stop_detail_;  // the first step the host ended
+  os::HostStop host_stop_ = os::HostStop::none;  // of the first step the host ended
+  std::string host_stop_detail_;
 };
 
 }  // namespace

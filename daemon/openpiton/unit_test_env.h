@@ -38,17 +38,12 @@
 #include <string_view>
 #include <vector>
 
+#include "openpiton/failure.h"
 #include "openpiton/verilog_ports.h"
 #include "os/command_runner.h"
 #include "os/process_group.h"
 
 namespace mace::openpiton {
-
-// Failure reasons, as triage records them.
-inline constexpr std::string_view kUnitTestBadModulePath = "unit_test_bad_module_path";
-inline constexpr std::string_view kUnitTestScaffoldFailed = "unit_test_scaffold_failed";
-inline constexpr std::string_view kUnitTestBuildFailed = "unit_test_build_failed";
-inline constexpr std::string_view kTestbenchMismatch = "testbench_mismatch";
 
 // The Verilator message that says the testbench connects a port the module does not have.
 inline constexpr std::string_view kPinNotFound = "%Error-PINNOTFOUND";
@@ -67,7 +62,7 @@ struct ModulePathCheck {
 // REQ-EXEC-12. Accepts `module_path` only if it is relative, stays inside `checkout_root`
 // once every `..` and symlink is resolved, ends in .v, .sv or .pyv, and names an existing
 // regular file (a symlink to one inside the checkout counts). The failure reason of a
-// refused path is kUnitTestBadModulePath. Never throws.
+// refused path is Failure::unit_test_bad_module_path. Never throws.
 ModulePathCheck validate_unit_test_module(const std::filesystem::path& checkout_root,
                                           std::string_view module_path);
 
@@ -134,14 +129,14 @@ struct ScaffoldOptions {
 
 struct ScaffoldResult {
   std::optional<UnitTestEnv> env;  // set exactly when scaffolding succeeded
-  std::string failure_reason;      // kUnitTestBadModulePath or kUnitTestScaffoldFailed
+  Failure failure_reason = Failure::none;  // unit_test_bad_module_path or unit_test_scaffold_failed
   std::string error;               // one line
   ModuleInterface module;          // the module's interface, read while scaffolding
   os::ProcessResult process;           // create_env.py's run (pid -1 if it never started)
   bool ok() const { return env.has_value(); }
 };
 
-// Validates the path (a bad one fails with kUnitTestBadModulePath before anything is
+// Validates the path (a bad one fails with unit_test_bad_module_path before anything is
 // written), refuses a name whose environment already exists, records what it is about to
 // change, runs create_env.py through run_process_group with the checkout's environment,
 // and repairs its output (see the top of this file). On any failure everything already
@@ -168,9 +163,9 @@ struct UnitTestBuildOptions {
 
 struct UnitTestBuildResult {
   bool ok = false;                 // REQ-VER-6: the task passes when this is true
-  // kTestbenchMismatch, kUnitTestBuildFailed, or the os::HostStop word when the machine
-  // or scheduler running a step ended it
-  std::string failure_reason;
+  // testbench_mismatch, unit_test_build_failed, or the host's stop when the machine or
+  // scheduler running a step ended it
+  Failure failure_reason = Failure::none;
   std::string error;               // one line
   std::vector<std::string> error_lines;  // %Error lines, sims' DIE lines, compiler errors
   std::filesystem::path log_path;
@@ -183,12 +178,12 @@ struct UnitTestBuildResult {
 
 // `sims -sys=<name> -vlt_build -dryrun -build_id=<id>`, then `verilator --cc --build` of the
 // merged flist with <name>_top as the top, both through run_process_group. A failure whose
-// output has kPinNotFound is kTestbenchMismatch (REQ-FAIL-3), any other kUnitTestBuildFailed.
+// output has kPinNotFound is testbench_mismatch (REQ-FAIL-3), any other unit_test_build_failed.
 UnitTestBuildResult build_unit_test_env(const UnitTestEnv& env,
                                         const UnitTestBuildOptions& options);
 
-// REQ-FAIL-3: kTestbenchMismatch when a failed build's output contains kPinNotFound, else
-// kUnitTestBuildFailed. No LLM call, no state.
-std::string_view classify_unit_test_build_failure(std::string_view output);
+// REQ-FAIL-3: testbench_mismatch when a failed build's output contains kPinNotFound, else
+// unit_test_build_failed. No LLM call, no state.
+Failure classify_unit_test_build_failure(std::string_view output);
 
 }  // namespace mace::openpiton

@@ -19,26 +19,21 @@
 #include <vector>
 
 #include "openpiton/build_config.h"
+#include "openpiton/failure.h"
 #include "os/command_runner.h"
 
 namespace mace::openpiton {
-
-// Why a workload could not be prepared, when no model would change it.
-enum class WorkloadProblem {
-  none,       // nothing, or something of the machine (a timeout, a file that cannot be written)
-  not_found,  // no program of that name for the core, or a name it cannot have
-  not_built,  // the program does not compile, assemble or link
-};
-
-// "workload_not_found", "workload_not_built"; "" for none (simulator.h's cannot_run words).
-std::string cannot_run_word(WorkloadProblem problem);
 
 // What to add to one sims -vlt_run to run a workload, prepared inside its run directory.
 struct PreparedWorkload {
   std::string diag_name;                 // the positional argument to sims
   std::vector<std::string> sims_args;    // e.g. -asm_diag_path=..., -pre_process_cmd=...
   std::string error;                     // non-empty: could not prepare; nothing to run
-  WorkloadProblem problem = WorkloadProblem::none;  // with error: what kind
+  // With error, when no model would change it: workload_not_found (no program of that name
+  // for the core, or a name it cannot have) or workload_not_built (the program does not
+  // compile, assemble or link). none for something of the machine (a timeout, a file that
+  // cannot be written).
+  Failure problem = Failure::none;
 };
 
 // core generic: what MACE's own C programs are built for instead of PicoRV32 (REQ-EXEC-20).
@@ -62,6 +57,10 @@ struct WorkloadContext {
   // core generic: set when the core's own programs are built for a descriptor's core.
   std::optional<GenericProgramTarget> generic = {};
 };
+
+// A workload that could not be prepared: `message` says why, `problem` whether any model
+// would change it.
+PreparedWorkload unprepared(std::string message, Failure problem = Failure::none);
 
 // Resolves `name` and prepares it in ctx.run_dir: for a pico C program, compiles it and
 // writes the wrapper; for a multi-tile pico mesh, writes the event file that wakes every

@@ -10,28 +10,28 @@
 namespace mace::replay {
 namespace {
 
-openpiton::BuildResult build_miss(const std::string& build_id, const std::string& why) {
-  openpiton::BuildResult b;
-  b.build_id = build_id;
-  b.failure_reason = std::string(kCacheMissReason);
-  b.message = why;
-  b.error_lines = {why};
-  return b;
+executor::BuildCall build_miss(const std::string& build_id, const std::string& why) {
+  executor::BuildCall call;
+  call.cache_miss = true;
+  call.result.build_id = build_id;
+  call.result.message = why;
+  call.result.error_lines = {why};
+  return call;
 }
 
 executor::WorkloadCall run_miss(const std::string& why) {
   executor::WorkloadCall call;
-  call.result.failure_reason = std::string(kCacheMissReason);
+  call.cache_miss = true;
   call.result.failure_detail = why;
   return call;
 }
 
 }  // namespace
 
-openpiton::BuildResult CachedTaskCalls::build(const executor::TaskCallSite& site,
-                                              const openpiton::Checkout& checkout,
-                                              const openpiton::BuildConfig& config,
-                                              const openpiton::BuildOptions& options) {
+executor::BuildCall CachedTaskCalls::build(const executor::TaskCallSite& site,
+                                           const openpiton::Checkout& checkout,
+                                           const openpiton::BuildConfig& config,
+                                           const openpiton::BuildOptions& options) {
   const std::string tag =
       cache_.tag(site.iteration, site.task_id, narrowing_phase(kBuildFunction, site.narrowing));
   openpiton::BuildResult result;
@@ -46,13 +46,13 @@ openpiton::BuildResult CachedTaskCalls::build(const executor::TaskCallSite& site
       return build_miss(openpiton::build_id(config), std::string(e.what()) + " (tag " + tag + ")");
     }
     cache_.store(kBuildFunction, tag, build_value(result), provenance_of(result.build_id));
-    return result;
+    return {result};
   }
-  result = inner_.build(site, checkout, config, options);
+  result = inner_.build(site, checkout, config, options).result;
   Provenance produced{mace_version_, result.fingerprint.digest, result.verilator.text};
   remember(result.build_id, produced);
   cache_.store(kBuildFunction, tag, build_value(result), produced);
-  return result;
+  return {result};
 }
 
 executor::WorkloadCall CachedTaskCalls::run_workload(const executor::TaskCallSite& site,

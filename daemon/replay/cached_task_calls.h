@@ -14,17 +14,15 @@
 
 namespace mace::replay {
 
-inline constexpr std::string_view kCacheMissReason = "cache_miss";
-
 class CachedTaskCalls final : public executor::TaskCalls {
  public:
   CachedTaskCalls(CallCache& cache, executor::TaskCalls& inner, std::string mace_version)
       : cache_(cache), inner_(inner), mace_version_(std::move(mace_version)) {}
 
-  openpiton::BuildResult build(const executor::TaskCallSite& site,
-                               const openpiton::Checkout& checkout,
-                               const openpiton::BuildConfig& config,
-                               const openpiton::BuildOptions& options) override;
+  executor::BuildCall build(const executor::TaskCallSite& site,
+                            const openpiton::Checkout& checkout,
+                            const openpiton::BuildConfig& config,
+                            const openpiton::BuildOptions& options) override;
   executor::WorkloadCall run_workload(const executor::TaskCallSite& site, std::size_t index,
                                       const openpiton::SimulationRequest& request) override;
 

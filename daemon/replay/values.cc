@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include "core/json_writer.h"
+#include "openpiton/failure.h"
 #include "openpiton/sim_figures.h"
 #include "os/text.h"
 
@@ -34,6 +35,12 @@ class Reader {
     if (at(o, key).get_string().get(s) != simdjson::SUCCESS) throw bad(key, "a string");
     return std::string(s);
   }
+  // A failure as the OpenPiton adapter words it ("" for none).
+  openpiton::Failure failure(object o, std::string_view key) const {
+    if (auto known = openpiton::failure_from_string(text(o, key))) return *known;
+    throw bad(key, "a failure reason this MACE knows");
+  }
+
   std::optional<std::string> optional_text(object o, std::string_view key) const {
     element e;
     if (o[key].get(e) != simdjson::SUCCESS) return std::nullopt;
@@ -100,7 +107,7 @@ std::string build_value(const openpiton::BuildResult& b) {
   w.field("build_id", b.build_id);
   w.field("success", b.success);
   w.field("reused", b.reused);
-  w.field("failure_reason", b.failure_reason);
+  w.field("failure_reason", openpiton::to_string(b.failure_reason));
   w.field("message", b.message);
   w.field("exit_code", b.exit_code);
   w.field("wall_seconds", b.wall_seconds);
@@ -135,7 +142,7 @@ openpiton::BuildResult parse_build_value(std::string_view json) {
   b.build_id = r.text(o, "build_id");
   b.success = r.flag(o, "success");
   b.reused = r.flag(o, "reused");
-  b.failure_reason = r.text(o, "failure_reason");
+  b.failure_reason = r.failure(o, "failure_reason");
   b.message = r.text(o, "message");
   b.exit_code = static_cast<int>(r.integer(o, "exit_code"));
   b.wall_seconds = r.number(o, "wall_seconds");
@@ -165,7 +172,7 @@ std::string run_value(const executor::WorkloadCall& call) {
   JsonWriter w;
   w.begin_object();
   w.field("passed", s.passed);
-  w.field("failure_reason", s.failure_reason);
+  w.field("failure_reason", openpiton::to_string(s.failure_reason));
   w.field("failure_detail", s.failure_detail);
   w.field("status_log", call.status_log);
   w.key("runs").begin_array();
@@ -180,7 +187,7 @@ std::string run_value(const executor::WorkloadCall& call) {
     w.field("launch_failed", run.launch_failed);
     w.field("sims_invoked", run.sims_invoked);
     w.field("error", run.error);
-    w.field("cannot_run", run.cannot_run);
+    w.field("cannot_run", openpiton::to_string(run.cannot_run));
     w.field("wall_seconds", run.wall_seconds);
     w.field("marker_line", run.marker_line);
     w.field("sim_log_tail", run.sim_log_tail);
@@ -201,7 +208,7 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
   executor::WorkloadCall call;
   openpiton::SimulationResult& s = call.result;
   s.passed = r.flag(o, "passed");
-  s.failure_reason = r.text(o, "failure_reason");
+  s.failure_reason = r.failure(o, "failure_reason");
   s.failure_detail = r.text(o, "failure_detail");
   call.status_log = r.text(o, "status_log");
   for (element e : r.list(o, "runs")) {
@@ -220,7 +227,7 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
     run.sims_invoked = r.flag(ro, "sims_invoked");
     run.error = r.text(ro, "error");
     // Values cached before workloads that cannot run were told apart have none.
-    run.cannot_run = r.optional_text(ro, "cannot_run").value_or("");
+    run.cannot_run = r.has(ro, "cannot_run") ? r.failure(ro, "cannot_run") : openpiton::Failure::none;
     run.wall_seconds = r.number(ro, "wall_seconds");
     run.marker_line = r.text(ro, "marker_line");
     // Read again from the line, as the simulator reads them: values cached before the

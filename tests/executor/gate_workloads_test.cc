@@ -26,8 +26,8 @@ class ScriptedCalls final : public TaskCalls {
   std::map<std::string, std::string> outcome;  // by workload: pass, fail, not_found, node_failure
   std::vector<std::string> called;
 
-  openpiton::BuildResult build(const TaskCallSite&, const openpiton::Checkout&,
-                               const openpiton::BuildConfig&, const openpiton::BuildOptions&) override {
+  BuildCall build(const TaskCallSite&, const openpiton::Checkout&,
+                  const openpiton::BuildConfig&, const openpiton::BuildOptions&) override {
     return {};
   }
   WorkloadCall run_workload(const TaskCallSite&, std::size_t,
@@ -41,12 +41,14 @@ class ScriptedCalls final : public TaskCalls {
     run.workload = w;
     run.passed = o == "pass";
     run.verdict = run.passed ? openpiton::Verdict::pass : openpiton::Verdict::fail;
-    if (o == "not_found") run.cannot_run = "workload_not_found";
-    if (o == "node_failure") run.host_stop = "node_failure";
+    if (o == "not_found") run.cannot_run = openpiton::Failure::workload_not_found;
+    if (o == "node_failure") run.host_stop = os::HostStop::node_failure;
     call.result.runs.push_back(run);
     call.result.passed = run.passed;
     if (!run.passed) {
-      call.result.failure_reason = o == "fail" ? "workload_failed" : o == "not_found" ? "workload_not_found" : o;
+      call.result.failure_reason = o == "fail"        ? openpiton::Failure::workload_failed
+                                   : o == "not_found" ? openpiton::Failure::workload_not_found
+                                                      : openpiton::Failure::node_failure;
       call.result.failure_detail = w + " " + o;
     }
     return call;
@@ -91,7 +93,7 @@ TEST_F(GateWorkloadsTest, RunEveryWorkloadRunsThemAllAndTheFirstFailureDecides) 
   EXPECT_THAT(calls.called, ElementsAre("a", "b", "c", "d"));
   EXPECT_EQ(all.result.runs.size(), 4u);
   EXPECT_FALSE(all.result.passed);
-  EXPECT_EQ(all.result.failure_reason, "workload_failed");
+  EXPECT_EQ(all.result.failure_reason, openpiton::Failure::workload_failed);
   EXPECT_EQ(all.result.failure_detail, "b fail");
   EXPECT_EQ(all.status_log, "Diag: b fail");
 }
@@ -101,7 +103,7 @@ TEST_F(GateWorkloadsTest, AWorkloadNoDesignCanRunDecidesOverADesignsFailure) {
   calls.outcome = {{"a", "fail"}, {"c", "not_found"}};
   const WorkloadCall all = run();
   EXPECT_EQ(calls.called.size(), 4u);
-  EXPECT_EQ(all.result.failure_reason, "workload_not_found");
+  EXPECT_EQ(all.result.failure_reason, openpiton::Failure::workload_not_found);
   EXPECT_EQ(all.status_log, "Diag: c not_found");
 }
 
@@ -110,7 +112,7 @@ TEST_F(GateWorkloadsTest, TheInfrastructureStillStopsEverything) {
   calls.outcome = {{"a", "fail"}, {"b", "node_failure"}};
   const WorkloadCall all = run();
   EXPECT_THAT(calls.called, ElementsAre("a", "b"));
-  EXPECT_EQ(all.result.failure_reason, "node_failure");
+  EXPECT_EQ(all.result.failure_reason, openpiton::Failure::node_failure);
 }
 
 TEST_F(GateWorkloadsTest, EveryPassIsAPassWithTheLastStatusLog) {

@@ -41,20 +41,20 @@ class BuildClassificationTest : public ::testing::Test {
 TEST_F(BuildClassificationTest, ASimsThatExitedZeroWithItsModelPassed) {
   make_binary();
   const BuildClassification passed = classify(exited(0));
-  EXPECT_EQ(passed.failure_reason, "");
+  EXPECT_EQ(passed.failure_reason, Failure::none);
   EXPECT_EQ(passed.message, "");
 }
 
 TEST_F(BuildClassificationTest, ASimsThatExitedZeroWithoutAModelDidNot) {
   const BuildClassification missing = classify(exited(0));
-  EXPECT_EQ(missing.failure_reason, build_failure::no_model_binary);
+  EXPECT_EQ(missing.failure_reason, Failure::no_model_binary);
   EXPECT_EQ(missing.message, "sims exited 0 but left no " + binary_.string());
 }
 
 TEST_F(BuildClassificationTest, AFailedSimsSaysItsStatusOrSignal) {
   make_binary();  // an old model must not pass for this build's
   EXPECT_EQ(classify(exited(2)).message, "sims exited with status 2");
-  EXPECT_EQ(classify(exited(2)).failure_reason, build_failure::build_failed);
+  EXPECT_EQ(classify(exited(2)).failure_reason, Failure::build_failed);
   EXPECT_EQ(classify(exited(-1, 9)).message,
             "sims was killed by signal 9");
 }
@@ -62,19 +62,19 @@ TEST_F(BuildClassificationTest, AFailedSimsSaysItsStatusOrSignal) {
 TEST_F(BuildClassificationTest, TimeCancelHostAndLaunchAreToldApartInThatOrderFromTheLast) {
   os::ProcessResult run = exited(-1);
   run.timed_out = true;
-  EXPECT_EQ(classify(run).failure_reason, build_failure::timeout);
+  EXPECT_EQ(classify(run).failure_reason, Failure::timeout);
   EXPECT_EQ(classify(run).message, "the build did not finish within 90.0 s");
   run.cancelled = true;
   run.wall_seconds = 12.34;
-  EXPECT_EQ(classify(run).failure_reason, build_failure::cancelled) << "a cancel is not a timeout";
+  EXPECT_EQ(classify(run).failure_reason, Failure::cancelled) << "a cancel is not a timeout";
   EXPECT_EQ(classify(run).message, "the build was cancelled after 12.3 s");
   run.host_stop = os::HostStop::node_failure;
   run.host_stop_detail = "node n2 went down";
-  EXPECT_EQ(classify(run).failure_reason, "node_failure") << "the machine, not the design";
+  EXPECT_EQ(classify(run).failure_reason, Failure::node_failure) << "the machine, not the design";
   EXPECT_EQ(classify(run).message, "node n2 went down");
   run.launch_failed = true;
   run.error = "cannot execute sims";
-  EXPECT_EQ(classify(run).failure_reason, build_failure::launch_failed);
+  EXPECT_EQ(classify(run).failure_reason, Failure::launch_failed);
   EXPECT_EQ(classify(run).message, "cannot execute sims");
 }
 

@@ -103,7 +103,7 @@ TEST_F(BuilderTest, BuildSucceedsAndWritesTheMarker) {
   ASSERT_TRUE(result.success) << result.failure_reason << ": " << result.message << "\n"
                               << result.tail;
   EXPECT_FALSE(result.reused);
-  EXPECT_EQ(result.failure_reason, "");
+  EXPECT_EQ(result.failure_reason, Failure::none);
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.build_id, build_id(config));
   EXPECT_EQ(result.model_dir, checkout_.model_dir(result.build_id).string());
@@ -240,7 +240,7 @@ TEST_F(BuilderTest, ABrokenDefineFailsWithTheErrorLine) {
   config.rtl_defines = normalise_defines({"FAKE_BREAK_BUILD"});
   const auto result = build_it(config);
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "build_failed");
+  EXPECT_EQ(result.failure_reason, Failure::build_failed);
   EXPECT_NE(result.exit_code, 0);
   ASSERT_FALSE(result.error_lines.empty()) << result.tail;
   EXPECT_THAT(result.error_lines[0], ContainsRegex(R"(^%Error: .*/l15\.v:[0-9]+:[0-9]+: )"));
@@ -259,7 +259,7 @@ TEST_F(BuilderTest, AFailedRebuildRemovesTheOldMarker) {
   const std::string original = fixture_.read(l15);
   fixture_.write(l15, original + "FAKE_SYNTAX_ERROR\n");
   const auto broken = build_it(pico_1x1());
-  EXPECT_EQ(broken.failure_reason, "build_failed");
+  EXPECT_EQ(broken.failure_reason, Failure::build_failed);
   ASSERT_FALSE(broken.error_lines.empty());
   EXPECT_THAT(broken.error_lines[0], HasSubstr("l15.v:"));
   EXPECT_FALSE(fs::exists(marker(first)));
@@ -275,7 +275,7 @@ TEST_F(BuilderTest, Verilator5NeedsNoTimingAndVerilator4DoesNot) {
   opts.verilator = VerilatorVersion{4, 228, "Verilator 4.228 2022-10-29 rev v4.228"};
   const auto result = build(checkout_, pico_1x1(), opts);
   // The fake behaves like Verilator 5, so without --no-timing the build fails as it would.
-  EXPECT_EQ(result.failure_reason, "build_failed");
+  EXPECT_EQ(result.failure_reason, Failure::build_failed);
   ASSERT_FALSE(result.error_lines.empty());
   EXPECT_THAT(result.error_lines[0], HasSubstr("%Error-NEEDTIMINGOPT"));
 }
@@ -295,14 +295,14 @@ TEST_F(BuilderTest, WayRuleFailsBeforeAnythingRuns) {
   config.caches.l1d.associativity = 8;
   auto result = build_it(config);
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "way_rule");
+  EXPECT_EQ(result.failure_reason, Failure::way_rule);
   EXPECT_EQ(result.message, "l1d has 8 ways, more than the L1.5's 4");
   EXPECT_THAT(result.error_lines, Contains(HasSubstr("l1d")));
 
   config.caches.l1d.associativity = 4;
   config.caches.l1i.associativity = 16;
   result = build_it(config);
-  EXPECT_EQ(result.failure_reason, "way_rule");
+  EXPECT_EQ(result.failure_reason, Failure::way_rule);
   EXPECT_EQ(result.message, "l1i has 16 ways, more than the L1.5's 4");
   EXPECT_EQ(fixture_.invocations(), 0);
   EXPECT_FALSE(fs::exists(checkout_.model_dir(result.build_id)));
@@ -315,7 +315,7 @@ TEST_F(BuilderTest, NoTimeLeftStartsNothing) {
     opts.timeout = timeout;
     const auto result = build(checkout_, pico_1x1(), opts);
     EXPECT_FALSE(result.success);
-    EXPECT_EQ(result.failure_reason, "budget_exhausted");
+    EXPECT_EQ(result.failure_reason, Failure::budget_exhausted);
   }
   EXPECT_EQ(fixture_.invocations(), 0);
 }
@@ -330,7 +330,7 @@ TEST_F(BuilderTest, TimeoutKillsTheWholeGroup) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "timeout");
+  EXPECT_EQ(result.failure_reason, Failure::timeout);
   EXPECT_LT(seconds, 10);
   const auto pids = fixture_.recorded_pids();
   EXPECT_GE(pids.size(), 2u) << "the fake records sims and a grandchild";
@@ -351,7 +351,7 @@ TEST_F(BuilderTest, CancelStopsARunningBuild) {
   const auto start = std::chrono::steady_clock::now();
   const auto result = build(checkout_, pico_1x1(), opts);
   canceller.join();
-  EXPECT_EQ(result.failure_reason, "cancelled");
+  EXPECT_EQ(result.failure_reason, Failure::cancelled);
   EXPECT_FALSE(result.success);
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20);
   EXPECT_FALSE(fs::exists(marker(result)));
@@ -362,7 +362,7 @@ TEST_F(BuilderTest, AlreadyCancelledStartsNothing) {
   token.cancel();
   BuildOptions opts = options();
   opts.cancel = &token;
-  EXPECT_EQ(build(checkout_, pico_1x1(), opts).failure_reason, "cancelled");
+  EXPECT_EQ(build(checkout_, pico_1x1(), opts).failure_reason, Failure::cancelled);
   EXPECT_EQ(fixture_.invocations(), 0);
 }
 
@@ -370,7 +370,7 @@ TEST_F(BuilderTest, AnUnsafeConfigurationIsRefused) {
   BuildConfig config = pico_1x1();
   config.rtl_defines = {"FOO; rm -rf /"};
   const auto result = build_it(config);
-  EXPECT_EQ(result.failure_reason, "invalid_config");
+  EXPECT_EQ(result.failure_reason, Failure::invalid_config);
   EXPECT_THAT(result.message, HasSubstr("FOO; rm -rf /"));
   EXPECT_EQ(fixture_.invocations(), 0);
 }
@@ -379,14 +379,14 @@ TEST_F(BuilderTest, ExitZeroWithoutABinaryIsNotASuccess) {
   fixture_.write("piton/tools/bin/sims", "#!/bin/sh\necho 'pretending to build'\nexit 0\n");
   const auto result = build_it(pico_1x1());
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "no_model_binary");
+  EXPECT_EQ(result.failure_reason, Failure::no_model_binary);
   EXPECT_FALSE(fs::exists(marker(result)));
 }
 
 TEST_F(BuilderTest, SimsThatCannotRunIsALaunchFailure) {
   ASSERT_EQ(chmod((fixture_.root() + "/piton/tools/bin/sims").c_str(), 0644), 0);
   const auto result = build_it(pico_1x1());
-  EXPECT_EQ(result.failure_reason, "launch_failed");
+  EXPECT_EQ(result.failure_reason, Failure::launch_failed);
   EXPECT_FALSE(result.message.empty());
 }
 

@@ -81,7 +81,7 @@ TEST_F(CheckoutRunnerTest, ABuildTheNodeEndsIsANodeFailureNamingWhatHappened) {
   const Checkout checkout(fixture_.root(), runner);
   const BuildResult result = build(checkout.labelled("t1"), pico_1x1(checkout), options());
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "node_failure");
+  EXPECT_EQ(result.failure_reason, Failure::node_failure);
   EXPECT_THAT(result.message, HasSubstr("NODE_FAIL"));
   EXPECT_THAT(result.error_lines, ElementsAre(result.message));
   EXPECT_THAT(runner->purposes(), ElementsAre("build@t1"));
@@ -99,9 +99,9 @@ TEST_F(CheckoutRunnerTest, ASimulationTheNodeEndsFailsTheGateWithTheNodesReason)
                                              "workloads"};
   const SimulationResult result = simulate_workloads(request);
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "node_failure");
+  EXPECT_EQ(result.failure_reason, Failure::node_failure);
   ASSERT_EQ(result.runs.size(), 1u) << "the next workload is not started (REQ-VER-1)";
-  EXPECT_EQ(result.runs[0].host_stop, "node_failure");
+  EXPECT_EQ(result.runs[0].host_stop, os::HostStop::node_failure);
   EXPECT_EQ(result.runs[0].returncode, -1);
   EXPECT_THAT(result.failure_detail, HasSubstr("Slurm job 7 on node n1"));
   EXPECT_THAT(runner->purposes(), ElementsAre("build", "simulate"));
@@ -118,7 +118,7 @@ TEST_F(CheckoutRunnerTest, VerilatorIsAskedItsVersionWhereTheCheckoutBuilds) {
   opts.verilator.reset();
   const BuildResult result = build(checkout, pico_1x1(checkout), opts);
   // The node ended the probe: a node failure, like the build's own, not the build's.
-  EXPECT_EQ(result.failure_reason, "node_failure");
+  EXPECT_EQ(result.failure_reason, Failure::node_failure);
   EXPECT_THAT(result.message, HasSubstr("NODE_FAIL"));
   EXPECT_THAT(runner->purposes(), ElementsAre("verilator-version"));
 }
@@ -134,9 +134,9 @@ TEST_F(CheckoutRunnerTest, AWorkloadCompileTheNodeEndsFailsTheGateAsANodeFailure
                                              "workloads"};
   const SimulationResult result = simulate_workloads(request);
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "node_failure");
+  EXPECT_EQ(result.failure_reason, Failure::node_failure);
   ASSERT_EQ(result.runs.size(), 1u);
-  EXPECT_EQ(result.runs[0].host_stop, "node_failure");
+  EXPECT_EQ(result.runs[0].host_stop, os::HostStop::node_failure);
   EXPECT_THAT(result.failure_detail, HasSubstr("Slurm job 7 on node n1"));
 }
 

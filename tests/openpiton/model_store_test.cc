@@ -420,7 +420,7 @@ TEST_F(BuilderWithStoreTest, AWaitingBuildStopsWhenCancelled) {
   cancel.cancel();
   waiter.join();
   EXPECT_FALSE(waited.success);
-  EXPECT_EQ(waited.failure_reason, "cancelled");
+  EXPECT_EQ(waited.failure_reason, Failure::cancelled);
   EXPECT_EQ(fixture_b_.invocations("build"), 0);
 }
 

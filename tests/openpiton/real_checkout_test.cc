@@ -120,7 +120,7 @@ class RealCheckoutTest : public ::testing::Test {
     const auto result = build(checkout(), config, build_options());
     std::cout << "[ build    ] " << result.build_id << (result.reused ? " reused" : " built")
               << " in " << result.wall_seconds << " s"
-              << (result.success ? "" : ", failed: " + result.failure_reason) << "\n";
+              << (result.success ? "" : ", failed: " + std::string(to_string(result.failure_reason))) << "\n";
     return result;
   }
 
@@ -213,7 +213,7 @@ TEST_F(RealCheckoutTest, ABrokenDesignFailsWithItsErrorLine) {
                         "this is not verilog at all ;\n");
   const auto result = build_model(config);
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "build_failed");
+  EXPECT_EQ(result.failure_reason, Failure::build_failed);
   ASSERT_FALSE(result.error_lines.empty()) << result.tail;
   EXPECT_THAT(result.error_lines[0], ContainsRegex(R"(^%Error: \S*picorv32\.v:[0-9]+:[0-9]+: )"));
   EXPECT_FALSE(fs::exists(fs::path(result.model_dir) / std::string(kBuildMarkerName)));
@@ -225,7 +225,7 @@ TEST_F(RealCheckoutTest, ABrokenDefineFailsWithItsErrorLine) {
   const BuildConfig config = pico_config(1, 1, {"PITON_FPGA_SYNTH"});
   const auto result = build_model(config);
   EXPECT_FALSE(result.success);
-  EXPECT_EQ(result.failure_reason, "build_failed");
+  EXPECT_EQ(result.failure_reason, Failure::build_failed);
   ASSERT_FALSE(result.error_lines.empty()) << result.tail;
   EXPECT_THAT(result.error_lines[0], ContainsRegex(R"(^%Error\S*: \S*\.v:[0-9]+:[0-9]+: )"));
   EXPECT_FALSE(fs::exists(fs::path(result.model_dir) / std::string(kBuildMarkerName)));

@@ -122,7 +122,7 @@ TEST(SimulatorRequestTest, AWorkloadsLimitsMustBePositive) {  // spec-hardening 
   r.workloads = {"hello"};
   r.per_workload["hello"].max_cycle = 0;
   auto result = simulate_workloads(r);
-  EXPECT_EQ(result.failure_reason, "invalid_request");
+  EXPECT_EQ(result.failure_reason, Failure::invalid_request);
   EXPECT_THAT(result.failure_detail, HasSubstr("hello: max_cycle must be positive"));
   r.per_workload["hello"] = WorkloadOverrides{.rtl_timeout = -1};
   EXPECT_THAT(simulate_workloads(r).failure_detail,
@@ -166,22 +166,22 @@ TEST(SimulatorRequestTest, InvalidRequestsStartNothing) {
   r.per_workload["hello"].finish_mask = "0x11";
   auto result = simulate_workloads(r);
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "invalid_request");
+  EXPECT_EQ(result.failure_reason, Failure::invalid_request);
   EXPECT_THAT(result.failure_detail, HasSubstr("0x11"));
   EXPECT_TRUE(result.runs.empty());
 
   r.per_workload.clear();
   r.per_workload["hello"].options = {"+plusarg"};
-  EXPECT_EQ(simulate_workloads(r).failure_reason, "invalid_request");
+  EXPECT_EQ(simulate_workloads(r).failure_reason, Failure::invalid_request);
   r.per_workload.clear();
   r.build_id = "../escape";
-  EXPECT_EQ(simulate_workloads(r).failure_reason, "invalid_request");
+  EXPECT_EQ(simulate_workloads(r).failure_reason, Failure::invalid_request);
   r.build_id = "mace_x";
   r.rtl_timeout = 0;
-  EXPECT_EQ(simulate_workloads(r).failure_reason, "invalid_request");
+  EXPECT_EQ(simulate_workloads(r).failure_reason, Failure::invalid_request);
   r.rtl_timeout = 10;
   r.workloads.clear();
-  EXPECT_EQ(simulate_workloads(r).failure_reason, "no_workloads");
+  EXPECT_EQ(simulate_workloads(r).failure_reason, Failure::no_workloads);
   EXPECT_FALSE(fs::exists(c.checkout.model_dir("mace_x")));
 }
 
@@ -296,7 +296,7 @@ TEST_F(SimulatorFixtureTest, ExactArgvWithDefaults) {  // REQ-VER-7, REQ-VER-8
   EXPECT_TRUE(fs::exists(run.run_dir / "sim.log"));
   EXPECT_TRUE(fs::exists(run.run_dir / "sims.log"));
   EXPECT_GT(run.wall_seconds, 0);
-  EXPECT_TRUE(result.failure_reason.empty());
+  EXPECT_EQ(result.failure_reason, Failure::none);
 }
 
 TEST_F(SimulatorFixtureTest, MaxCycleWhenSetAndTheWorkloadsOwnMaskAndOptionsWin) {
@@ -321,7 +321,7 @@ TEST_F(SimulatorFixtureTest, MaxCycleWhenSetAndTheWorkloadsOwnMaskAndOptionsWin)
   EXPECT_EQ(result.runs[0].verdict, Verdict::maxcycles);
   EXPECT_THAT(result.runs[0].marker_line, HasSubstr("max cycles = 2000"));
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);
   EXPECT_THAT(result.failure_detail, HasSubstr("add.S: verdict maxcycles"));
 }
 
@@ -404,7 +404,7 @@ TEST_F(SimulatorFixtureTest, StopsAtTheFirstWorkloadThatDoesNotPass) {  // REQ-V
   req.on_workload_finished = [&](const WorkloadRunResult& r) { finished.push_back(r.workload); };
   auto result = simulate_workloads(req);
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);
   EXPECT_THAT(result.failure_detail, HasSubstr("second.S: verdict fail"));
   EXPECT_EQ(fx.invocations("run"), 2);  // third.S never invoked
   ASSERT_EQ(result.runs.size(), 2u);
@@ -436,7 +436,7 @@ TEST_F(SimulatorFixtureTest, RunEveryWorkloadGoesOnPastFailures) {  // REQ-VER-5
   EXPECT_EQ(fx.invocations("run"), 4);
   EXPECT_FALSE(result.passed);
   // The first failure decides; the others are in their runs.
-  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);
   EXPECT_THAT(result.failure_detail, HasSubstr("second.S: verdict fail"));
   ASSERT_EQ(result.runs.size(), 4u);
   EXPECT_EQ(deciding_failure(result), &result.runs[1]);
@@ -461,7 +461,7 @@ TEST_F(SimulatorFixtureTest, RunEveryWorkloadReportsAWorkloadThatCannotRunFirst)
   auto result = simulate_workloads(req);
   ASSERT_EQ(result.runs.size(), 3u);
   // No design will ever run gone.S: that is what the run must hear, whatever failed first.
-  EXPECT_EQ(result.failure_reason, "workload_not_found");
+  EXPECT_EQ(result.failure_reason, Failure::workload_not_found);
   EXPECT_EQ(deciding_failure(result), &result.runs[1]);
   EXPECT_THAT(result.runs[1].error_line, HasSubstr("no diag with name gone.S found"));
   EXPECT_TRUE(result.runs[1].excerpt.empty());  // sims stopped before any transcript
@@ -476,7 +476,7 @@ TEST_F(SimulatorFixtureTest, RunEveryWorkloadStillStopsOnCancel) {
   req.cancel = &cancel;
   req.on_workload_finished = [&](const WorkloadRunResult&) { cancel.cancel(); };
   auto result = simulate_workloads(req);
-  EXPECT_EQ(result.failure_reason, "cancelled");
+  EXPECT_EQ(result.failure_reason, Failure::cancelled);
   EXPECT_EQ(result.runs.size(), 1u);
 }
 
@@ -576,12 +576,12 @@ TEST_F(SimulatorFixtureTest, NoTimeLeftStartsNothing) {  // REQ-BUD-11
     req.time_limit = limit;
     auto result = simulate_workloads(req);
     EXPECT_FALSE(result.passed);
-    EXPECT_EQ(result.failure_reason, "budget_exhausted");
+    EXPECT_EQ(result.failure_reason, Failure::budget_exhausted);
     EXPECT_TRUE(result.runs.empty());
   }
   auto req = request("mace_fx1x1", 1, 1, {"add.S"});
   req.deadline = Clock::now() - 1s;
-  EXPECT_EQ(simulate_workloads(req).failure_reason, "budget_exhausted");
+  EXPECT_EQ(simulate_workloads(req).failure_reason, Failure::budget_exhausted);
   EXPECT_EQ(fx.invocations("run"), 0);
   EXPECT_FALSE(fs::exists(checkout.model_dir("mace_fx1x1") / "runs"));
 }
@@ -606,7 +606,7 @@ TEST_F(SimulatorFixtureTest, DeadlineCapsEachSimulation) {  // REQ-BUD-11
   req.workloads = {"add.S", "add.S"};
   req.deadline = Clock::now() + 800ms;
   result = simulate_workloads(req);
-  EXPECT_EQ(result.failure_reason, "workload_failed");  // the first ran into the deadline
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);  // the first ran into the deadline
   ASSERT_EQ(result.runs.size(), 1u);
   EXPECT_TRUE(result.runs[0].timed_out);
   EXPECT_EQ(fx.invocations("run"), 2);
@@ -619,7 +619,7 @@ TEST_F(SimulatorFixtureTest, CancelStopsTheRunAndStartsNoOther) {
   auto req = request("mace_fx1x1", 1, 1, {"add.S"});
   req.cancel = &before;
   auto result = simulate_workloads(req);
-  EXPECT_EQ(result.failure_reason, "cancelled");
+  EXPECT_EQ(result.failure_reason, Failure::cancelled);
   EXPECT_TRUE(result.runs.empty());
   EXPECT_EQ(fx.invocations("run"), 0);
 
@@ -639,7 +639,7 @@ TEST_F(SimulatorFixtureTest, CancelStopsTheRunAndStartsNoOther) {
   result = simulate_workloads(req2);
   canceller.join();
   EXPECT_LT(seconds_since(start), 15.0);
-  EXPECT_EQ(result.failure_reason, "cancelled");
+  EXPECT_EQ(result.failure_reason, Failure::cancelled);
   ASSERT_EQ(result.runs.size(), 1u);
   EXPECT_TRUE(result.runs[0].cancelled);
   EXPECT_EQ(result.runs[0].returncode, -1);
@@ -652,7 +652,7 @@ TEST_F(SimulatorFixtureTest, CancelStopsTheRunAndStartsNoOther) {
 TEST_F(SimulatorFixtureTest, MissingModelFailsWithSimsDieLine) {
   auto result = simulate_workloads(request("mace_never_built", 1, 1, {"add.S", "add.S"}));
   EXPECT_FALSE(result.passed);
-  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);
   ASSERT_EQ(result.runs.size(), 1u);
   const auto& run = result.runs[0];
   EXPECT_TRUE(run.sims_invoked);
@@ -668,23 +668,23 @@ TEST_F(SimulatorFixtureTest, MissingModelFailsWithSimsDieLine) {
 
 TEST_F(SimulatorFixtureTest, AMissingModelIsNotAWorkloadThatCannotRun) {
   auto result = simulate_workloads(request("mace_never_built", 1, 1, {"add.S"}));
-  EXPECT_EQ(result.failure_reason, "workload_failed");
+  EXPECT_EQ(result.failure_reason, Failure::workload_failed);
   ASSERT_EQ(result.runs.size(), 1u);
-  EXPECT_EQ(result.runs[0].cannot_run, "");
+  EXPECT_EQ(result.runs[0].cannot_run, Failure::none);
 }
 
 // What fails on every model alike is told apart, so the run can end with it at once.
 TEST_F(SimulatorFixtureTest, AWorkloadThatCannotRunOnAnyModelSaysWhy) {
   build_model("mace_fx1x1", 1, 1);
   auto missing = simulate_workloads(request("mace_fx1x1", 1, 1, {"nosuch.S"}));
-  EXPECT_EQ(missing.failure_reason, "workload_not_found");
+  EXPECT_EQ(missing.failure_reason, Failure::workload_not_found);
   EXPECT_THAT(missing.failure_detail, HasSubstr("no diag with name nosuch.S found"));
   auto own = simulate_workloads(request("mace_fx1x1", 1, 1, {"no_such_program"}));
-  EXPECT_EQ(own.failure_reason, "workload_not_found");
+  EXPECT_EQ(own.failure_reason, Failure::workload_not_found);
   auto options = request("mace_fx1x1", 1, 1, {"add.S"});
   options.per_workload["add.S"] = WorkloadOverrides{.options = {"-sas"}};
   auto refused = simulate_workloads(options);
-  EXPECT_EQ(refused.failure_reason, "sims_option_rejected");
+  EXPECT_EQ(refused.failure_reason, Failure::sims_option_rejected);
   EXPECT_THAT(refused.failure_detail, HasSubstr("Unprocessed argument: -sas"));
 }
 

@@ -134,7 +134,7 @@ TEST_F(ModulePathTest, ScaffoldingABadPathFailsWithoutTouchingAnything) {
   options.work_dir = dir_.path();
   auto result = scaffold_unit_test_env(options);
   EXPECT_FALSE(result.ok());
-  EXPECT_EQ(result.failure_reason, kUnitTestBadModulePath);
+  EXPECT_EQ(result.failure_reason, Failure::unit_test_bad_module_path);
   EXPECT_THAT(result.error, HasSubstr("notes.txt"));
   EXPECT_EQ(result.process.pid, -1) << "create_env.py must not have run";
   EXPECT_FALSE(fs::exists(fs::path(dir_.path()) / "create_env.log"));
@@ -339,18 +339,18 @@ TEST(ClassifyUnitTestBuildFailure, PinNotFoundIsATestbenchMismatch) {
       "%Error-PINNOTFOUND: /c/piton/verif/env/mace_ut_1/mace_ut_1_top.v:78:10: Pin not found: "
       "'input0'\n"
       "%Error: Exiting due to 7 error(s)\n";
-  EXPECT_EQ(classify_unit_test_build_failure(output), kTestbenchMismatch);
-  EXPECT_EQ(kTestbenchMismatch, "testbench_mismatch");
+  EXPECT_EQ(classify_unit_test_build_failure(output), Failure::testbench_mismatch);
+  EXPECT_EQ(to_string(Failure::testbench_mismatch), "testbench_mismatch");
 }
 
 // REQ-FAIL-3
 TEST(ClassifyUnitTestBuildFailure, OtherErrorsAreBuildFailures) {
   EXPECT_EQ(classify_unit_test_build_failure(
                 "%Error: x_top.v:166:31: Can't find definition of variable: 'NUM_TEST_CASES'\n"),
-            kUnitTestBuildFailed);
+            Failure::unit_test_build_failed);
   EXPECT_EQ(classify_unit_test_build_failure("%Warning-PINMISSING: x_top.v:3: Cell has missing pin"),
-            kUnitTestBuildFailed);
-  EXPECT_EQ(classify_unit_test_build_failure(""), kUnitTestBuildFailed);
+            Failure::unit_test_build_failed);
+  EXPECT_EQ(classify_unit_test_build_failure(""), Failure::unit_test_build_failed);
 }
 
 // ---- a real checkout (REQ-VER-6, REQ-FAIL-3, REQ-EXEC-8) ----
@@ -441,17 +441,17 @@ TEST_F(RealUnitTestEnvTest, ScaffoldsBuildsAndRestoresTheCheckout) {
     auto mismatch = build_unit_test_env(env, build);
     const auto t_mismatch = std::chrono::steady_clock::now();
     EXPECT_FALSE(mismatch.ok);
-    EXPECT_EQ(mismatch.failure_reason, kTestbenchMismatch) << mismatch.error;
+    EXPECT_EQ(mismatch.failure_reason, Failure::testbench_mismatch) << mismatch.error;
     EXPECT_THAT(mismatch.error_lines,
                 ::testing::Contains(HasSubstr("%Error-PINNOTFOUND"))) << mismatch.error;
-    EXPECT_EQ(classify_unit_test_build_failure(slurp(mismatch.log_path)), kTestbenchMismatch);
+    EXPECT_EQ(classify_unit_test_build_failure(slurp(mismatch.log_path)), Failure::testbench_mismatch);
 
     // Reconciled as the agent is asked to: it builds, and the task passes (REQ-VER-6).
     spit(testbench, reconcile_for_synchronizer(tb, name));
     auto built = build_unit_test_env(env, build);
     const auto t_built = std::chrono::steady_clock::now();
     EXPECT_TRUE(built.ok) << built.error << "\n" << slurp(built.log_path);
-    EXPECT_EQ(built.failure_reason, "");
+    EXPECT_EQ(built.failure_reason, Failure::none);
     EXPECT_TRUE(fs::exists(built.model_dir / "obj_dir" / ("V" + name + "_top__ALL.a")));
 
     auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
@@ -478,7 +478,7 @@ TEST_F(RealUnitTestEnvTest, RefusesAnExistingEnvironmentAndLeavesItAlone) {
   options.work_dir = work_.path();
   auto result = scaffold_unit_test_env(options);
   EXPECT_FALSE(result.ok());
-  EXPECT_EQ(result.failure_reason, kUnitTestScaffoldFailed);
+  EXPECT_EQ(result.failure_reason, Failure::unit_test_scaffold_failed);
   EXPECT_THAT(result.error, HasSubstr("already exists"));
   EXPECT_EQ(result.process.pid, -1);
   EXPECT_TRUE(fs::is_regular_file(root_ / "piton/verif/env/ifu_esl_lfsr/ifu_esl_lfsr_top.v"));

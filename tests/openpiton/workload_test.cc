@@ -192,7 +192,7 @@ TEST(WorkloadPico, CompilerErrorIsReportedWithTheCompilersLine) {
   EXPECT_THAT(p.sims_args, IsEmpty());
   EXPECT_THAT(p.error, HasSubstr("compiling " + (w.root() / "broken.c").string()));
   EXPECT_THAT(p.error, HasSubstr("broken.c:3:1: error:"));
-  EXPECT_EQ(p.problem, WorkloadProblem::not_built) << "no model would change it";
+  EXPECT_EQ(p.problem, Failure::workload_not_built) << "no model would change it";
 }
 
 TEST(WorkloadPico, UndefinedSymbolIsCaughtBeforeSims) {
@@ -211,7 +211,7 @@ TEST(WorkloadPico, MissingCompilerIsAnError) {
   const PreparedWorkload p = prepare_workload("sum", ctx);
   EXPECT_THAT(p.error, HasSubstr("riscv64-unknown-elf-gcc"));
   EXPECT_EQ(p.diag_name, "");
-  EXPECT_EQ(p.problem, WorkloadProblem::none) << "the machine's, not the program's";
+  EXPECT_EQ(p.problem, Failure::none) << "the machine's, not the program's";
 }
 
 TEST(WorkloadPico, UnsafeRunDirectoryIsRefused) {
@@ -247,8 +247,7 @@ TEST(WorkloadPico, UnknownNameNamesCoreAndFilesLookedFor) {
   const PreparedWorkload p = prepare_workload("nosuch", w.context(Core::pico, 1, 1));
   EXPECT_THAT(p.error, AllOf(HasSubstr("'nosuch'"), HasSubstr("core pico"),
                              HasSubstr((w.root() / "nosuch.c").string())));
-  EXPECT_EQ(p.problem, WorkloadProblem::not_found);
-  EXPECT_EQ(cannot_run_word(p.problem), "workload_not_found");
+  EXPECT_EQ(p.problem, Failure::workload_not_found);
 }
 
 // ---- checked before a run: found where sims will look ---------------------------------

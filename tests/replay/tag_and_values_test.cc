@@ -39,7 +39,7 @@ TEST(CachedValues, ABuildComesBackAsTheExecutorUsesIt) {
   b.build_id = "mace_0123456789abcdef";
   b.success = false;
   b.reused = false;
-  b.failure_reason = "build_failed";
+  b.failure_reason = openpiton::Failure::build_failed;
   b.message = "sims exited 1";
   b.exit_code = 1;
   b.wall_seconds = 12.5;
@@ -96,7 +96,7 @@ TEST(CachedValues, AReusedBuildKeepsWhereItsModelCameFrom) {
 TEST(CachedValues, AWorkloadRunComesBackWithItsStatusLog) {
   executor::WorkloadCall call;
   call.result.passed = false;
-  call.result.failure_reason = "workload_failed";
+  call.result.failure_reason = openpiton::Failure::workload_failed;
   call.result.failure_detail = "add.S: verdict fail";
   call.status_log = "Diag: add.S-1  FAIL\n";
   openpiton::WorkloadRunResult run;
@@ -118,7 +118,7 @@ TEST(CachedValues, AWorkloadRunComesBackWithItsStatusLog) {
   executor::WorkloadCall back = parse_run_value(run_value(call));
   EXPECT_EQ(back.status_log, call.status_log);
   EXPECT_EQ(back.result.passed, false);
-  EXPECT_EQ(back.result.failure_reason, "workload_failed");
+  EXPECT_EQ(back.result.failure_reason, openpiton::Failure::workload_failed);
   EXPECT_EQ(back.result.failure_detail, "add.S: verdict fail");
   ASSERT_EQ(back.result.runs.size(), 1u);
   const auto& r = back.result.runs[0];
