@@ -158,11 +158,11 @@ void Store::set_eval_resimulations(const std::string& run_id,
   clear.bind(1, run_id);
   clear.run();
   auto insert = db_->prepare("INSERT INTO eval_resimulations (run_id, task_id, build_id, " +
-                             workload_result_column_list() + ") VALUES (?1, ?2, ?3, " +
-                             workload_result_placeholders(4) + ")");
+                             kWorkloadResultColumns.names() + ") VALUES (?1, ?2, ?3, " +
+                             kWorkloadResultColumns.parameters(4) + ")");
   for (const auto& design : designs) {
     for (const auto& r : design.results) {
-      bind_workload_result(insert.bind(1, run_id).bind(2, design.task_id).bind(3, design.build_id), 4, r);
+      kWorkloadResultColumns.bind(insert.bind(1, run_id).bind(2, design.task_id).bind(3, design.build_id), 4, r);
       insert.run();
       insert.reset();
     }
@@ -171,13 +171,13 @@ void Store::set_eval_resimulations(const std::string& run_id,
 }
 
 std::vector<EvalResimulationRecord> Store::eval_resimulations(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT task_id, build_id, " + workload_result_column_list() +
+  auto stmt = db_->prepare("SELECT task_id, build_id, " + kWorkloadResultColumns.names() +
                            " FROM eval_resimulations WHERE run_id = ?1 ORDER BY task_id, ordinal");
   stmt.bind(1, run_id);
   std::vector<EvalResimulationRecord> out;
   while (stmt.step()) {
     if (out.empty() || out.back().task_id != stmt.text(0)) out.push_back({stmt.text(0), stmt.text(1), {}});
-    out.back().results.push_back(read_workload_result(*db_, stmt, 2));
+    out.back().results.push_back(kWorkloadResultColumns.read(*db_, stmt, 2));
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "store/columns.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "store/stored_values.h"
@@ -11,87 +12,86 @@
 namespace mace::store {
 namespace {
 
+// runs.default_caches: "l1i:16384:4 l1d:8192:4 l15:8192:4 l2:65536:4", name, size in
+// bytes, ways; "" for none.
+struct CacheText {
+  static void bind(Statement& stmt, int index, const CacheGeometry& caches, const char* column) {
+    std::string text;
+    for (const auto& [name, cache] : caches) {
+      if (name.empty() || name.find_first_of(": ") != std::string::npos)
+        throw std::invalid_argument(std::string(column) + ": cannot store a cache named \"" + name + "\"");
+      text += (text.empty() ? "" : " ") + name + ":" + std::to_string(cache.size) + ":" +
+              std::to_string(cache.associativity);
+    }
+    stmt.bind(index, text);
+  }
+  template <typename Field>
+  static Field read(const Database& db, const Statement& stmt, int index, const char* column) {
+    const std::string text = stmt.text(index);
+    CacheGeometry out;
+    for (const std::string& word : split_words(text)) {
+      const std::size_t a = word.find(':'), b = word.rfind(':');
+      int64_t size = 0, ways = 0;
+      const bool ok = a != std::string::npos && b > a && a > 0 &&
+                      std::from_chars(word.data() + a + 1, word.data() + b, size).ptr == word.data() + b &&
+                      std::from_chars(word.data() + b + 1, word.data() + word.size(), ways).ptr ==
+                          word.data() + word.size();
+      if (!ok)
+        throw std::runtime_error(db.path().string() + ": " + column + " \"" + text +
+                                 "\" is not name:size:ways words");
+      out[word.substr(0, a)] = {size, ways};
+    }
+    return out;
+  }
+};
+
+// What a submission writes.
+const auto kRunColumns = columns(
+    column("id", &RunRecord::id), column("state", &RunRecord::state), column("reason", &RunRecord::reason),
+    column("core", &RunRecord::core), column("mesh_x", &RunRecord::mesh_x),
+    column("mesh_y", &RunRecord::mesh_y), column("objective", &RunRecord::objective),
+    column("workloads_json", &RunRecord::workloads, json_list), column("backend", &RunRecord::backend),
+    column("model", &RunRecord::model), column("max_iterations", &RunRecord::max_iterations),
+    column("max_usd", &RunRecord::max_usd), column("max_wall_s", &RunRecord::max_wall_s),
+    column("submitted_by_uid", &RunRecord::submitted_by_uid),
+    column("submitted_at_ms", &RunRecord::submitted_at_ms),
+    column("started_at_ms", &RunRecord::started_at_ms, null_when_none),
+    column("finished_at_ms", &RunRecord::finished_at_ms, null_when_none),
+    column("replay_of", &RunRecord::replay_of, null_when_none),
+    column("replay_until", &RunRecord::replay_until, null_when_none),
+    column("checkouts_wanted", &RunRecord::checkouts_wanted));
+// What the run's own work sets later, each by a statement of its own.
+const auto kRunLaterColumns =
+    columns(column("planner", &RunRecord::planner), column("outcome", &RunRecord::outcome),
+            column("default_caches", &RunRecord::default_caches, CacheText{}));
+
 // The derived columns are computed in the query so one statement reads a consistent
 // snapshot, and so list_runs costs one query, not one per run. A listing reads no spec
 // (migration 14): kSelectRunSummary; kSelectRun adds it where the whole record is wanted.
-constexpr const char* kRunColumns = R"sql(
-SELECT id, state, reason, core, mesh_x, mesh_y, objective, workloads_json,
-       backend, model, max_iterations, max_usd, max_wall_s, submitted_by_uid,
-       submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
-       checkouts_wanted, planner, outcome, default_caches,
+const std::string kRunColumnList = "SELECT " + kRunColumns.names() + ", " + kRunLaterColumns.names() + R"sql(,
        (SELECT count(*) FROM iterations i WHERE i.run_id = runs.id),
        (SELECT total(c.cost_usd) FROM llm_calls c WHERE c.run_id = runs.id)
 )sql";
 constexpr const char* kSpecColumn = R"sql(,
        coalesce((SELECT s.spec_json FROM run_specs s WHERE s.run_id = runs.id), '{}')
 )sql";
-const std::string kSelectRun = std::string(kRunColumns) + kSpecColumn + "FROM runs\n";
-const std::string kSelectRunSummary = std::string(kRunColumns) + "FROM runs\n";
+const std::string kSelectRun = kRunColumnList + kSpecColumn + "FROM runs\n";
+const std::string kSelectRunSummary = kRunColumnList + "FROM runs\n";
 
-std::vector<std::string> workloads_from_json(const Database& db, const std::string& run_id,
-                                             const std::string& json) {
-  return strings_from_json(db, "run " + run_id + ": workloads_json", json);
-}
-
-// runs.default_caches: "l1i:16384:4 l1d:8192:4 l15:8192:4 l2:65536:4", name, size in
-// bytes, ways; "" for none.
-std::string caches_text(const CacheGeometry& caches) {
-  std::string out;
-  for (const auto& [name, cache] : caches) {
-    if (name.empty() || name.find_first_of(": ") != std::string::npos)
-      throw std::invalid_argument("default_caches: cannot store a cache named \"" + name + "\"");
-    out += (out.empty() ? "" : " ") + name + ":" + std::to_string(cache.size) + ":" +
-           std::to_string(cache.associativity);
-  }
-  return out;
-}
-
-CacheGeometry caches_from_text(const Database& db, const std::string& run_id, const std::string& text) {
-  CacheGeometry out;
-  for (const std::string& word : split_words(text)) {
-    const std::size_t a = word.find(':'), b = word.rfind(':');
-    int64_t size = 0, ways = 0;
-    const bool ok = a != std::string::npos && b > a && a > 0 &&
-                    std::from_chars(word.data() + a + 1, word.data() + b, size).ptr == word.data() + b &&
-                    std::from_chars(word.data() + b + 1, word.data() + word.size(), ways).ptr ==
-                        word.data() + word.size();
-    if (!ok)
-      throw std::runtime_error(db.path().string() + ": run " + run_id + ": default_caches \"" +
-                               text + "\" is not name:size:ways words");
-    out[word.substr(0, a)] = {size, ways};
-  }
-  return out;
-}
-
-// A row of kSelectRun (with_spec) or kSelectRunSummary.
+// A row of kSelectRun (with_spec) or kSelectRunSummary. A value the store cannot read is
+// an error naming the run.
 RunRecord read_run(const Database& db, const Statement& s, bool with_spec = true) {
   RunRecord r;
-  r.id = s.text(0);
-  r.state = parse_state(db, s.text(1));
-  r.reason = s.text(2);
-  r.core = s.text(3);
-  r.mesh_x = static_cast<int>(s.int64(4));
-  r.mesh_y = static_cast<int>(s.int64(5));
-  r.objective = s.text(6);
-  r.workloads = workloads_from_json(db, r.id, s.text(7));
-  r.backend = s.text(8);
-  r.model = s.text(9);
-  r.max_iterations = s.int64(10);
-  r.max_usd = s.real(11);
-  r.max_wall_s = s.int64(12);
-  r.submitted_by_uid = static_cast<uint32_t>(s.int64(13));
-  r.submitted_at_ms = s.int64(14);
-  r.started_at_ms = s.int64(15);
-  r.finished_at_ms = s.int64(16);
-  r.replay_of = s.text(17);
-  r.replay_until = s.int64(18);
-  r.checkouts_wanted = s.int64(19);
-  r.planner = parse_optional_word<PlannerKind>(db, "planner", s.text(20));
-  r.outcome = parse_word<RunOutcome>(db, "run outcome", s.text(21));
-  r.default_caches = caches_from_text(db, r.id, s.text(22));
-  r.iterations = s.int64(23);
-  r.cost_usd = s.real(24);
-  if (with_spec) r.spec_json = s.text(25);
+  try {
+    kRunColumns.read(db, s, 0, r);
+    kRunLaterColumns.read(db, s, kRunColumns.count, r);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string(e.what()) + " (run " + s.text(0) + ")");
+  }
+  constexpr int derived = kRunColumns.count + kRunLaterColumns.count;
+  r.iterations = s.int64(derived);
+  r.cost_usd = s.real(derived + 1);
+  if (with_spec) r.spec_json = s.text(derived + 2);
   return r;
 }
 
@@ -104,34 +104,9 @@ int64_t now_ms() {
 
 void Store::insert_run(const RunRecord& run) {
   Transaction txn(*db_);
-  auto stmt = db_->prepare(R"sql(
-INSERT INTO runs (id, state, reason, core, mesh_x, mesh_y, objective,
-                  workloads_json, backend, model, max_iterations, max_usd, max_wall_s,
-                  submitted_by_uid, submitted_at_ms, started_at_ms, finished_at_ms, replay_of, replay_until,
-                  checkouts_wanted)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-        ?20)
-)sql");
-  stmt.bind(1, run.id)
-      .bind(2, to_string(run.state))
-      .bind(3, run.reason)
-      .bind(4, run.core)
-      .bind(5, run.mesh_x)
-      .bind(6, run.mesh_y)
-      .bind(7, run.objective)
-      .bind(8, strings_to_json(run.workloads))
-      .bind(9, run.backend)
-      .bind(10, run.model)
-      .bind(11, run.max_iterations)
-      .bind(12, run.max_usd)
-      .bind(13, run.max_wall_s)
-      .bind(14, run.submitted_by_uid)
-      .bind(15, run.submitted_at_ms)
-      .bind(16, unless_zero(run.started_at_ms))
-      .bind(17, unless_zero(run.finished_at_ms))
-      .bind(18, unless_empty(run.replay_of))
-      .bind(19, unless_zero(run.replay_until))
-      .bind(20, run.checkouts_wanted);
+  auto stmt = db_->prepare("INSERT INTO runs (" + kRunColumns.names() + ") VALUES (" +
+                           kRunColumns.parameters() + ")");
+  kRunColumns.bind(stmt, 1, run);
   stmt.run();
   auto spec = db_->prepare("INSERT INTO run_specs (run_id, spec_json) VALUES (?1, ?2)");
   spec.bind(1, run.id).bind(2, run.spec_json.empty() ? std::string("{}") : run.spec_json);
@@ -271,7 +246,7 @@ void Store::set_run_planner(const std::string& id, PlannerKind planner) {
 
 void Store::set_run_default_caches(const std::string& id, const CacheGeometry& caches) {
   auto stmt = db_->prepare("UPDATE runs SET default_caches = ?2 WHERE id = ?1");
-  stmt.bind(1, id).bind(2, caches_text(caches));
+  CacheText::bind(stmt.bind(1, id), 2, caches, "default_caches");
   stmt.run();
 }
 
