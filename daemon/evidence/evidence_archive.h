@@ -18,8 +18,8 @@ namespace mace::evidence {
 
 struct EvidenceSettings {
   std::filesystem::path root;  // absolute; created when first needed
-  KeepLimits keep;
-  RetentionLimits retention;
+  KeepLimits keep = {};
+  RetentionLimits retention = {};
 };
 
 class EvidenceArchive {

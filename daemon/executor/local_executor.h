@@ -46,7 +46,7 @@ struct ExecutorSettings {
   TaskObserver* observer = nullptr;
   // A seeded source fault (REQ-EVAL-12): edits every build of the run carries before its
   // own, applied and restored with them. Empty for every run but a fault check's.
-  openpiton::EditSet fault_edits;
+  openpiton::EditSet fault_edits = {};
   // Where builds take finished models from and publish them to; null: none.
   const openpiton::ModelStore* model_store = nullptr;
   // What each build is given when its checkout's commands run elsewhere (a Slurm job's
@@ -56,7 +56,7 @@ struct ExecutorSettings {
   std::string compiler_cache_dir = {};
   std::int64_t compiler_cache_max_mb = 0;
   // core generic: the descriptor's core (REQ-EXEC-20, REQ-VER-17); unset otherwise.
-  std::optional<openpiton::GenericCore> generic;
+  std::optional<openpiton::GenericCore> generic = {};
 };
 
 class LocalExecutor final {

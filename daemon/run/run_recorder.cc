@@ -12,15 +12,8 @@ RunRecorder::RunRecorder(service::RunService& service, store::Store& store,
 void RunRecorder::event(EventKind kind, int iteration, const std::string& task_id,
                         std::optional<TaskStage> stage, const std::string& message,
                         const std::string& workload, std::optional<Verdict> verdict) {
-  store::EventRecord e;
-  e.kind = kind;
-  e.iteration = iteration;
-  e.task_id = task_id;
-  e.stage = stage;
-  e.message = message;
-  e.workload = workload;
-  e.verdict = verdict;
-  record(std::move(e));
+  record({.kind = kind, .iteration = iteration, .task_id = task_id, .stage = stage,
+          .workload = workload, .verdict = verdict, .message = message});
 }
 
 void RunRecorder::record(store::EventRecord event) {

@@ -78,17 +78,17 @@ struct RunFilter {
 
 // A progress event as stored (its words as their to_string names).
 struct EventRecord {
-  std::string run_id;
+  std::string run_id = {};
   int64_t seq = 0;  // assigned by append_event: 1, 2, ... per run
   int64_t at_ms = 0;
   EventKind kind = EventKind::message;
-  std::optional<RunState> state;
+  std::optional<RunState> state = {};
   int64_t iteration = 0;
-  std::string task_id;
-  std::optional<TaskStage> stage;
-  std::string workload;
-  std::optional<Verdict> verdict;
-  std::string message;
+  std::string task_id = {};
+  std::optional<TaskStage> stage = {};
+  std::string workload = {};
+  std::optional<Verdict> verdict = {};
+  std::string message = {};
   // build_progress only (0 and -1 otherwise): see schema/mace.capnp Event.
   int64_t objects_done = 0;
   int64_t objects_total = 0;
@@ -131,14 +131,14 @@ struct LlmCallRecord {
 // One iteration of a run (REQ-VER-13), with its cost and wall time (REQ-BUD-6). A time of
 // 0 means the moment has not come (NULL in the schema).
 struct IterationRecord {
-  std::string run_id;
+  std::string run_id = {};
   int64_t iteration = 0;
   int64_t started_at_ms = 0;
   int64_t finished_at_ms = 0;
   double cost_usd = 0;
   double wall_s = 0;
   bool passed = false;
-  std::string plan_text;  // the plan as the planner wrote it
+  std::string plan_text = {};  // the plan as the planner wrote it
 };
 
 

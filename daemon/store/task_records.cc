@@ -86,27 +86,21 @@ std::string upsert_iteration_sql(const Listed& list) {
 
 void Store::record_iteration_start(const std::string& run_id, int64_t iteration,
                                    int64_t started_at_ms, const std::string& plan_text) {
-  IterationRecord start;
-  start.run_id = run_id;
-  start.iteration = iteration;
-  start.started_at_ms = started_at_ms;
-  start.plan_text = plan_text;
   auto stmt = db_->prepare(upsert_iteration_sql(kIterationStartColumns));
-  kIterationStartColumns.bind(stmt, 1, start).run();
+  kIterationStartColumns
+      .bind(stmt, 1, {.run_id = run_id, .iteration = iteration, .started_at_ms = started_at_ms,
+                      .plan_text = plan_text})
+      .run();
 }
 
 void Store::record_iteration_end(const std::string& run_id, int64_t iteration,
                                  int64_t finished_at_ms, double cost_usd, double wall_s,
                                  bool passed) {
-  IterationRecord end;
-  end.run_id = run_id;
-  end.iteration = iteration;
-  end.finished_at_ms = finished_at_ms;
-  end.cost_usd = cost_usd;
-  end.wall_s = wall_s;
-  end.passed = passed;
   auto stmt = db_->prepare(upsert_iteration_sql(kIterationEndColumns));
-  kIterationEndColumns.bind(stmt, 1, end).run();
+  kIterationEndColumns
+      .bind(stmt, 1, {.run_id = run_id, .iteration = iteration, .finished_at_ms = finished_at_ms,
+                      .cost_usd = cost_usd, .wall_s = wall_s, .passed = passed})
+      .run();
 }
 
 std::vector<IterationRecord> Store::iterations(const std::string& run_id) const {

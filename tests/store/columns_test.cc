@@ -121,5 +121,89 @@ TEST_F(ColumnsTest, AnUnknownWordIsAnErrorNamingItsColumn) {
   }
 }
 
+// A record with members a column holds other than as they are.
+struct Held {
+  int64_t started = 0;
+  std::string replay_of = {};
+  std::optional<RunState> state = {};
+  std::vector<std::string> deps = {};
+  std::vector<std::string> flags = {};
+  std::vector<std::string> defines = {};
+  bool operator==(const Held&) const = default;
+};
+
+const auto kHeldColumns = columns(
+    column("started", &Held::started, null_when_none), column("replay_of", &Held::replay_of, null_when_none),
+    column("state", &Held::state, null_when_none), column("deps", &Held::deps, json_list),
+    column("flags", &Held::flags, words), column("defines", &Held::defines, sorted_words));
+
+class HeldColumnsTest : public ::testing::Test {
+ protected:
+  HeldColumnsTest() : db_(dir_.path() / "h.db") {
+    db_.exec("CREATE TABLE held (started INTEGER, replay_of TEXT, state TEXT, deps TEXT, flags TEXT, "
+             "defines TEXT)");
+  }
+  void insert(const Held& held) {
+    auto stmt = db_.prepare("INSERT INTO held (" + kHeldColumns.names() + ") VALUES (" +
+                            kHeldColumns.parameters() + ")");
+    kHeldColumns.bind(stmt, 1, held).run();
+  }
+  Held read_back() {
+    auto stmt = db_.prepare("SELECT " + kHeldColumns.names() + " FROM held");
+    EXPECT_TRUE(stmt.step());
+    return kHeldColumns.read(db_, stmt);
+  }
+  std::string row() {
+    auto stmt = db_.prepare(
+        "SELECT quote(started) || ' ' || quote(replay_of) || ' ' || quote(state) || ' ' || deps || ' ' || "
+        "quote(flags) || ' ' || quote(defines) FROM held");
+    EXPECT_TRUE(stmt.step());
+    return stmt.text(0);
+  }
+
+  testing::TempDir dir_;
+  Database db_;
+};
+
+TEST_F(HeldColumnsTest, TheRecordsNoneIsNullAndReadsBackAsNone) {
+  insert(Held{});
+  EXPECT_EQ(row(), "NULL NULL NULL [] '' ''");
+  EXPECT_EQ(read_back(), Held{});
+}
+
+TEST_F(HeldColumnsTest, ListsAreStoredAsTheirColumnSaysAndComeBackTheSame) {
+  const Held held{1700000000000, "R1", RunState::running, {"t1", "t \"2\""}, {"-b", "-a"}, {"Z", "A"}};
+  insert(held);
+  EXPECT_EQ(row(), R"(1700000000000 'R1' 'running' ["t1","t \"2\""] '-b -a' 'A Z')");
+  Held expected = held;
+  expected.defines = {"A", "Z"};  // a set comes back in order
+  EXPECT_EQ(read_back(), expected);
+}
+
+TEST_F(HeldColumnsTest, AWordThatWouldNotSplitBackIsRefusedAndNothingIsWritten) {
+  EXPECT_THROW(insert(Held{.flags = {"two words"}}), std::invalid_argument);
+  EXPECT_THROW(insert(Held{.defines = {""}}), std::invalid_argument);
+  auto count = db_.prepare("SELECT count(*) FROM held");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.int64(0), 0);
+}
+
+TEST_F(HeldColumnsTest, AListThatIsNotJsonIsAnErrorNamingItsColumn) {
+  db_.exec("INSERT INTO held (deps, flags, defines) VALUES ('[\"a\",', '', '')");
+  try {
+    read_back();
+    FAIL() << "read a broken list";
+  } catch (const std::runtime_error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("deps"));
+  }
+}
+
+TEST(Columns, AnUpsertUpdatesEveryColumnButItsKey) {
+  const auto three = columns(column("name", &Sample::name), column("count", &Sample::count),
+                             column("state", &Sample::state));
+  EXPECT_EQ(three.updates_from_excluded(1), "count = excluded.count, state = excluded.state");
+  EXPECT_EQ(three.updates_from_excluded(3), "");
+}
+
 }  // namespace
 }  // namespace mace::store
