@@ -17,25 +17,6 @@ namespace {
 using ::testing::ElementsAre;
 using Kind = loop::RunnerEvent::Kind;
 
-TEST(RunMailbox, MessagesFromAnotherThreadArriveInTheOrderTheyWerePosted) {
-  RunMailbox mailbox;
-  EXPECT_FALSE(mailbox.next(std::chrono::milliseconds(0))) << "nothing posted: nothing waited for";
-  std::thread poster([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    mailbox.post(RunMailbox::Granted{2, {"/srv/c", "local"}});
-    mailbox.post(RunMailbox::NoneLeft{"node n1 is down"});
-  });
-  auto first = mailbox.next(std::chrono::seconds(10));  // waits for the other thread
-  poster.join();
-  ASSERT_TRUE(first);
-  ASSERT_TRUE(std::holds_alternative<RunMailbox::Granted>(*first));
-  EXPECT_EQ(std::get<RunMailbox::Granted>(*first).index, 2u);
-  auto second = mailbox.next(std::chrono::milliseconds(0));
-  ASSERT_TRUE(second);
-  EXPECT_EQ(std::get<RunMailbox::NoneLeft>(*second).why, "node n1 is down");
-  EXPECT_FALSE(mailbox.next(std::chrono::milliseconds(10)));
-}
-
 class LeasedRunnerTest : public ::testing::Test {
  protected:
   LeasedRunnerTest() : executor_(spec_, settings(cancel_)) {}
