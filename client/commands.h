@@ -53,6 +53,14 @@ int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args);
 // Shared by submit --watch and watch.
 int watch_run(const GlobalOptions& global, const std::string& run_id);
 
+// A run maced has just accepted (submit, replay): its ID on stdout, or with --json
+// {"run_id": ...} and, for a replay, "replay_of". Then `rc` as it is, or with --watch and
+// rc ok, the run watched to its end (watch_run's exit status).
+void print_accepted_run(const GlobalOptions& global, const std::string& run_id,
+                        const std::string& replay_of = "");
+int watch_if_asked(const GlobalOptions& global, const Arguments& args, int rc,
+                   const std::string& run_id);
+
 // What read_input read: the bytes as they are (NULs included), or an error saying what
 // could not be read and why, with nothing else.
 struct Input {

@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include "commands.h"
-#include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
 
@@ -38,18 +37,10 @@ int cmd_replay(const GlobalOptions& global, const Arguments& args) {
       return kExitBadInput;
     }
     run_id = response.getRunId().cStr();
-    if (global.json) {
-      JsonWriter w;
-      w.begin_object().field("run_id", run_id).field("replay_of", original).end_object();
-      std::cout << w.str() << "\n";
-    } else {
-      std::cout << run_id << "\n";
-    }
-    std::cout.flush();
+    print_accepted_run(global, run_id, original);
     return kExitOk;
   });
-  if (rc != kExitOk || !args.has("--watch")) return rc;
-  return watch_run(global, run_id);
+  return watch_if_asked(global, args, rc, run_id);
 }
 
 }  // namespace mace::client

@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "commands.h"
-#include "core/json_writer.h"
 #include "core/run_spec.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
@@ -125,15 +124,10 @@ int cmd_submit(const GlobalOptions& global, const Arguments& args) {
       return kExitBadInput;
     }
     run_id = response.getRunId().cStr();
-    if (global.json)
-      std::cout << JsonWriter().begin_object().field("run_id", run_id).end_object().str() << "\n";
-    else
-      std::cout << run_id << "\n";
-    std::cout.flush();
+    print_accepted_run(global, run_id);
     return kExitOk;
   });
-  if (rc != kExitOk || !args.has("--watch")) return rc;
-  return watch_run(global, run_id);
+  return watch_if_asked(global, args, rc, run_id);
 }
 
 }  // namespace mace::client

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "core/json_writer.h"
 #include "escaped_output.h"
 #include "exit_codes.h"
 #include "live_view.h"
@@ -159,6 +160,25 @@ int watch_run(const GlobalOptions& global, const std::string& run_id) {
     Outcome outcome = paf.promise.wait(io.waitScope);
     return outcome.state == api::RunState::PASSED ? kExitOk : kExitRunNotPassed;
   });
+}
+
+void print_accepted_run(const GlobalOptions& global, const std::string& run_id,
+                        const std::string& replay_of) {
+  if (global.json) {
+    JsonWriter w;
+    w.begin_object().field("run_id", run_id);
+    if (!replay_of.empty()) w.field("replay_of", replay_of);
+    std::cout << w.end_object().str() << "\n";
+  } else {
+    std::cout << run_id << "\n";
+  }
+  std::cout.flush();
+}
+
+int watch_if_asked(const GlobalOptions& global, const Arguments& args, int rc,
+                   const std::string& run_id) {
+  if (rc != kExitOk || !args.has("--watch")) return rc;
+  return watch_run(global, run_id);
 }
 
 int cmd_watch(const GlobalOptions& global, const Arguments& args) {

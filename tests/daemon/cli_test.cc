@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <regex>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -56,6 +58,14 @@ TEST_F(CliTest, SubmittedRunIsListedQueuedWithTheSubmittersUid) {  // REQ-PLAN-1
 
   auto human = maced_->mace({"status", id});
   EXPECT_THAT(human.out, HasSubstr("state      queued"));
+}
+
+TEST_F(CliTest, ASubmittedRunsIdIsOneJsonObjectForAScript) {
+  auto r = maced_->mace({"--json", "submit", dir_.file("good.json")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::smatch id;
+  ASSERT_TRUE(std::regex_match(r.out, id, std::regex(R"re(\{"run_id":"([^"]+)"\}\n)re"))) << r.out;
+  EXPECT_THAT(maced_->mace({"status", id[1].str(), "--json"}).out, HasSubstr("\"state\":\"queued\""));
 }
 
 TEST_F(CliTest, RunIdsSortBySubmissionTime) {

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <thread>
 
+#include <regex>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -141,7 +143,14 @@ TEST_F(ReplayRunTest, AReplayWithoutLlmOrSimsDecidesAsTheOriginalDid) {
   EXPECT_GT(sims_before, 0);
   take_away_the_llm_and_sims();
 
-  std::string replayed = replay(id);
+  auto accepted = maced_->mace({"--json", "replay", id});
+  ASSERT_EQ(accepted.exit_code, 0) << accepted.err;
+  std::smatch json;
+  ASSERT_TRUE(std::regex_match(accepted.out, json,
+                               std::regex(R"re(\{"run_id":"([^"]+)","replay_of":"([^"]+)"\}\n)re")))
+      << accepted.out;
+  EXPECT_EQ(json[2].str(), id);
+  const std::string replayed = json[1].str();
   ASSERT_NE(replayed, id);
   EXPECT_EQ(watch(replayed), 0);
   EXPECT_FALSE(sims_called()) << "a bypassed call ran sims";
