@@ -18,25 +18,18 @@ const auto kCacheColumns = columns(
 }  // namespace
 
 void Store::put_cache_entry(const CacheEntryRecord& e) {
-  auto stmt = db_->prepare("INSERT OR REPLACE INTO call_cache (" + kCacheColumns.names() +
-                           ") VALUES (" + kCacheColumns.parameters() + ")");
+  auto stmt = db_->prepare(kCacheColumns.insert_sql("call_cache", "INSERT OR REPLACE"));
   kCacheColumns.bind(stmt, 1, e).run();
 }
 
 std::optional<CacheEntryRecord> Store::find_cache_entry(const std::string& tag) const {
-  auto stmt = db_->prepare("SELECT " + kCacheColumns.names() + " FROM call_cache WHERE tag = ?1");
-  stmt.bind(1, tag);
-  if (!stmt.step()) return std::nullopt;
-  return kCacheColumns.read(*db_, stmt);
+  auto stmt = db_->prepare(kCacheColumns.select_sql("call_cache", "WHERE tag = ?1"));
+  return kCacheColumns.read_first(*db_, stmt.bind(1, tag));
 }
 
 std::vector<CacheEntryRecord> Store::cache_entries(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT " + kCacheColumns.names() +
-                           " FROM call_cache WHERE run_id = ?1 ORDER BY tag");
-  stmt.bind(1, run_id);
-  std::vector<CacheEntryRecord> out;
-  while (stmt.step()) out.push_back(kCacheColumns.read(*db_, stmt));
-  return out;
+  auto stmt = db_->prepare(kCacheColumns.select_sql("call_cache", "WHERE run_id = ?1 ORDER BY tag"));
+  return kCacheColumns.read_all(*db_, stmt.bind(1, run_id));
 }
 
 }  // namespace mace::store

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -229,6 +230,14 @@ class Columns {
     }, list_);
     return out;
   }
+  // "INSERT INTO table (a, b) VALUES (?1, ?2)"; `verb` may be "INSERT OR REPLACE" or the like.
+  std::string insert_sql(std::string_view table, std::string_view verb = "INSERT") const {
+    return std::string(verb) + " INTO " + std::string(table) + " (" + names() + ") VALUES (" + parameters() + ")";
+  }
+  // "SELECT a, b FROM table " + rest.
+  std::string select_sql(std::string_view table, std::string_view rest) const {
+    return "SELECT " + names() + " FROM " + std::string(table) + " " + std::string(rest);
+  }
   // Binds the record's fields to parameters first, first + 1, ...
   Statement& bind(Statement& stmt, int first, const Record& record) const {
     int i = first;
@@ -250,6 +259,17 @@ class Columns {
     Record record;
     read(db, stmt, first, record);
     return record;
+  }
+  // Every row `stmt` (its parameters bound) gives, read from column 0.
+  std::vector<Record> read_all(const Database& db, Statement& stmt) const {
+    std::vector<Record> out;
+    while (stmt.step()) out.push_back(read(db, stmt));
+    return out;
+  }
+  // The first row `stmt` gives; nothing when it gives none.
+  std::optional<Record> read_first(const Database& db, Statement& stmt) const {
+    if (!stmt.step()) return std::nullopt;
+    return read(db, stmt);
   }
 
  private:

@@ -41,8 +41,7 @@ EvalRunRecord read_eval_run(const Database& db, const Statement& stmt) {
 
 void Store::insert_eval_batch(const EvalBatchRecord& batch, const std::vector<EvalJobRecord>& jobs) {
   Transaction txn(*db_);
-  auto stmt = db_->prepare("INSERT INTO eval_batches (" + kBatchColumns.names() + ") VALUES (" +
-                           kBatchColumns.parameters() + ")");
+  auto stmt = db_->prepare(kBatchColumns.insert_sql("eval_batches"));
   kBatchColumns.bind(stmt, 1, batch).run();
   auto job_stmt = db_->prepare("INSERT INTO eval_jobs (" + kJobKeyColumns.names() + ", " + kJobColumns.names() +
                                ") VALUES (" + kJobKeyColumns.parameters() + ", " +
@@ -57,21 +56,16 @@ void Store::insert_eval_batch(const EvalBatchRecord& batch, const std::vector<Ev
 }
 
 std::optional<EvalBatchRecord> Store::find_eval_batch(const std::string& id) const {
-  auto stmt = db_->prepare("SELECT " + kBatchColumns.names() + " FROM eval_batches WHERE id = ?1");
-  stmt.bind(1, id);
-  if (!stmt.step()) return std::nullopt;
-  return kBatchColumns.read(*db_, stmt);
+  auto stmt = db_->prepare(kBatchColumns.select_sql("eval_batches", "WHERE id = ?1"));
+  return kBatchColumns.read_first(*db_, stmt.bind(1, id));
 }
 
 std::vector<EvalBatchRecord> Store::eval_batches(const std::vector<EvalBatchState>& states) const {
-  auto stmt = db_->prepare("SELECT " + kBatchColumns.names() +
-                           " FROM eval_batches ORDER BY submitted_at_ms DESC, id DESC");
-  std::vector<EvalBatchRecord> out;
-  while (stmt.step()) {
-    auto b = kBatchColumns.read(*db_, stmt);
-    if (states.empty() || std::find(states.begin(), states.end(), b.state) != states.end())
-      out.push_back(std::move(b));
-  }
+  auto stmt = db_->prepare(kBatchColumns.select_sql("eval_batches", "ORDER BY submitted_at_ms DESC, id DESC"));
+  std::vector<EvalBatchRecord> out = kBatchColumns.read_all(*db_, stmt);
+  std::erase_if(out, [&](const EvalBatchRecord& b) {
+    return !states.empty() && std::find(states.begin(), states.end(), b.state) == states.end();
+  });
   return out;
 }
 

@@ -30,8 +30,7 @@ int64_t Store::append_event(EventRecord event) {
   next.step();
   event.seq = next.int64(0);
 
-  auto insert = db_->prepare("INSERT INTO events (" + kEventColumns.names() + ") VALUES (" +
-                             kEventColumns.parameters() + ")");
+  auto insert = db_->prepare(kEventColumns.insert_sql("events"));
   kEventColumns.bind(insert, 1, event).run();
   txn.commit();
   return event.seq;
@@ -39,13 +38,10 @@ int64_t Store::append_event(EventRecord event) {
 
 std::vector<EventRecord> Store::events_after(const std::string& run_id, int64_t after_seq,
                                              int64_t limit) const {
-  auto stmt = db_->prepare("SELECT " + kEventColumns.names() +
-                           " FROM events WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3");
+  auto stmt = db_->prepare(kEventColumns.select_sql("events", "WHERE run_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3"));
   // A negative LIMIT is SQLite's "no limit".
-  stmt.bind(1, run_id).bind(2, after_seq).bind(3, limit > 0 ? limit : int64_t{-1});
-  std::vector<EventRecord> out;
-  while (stmt.step()) out.push_back(kEventColumns.read(*db_, stmt));
-  return out;
+  return kEventColumns.read_all(
+      *db_, stmt.bind(1, run_id).bind(2, after_seq).bind(3, limit > 0 ? limit : int64_t{-1}));
 }
 
 }  // namespace mace::store

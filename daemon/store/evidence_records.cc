@@ -40,17 +40,12 @@ const auto kLogFileColumns = columns(
     column("keep_error", &LogFileRecord::keep_error), column("removed_at_ms", &LogFileRecord::removed_at_ms),
     column("removed_reason", &LogFileRecord::removed_reason));
 
-const std::string kSelectLogFile = "SELECT " + kLogFileColumns.names() + " FROM log_files\n";
-
-LogFileRecord read_log_file(const Database& db, const Statement& s) { return kLogFileColumns.read(db, s); }
-
 }  // namespace
 
 int64_t Store::record_log_file(const LogFileRecord& f) {
   LogFileRecord written = f;
   if (written.source_path.empty()) written.source_path = written.path;
-  auto stmt = db_->prepare("INSERT INTO log_files (" + kWrittenColumns.names() + ") VALUES (" +
-                           kWrittenColumns.parameters() + ")");
+  auto stmt = db_->prepare(kWrittenColumns.insert_sql("log_files"));
   kWrittenColumns.bind(stmt, 1, written).run();
   return db_->last_insert_rowid();
 }
@@ -70,29 +65,22 @@ void Store::log_file_not_kept(int64_t id, const std::string& why) {
 std::optional<LogFileRecord> Store::find_log_file(const std::string& run_id, int64_t iteration,
                                                   const std::string& task_id,
                                                   const std::string& workload) const {
-  auto stmt = db_->prepare(kSelectLogFile + R"sql(
+  auto stmt = db_->prepare(kLogFileColumns.select_sql("log_files", R"sql(
 WHERE run_id = ?1 AND (?2 = 0 OR iteration = ?2) AND (?3 = '' OR task_id = ?3)
   AND workload = ?4 AND narrowing = '' AND kind IN ('build_log', 'sim_log')
 ORDER BY id DESC LIMIT 1
-)sql");
-  stmt.bind(1, run_id).bind(2, iteration).bind(3, task_id).bind(4, workload);
-  if (!stmt.step()) return std::nullopt;
-  return read_log_file(*db_, stmt);
+)sql"));
+  return kLogFileColumns.read_first(*db_, stmt.bind(1, run_id).bind(2, iteration).bind(3, task_id).bind(4, workload));
 }
 
 std::optional<LogFileRecord> Store::find_log_file(int64_t id) const {
-  auto stmt = db_->prepare(kSelectLogFile + "WHERE id = ?1");
-  stmt.bind(1, id);
-  if (!stmt.step()) return std::nullopt;
-  return read_log_file(*db_, stmt);
+  auto stmt = db_->prepare(kLogFileColumns.select_sql("log_files", "WHERE id = ?1"));
+  return kLogFileColumns.read_first(*db_, stmt.bind(1, id));
 }
 
 std::vector<LogFileRecord> Store::log_files(const std::string& run_id) const {
-  auto stmt = db_->prepare(kSelectLogFile + "WHERE run_id = ?1 ORDER BY id");
-  stmt.bind(1, run_id);
-  std::vector<LogFileRecord> out;
-  while (stmt.step()) out.push_back(read_log_file(*db_, stmt));
-  return out;
+  auto stmt = db_->prepare(kLogFileColumns.select_sql("log_files", "WHERE run_id = ?1 ORDER BY id"));
+  return kLogFileColumns.read_all(*db_, stmt.bind(1, run_id));
 }
 
 std::vector<RunEvidenceRecord> Store::evidence_by_run() const {

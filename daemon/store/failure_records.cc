@@ -58,27 +58,18 @@ int64_t Store::mark_failures_recovered(const std::string& run_id) {
 }
 
 std::vector<DiagnosisRecord> Store::diagnoses(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT " + kDiagnosisColumns.names() +
-                           " FROM diagnoses WHERE run_id = ?1 ORDER BY id");
-  stmt.bind(1, run_id);
-  std::vector<DiagnosisRecord> out;
-  while (stmt.step()) out.push_back(kDiagnosisColumns.read(*db_, stmt));
-  return out;
+  auto stmt = db_->prepare(kDiagnosisColumns.select_sql("diagnoses", "WHERE run_id = ?1 ORDER BY id"));
+  return kDiagnosisColumns.read_all(*db_, stmt.bind(1, run_id));
 }
 
 void Store::record_narrowing_build(const NarrowingBuildRecord& b) {
-  auto stmt = db_->prepare("INSERT INTO narrowing_builds (" + kNarrowingColumns.names() +
-                           ") VALUES (" + kNarrowingColumns.parameters() + ")");
+  auto stmt = db_->prepare(kNarrowingColumns.insert_sql("narrowing_builds"));
   kNarrowingColumns.bind(stmt, 1, b).run();
 }
 
 std::vector<NarrowingBuildRecord> Store::narrowing_builds(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT " + kNarrowingColumns.names() +
-                           " FROM narrowing_builds WHERE run_id = ?1 ORDER BY id");
-  stmt.bind(1, run_id);
-  std::vector<NarrowingBuildRecord> out;
-  while (stmt.step()) out.push_back(kNarrowingColumns.read(*db_, stmt));
-  return out;
+  auto stmt = db_->prepare(kNarrowingColumns.select_sql("narrowing_builds", "WHERE run_id = ?1 ORDER BY id"));
+  return kNarrowingColumns.read_all(*db_, stmt.bind(1, run_id));
 }
 
 void Store::record_post_mortem(const std::string& run_id, const PostMortemRecord& pm) {
@@ -88,10 +79,8 @@ void Store::record_post_mortem(const std::string& run_id, const PostMortemRecord
 }
 
 std::optional<PostMortemRecord> Store::post_mortem(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT " + kPostMortemColumns.names() + " FROM postmortems WHERE run_id = ?1");
-  stmt.bind(1, run_id);
-  if (!stmt.step()) return std::nullopt;
-  return kPostMortemColumns.read(*db_, stmt);
+  auto stmt = db_->prepare(kPostMortemColumns.select_sql("postmortems", "WHERE run_id = ?1"));
+  return kPostMortemColumns.read_first(*db_, stmt.bind(1, run_id));
 }
 
 }  // namespace mace::store

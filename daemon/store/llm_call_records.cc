@@ -11,8 +11,21 @@
 namespace mace::store {
 namespace {
 
-// iteration and task_id are NULL for a call outside any (they read back as 0 and "").
+// A success has no error class: stored as "", as calls were before it was an enum.
+struct EmptyWhenNone {
+  static void bind(Statement& stmt, int index, LlmErrorClass value, const char*) {
+    stmt.bind(index, value == LlmErrorClass::none ? std::string_view() : to_string(value));
+  }
+  template <typename Field>
+  static Field read(const Database& db, const Statement& stmt, int index, const char* column) {
+    const std::string word = stmt.text(index);
+    return word.empty() ? LlmErrorClass::none : parse_word<LlmErrorClass>(db, column, word);
+  }
+};
+
+// iteration and task_id are 0 and "" for a call outside any.
 const auto kCallColumns = columns(
+    column("error_class", &LlmCallRecord::error_class, EmptyWhenNone{}),
     column("run_id", &LlmCallRecord::run_id), column("iteration", &LlmCallRecord::iteration),
     column("phase", &LlmCallRecord::phase), column("task_id", &LlmCallRecord::task_id),
     column("backend", &LlmCallRecord::backend), column("model", &LlmCallRecord::model),
@@ -30,29 +43,21 @@ const auto kCallColumns = columns(
 }  // namespace
 
 int64_t Store::record_llm_call(const LlmCallRecord& call) {
-  const int error_class = kCallColumns.count + 1;
-  auto insert = db_->prepare("INSERT INTO llm_calls (" + kCallColumns.names() +
-                             ", error_class) VALUES (" + kCallColumns.parameters() + ", ?" +
-                             std::to_string(error_class) + ")");
-  kCallColumns.bind(insert, 1, call);
-  // A success has no error class: stored as "", as calls were before it was an enum.
-  insert.bind(error_class, call.error_class == LlmErrorClass::none ? "" : to_string(call.error_class));
-  insert.run();
+  auto insert = db_->prepare(kCallColumns.insert_sql("llm_calls"));
+  kCallColumns.bind(insert, 1, call).run();
   return db_->last_insert_rowid();
 }
 
 std::vector<LlmCallRecord> Store::llm_calls(const std::string& run_id, int64_t offset,
                                             int64_t limit) const {
-  auto stmt = db_->prepare("SELECT id, error_class, " + kCallColumns.names() +
+  auto stmt = db_->prepare("SELECT id, " + kCallColumns.names() +
                            " FROM llm_calls WHERE run_id = ?1 ORDER BY id LIMIT ?2 OFFSET ?3");
   // A negative LIMIT is SQLite's "no limit".
   stmt.bind(1, run_id).bind(2, limit > 0 ? limit : int64_t{-1}).bind(3, std::max<int64_t>(offset, 0));
   std::vector<LlmCallRecord> out;
   while (stmt.step()) {
-    LlmCallRecord& call = out.emplace_back(kCallColumns.read(*db_, stmt, 2));
+    LlmCallRecord& call = out.emplace_back(kCallColumns.read(*db_, stmt, 1));
     call.id = stmt.int64(0);
-    if (const std::string word = stmt.text(1); !word.empty())
-      call.error_class = parse_word<LlmErrorClass>(*db_, "llm_calls.error_class", word);
   }
   return out;
 }

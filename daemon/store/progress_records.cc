@@ -29,8 +29,7 @@ void Store::record_build_time(const BuildTimeRecord& b) {
       column("mesh_y", &BuildTimeRecord::mesh_y), column("wall_s", &BuildTimeRecord::wall_s),
       column("objects", &BuildTimeRecord::objects),
       column("finished_at_ms", &BuildTimeRecord::finished_at_ms));
-  auto stmt = db_->prepare("INSERT INTO build_times (" + kBuildTimeColumns.names() + ") VALUES (" +
-                           kBuildTimeColumns.parameters() + ")");
+  auto stmt = db_->prepare(kBuildTimeColumns.insert_sql("build_times"));
   kBuildTimeColumns.bind(stmt, 1, b).run();
 }
 

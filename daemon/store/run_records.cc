@@ -104,8 +104,7 @@ int64_t now_ms() {
 
 void Store::insert_run(const RunRecord& run) {
   Transaction txn(*db_);
-  auto stmt = db_->prepare("INSERT INTO runs (" + kRunColumns.names() + ") VALUES (" +
-                           kRunColumns.parameters() + ")");
+  auto stmt = db_->prepare(kRunColumns.insert_sql("runs"));
   kRunColumns.bind(stmt, 1, run);
   stmt.run();
   auto spec = db_->prepare("INSERT INTO run_specs (run_id, spec_json) VALUES (?1, ?2)");

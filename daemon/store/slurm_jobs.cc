@@ -36,8 +36,7 @@ std::string select_jobs(const std::string& rest) {
 }  // namespace
 
 void Store::record_slurm_job(const SlurmJobRecord& job) {
-  auto stmt = db_->prepare("INSERT OR IGNORE INTO slurm_jobs (" + kSubmittedColumns.names() +
-                           ") VALUES (" + kSubmittedColumns.parameters() + ")");
+  auto stmt = db_->prepare(kSubmittedColumns.insert_sql("slurm_jobs", "INSERT OR IGNORE"));
   kSubmittedColumns.bind(stmt, 1, job).run();
 }
 
@@ -50,8 +49,7 @@ bool Store::end_slurm_job(const std::string& job_id, const std::string& comment,
   ended.ended_at_ms = ended_at_ms;
   ended.state = state;
   ended.detail = detail;
-  stmt.bind(1, job_id).bind(2, comment);
-  kEndColumns.bind(stmt, 3, ended).run();
+  kEndColumns.bind(stmt.bind(1, job_id).bind(2, comment), 3, ended).run();
   return db_->changes() > 0;
 }
 

@@ -104,12 +104,8 @@ void Store::record_iteration_end(const std::string& run_id, int64_t iteration,
 }
 
 std::vector<IterationRecord> Store::iterations(const std::string& run_id) const {
-  auto stmt = db_->prepare("SELECT " + kIterationColumns.names() +
-                           " FROM iterations WHERE run_id = ?1 ORDER BY iteration");
-  stmt.bind(1, run_id);
-  std::vector<IterationRecord> out;
-  while (stmt.step()) out.push_back(kIterationColumns.read(*db_, stmt));
-  return out;
+  auto stmt = db_->prepare(kIterationColumns.select_sql("iterations", "WHERE run_id = ?1 ORDER BY iteration"));
+  return kIterationColumns.read_all(*db_, stmt.bind(1, run_id));
 }
 
 int64_t Store::upsert_task(const TaskRecord& t) {
