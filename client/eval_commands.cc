@@ -9,6 +9,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "os/text.h"
 
 namespace mace::client {
 namespace {
@@ -25,18 +26,6 @@ bool parse_unsigned(const std::optional<std::string>& text, const char* flag, ui
     return false;
   }
   return true;
-}
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    out.push_back(s.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
 }
 
 // One report of a batch, fetched and handed to `print`.
@@ -76,13 +65,14 @@ int cmd_eval_submit(const GlobalOptions& global, const Arguments& args) {
     std::cerr << "mace eval submit: --repeats and --baseline-retries must be at most 100\n";
     return kExitBadInput;
   }
-  const auto methods = split_commas(*args.value("--methods"));
+  const std::string methods_text = *args.value("--methods");
+  const std::vector<std::string_view> methods = os::split_at(methods_text, ',');
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.evalSubmitRequest();
     request.setSuiteJson(suite);
     auto wire = request.initRequest();
     auto list = wire.initMethods(static_cast<unsigned>(methods.size()));
-    for (size_t i = 0; i < methods.size(); ++i) list.set(static_cast<unsigned>(i), methods[i]);
+    for (size_t i = 0; i < methods.size(); ++i) list.set(static_cast<unsigned>(i), std::string(methods[i]));
     wire.setRepeats(static_cast<uint32_t>(repeats));
     wire.setSeed(seed);
     wire.setKeepModels(args.has("--keep-models"));

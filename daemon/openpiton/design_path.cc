@@ -11,6 +11,7 @@
 #include "openpiton/edit_error.h"
 #include "os/errno_text.h"
 #include "os/path_containment.h"
+#include "os/text.h"
 
 namespace mace::openpiton {
 namespace fs = std::filesystem;
@@ -21,18 +22,6 @@ constexpr int kMaxSymlinks = 40;  // what Linux allows in one path walk (ELOOP)
 
 [[noreturn]] void refuse(std::string_view path, const std::string& reason) {
   throw PathError("refused path '" + std::string(path) + "': " + reason);
-}
-
-std::vector<std::string> split_components(std::string_view path) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= path.size()) {
-    size_t slash = path.find('/', start);
-    if (slash == std::string_view::npos) slash = path.size();
-    parts.emplace_back(path.substr(start, slash - start));
-    start = slash + 1;
-  }
-  return parts;
 }
 
 std::optional<struct stat> lstat_path(const fs::path& path, int* error = nullptr) {
@@ -101,7 +90,7 @@ fs::path resolve_fully(const fs::path& path, std::string_view shown) {
 std::string lexically_normal(std::string_view path) {
   std::string out = !path.empty() && path.front() == '/' ? "/" : "";
   bool first = true;
-  for (const std::string& part : split_components(path)) {
+  for (std::string_view part : os::split_at(path, '/')) {
     if (part.empty() || part == ".") continue;
     if (!first) out += '/';
     out += part;
@@ -125,10 +114,10 @@ DesignPath resolve_design_path(const fs::path& checkout_root, std::string_view r
   if (relative.find('\0') != std::string_view::npos) refuse(shown, "path contains a NUL byte");
   if (relative.front() == '/') refuse(shown, "path is absolute");
   std::vector<std::string> parts;
-  for (std::string& part : split_components(relative)) {
+  for (std::string_view part : os::split_at(relative, '/')) {
     if (part == "..") refuse(shown, "path has a '..' component");
     if (part.empty() || part == ".") continue;
-    parts.push_back(std::move(part));
+    parts.emplace_back(part);
   }
   if (relative.back() == '/') refuse(shown, "path names a directory");
   if (parts.size() < 3 || parts[0] != "piton" || parts[1] != "design") {

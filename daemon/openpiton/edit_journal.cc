@@ -12,6 +12,7 @@
 #include "openpiton/edit_io.h"
 #include "os/errno_text.h"
 #include "os/sha256.h"
+#include "os/text.h"
 
 namespace mace::openpiton {
 namespace fs = std::filesystem;
@@ -98,30 +99,18 @@ T parse_number(std::string_view field, int base = 10) {
   return value;
 }
 
-std::vector<std::string_view> split_fields(std::string_view line) {
-  std::vector<std::string_view> fields;
-  size_t start = 0;
-  while (start <= line.size()) {
-    size_t space = line.find(' ', start);
-    if (space == std::string_view::npos) space = line.size();
-    fields.push_back(line.substr(start, space - start));
-    start = space + 1;
-  }
-  return fields;
-}
-
 Manifest parse_manifest(std::string_view text) {
   ManifestReader in(text);
   Manifest manifest;
   if (in.line() != kManifestMagic) ManifestReader::fail();
-  auto header = split_fields(in.line());
+  auto header = os::split_at(in.line(), ' ');
   if (header.size() != 2 || header[0] != "build-dir-created") ManifestReader::fail();
   manifest.created_build_dir = parse_number<int>(header[1]) != 0;
-  auto count_fields = split_fields(in.line());
+  auto count_fields = os::split_at(in.line(), ' ');
   if (count_fields.size() != 2 || count_fields[0] != "files") ManifestReader::fail();
   const size_t count = parse_number<size_t>(count_fields[1]);
   for (size_t i = 0; i < count; ++i) {
-    auto f = split_fields(in.line());
+    auto f = os::split_at(in.line(), ' ');
     if (f.size() != 8 || f[0] != "file") ManifestReader::fail();
     JournalEntry e;
     e.existed = parse_number<int>(f[1]) != 0;

@@ -26,11 +26,13 @@ std::vector<std::string_view> split_lines_dropping_newlines(std::string_view tex
   return lines;
 }
 
-std::vector<std::string_view> split_at_newlines(std::string_view text) {
+std::vector<std::string_view> split_at_newlines(std::string_view text) { return split_at(text, '\n'); }
+
+std::vector<std::string_view> split_at(std::string_view text, char separator) {
   std::vector<std::string_view> out;
   std::size_t begin = 0;
   while (begin <= text.size()) {
-    std::size_t end = text.find('\n', begin);
+    std::size_t end = text.find(separator, begin);
     if (end == std::string_view::npos) end = text.size();
     out.push_back(text.substr(begin, end - begin));
     begin = end + 1;

@@ -17,8 +17,12 @@ std::vector<std::string_view> split_lines_keeping_newlines(std::string_view text
 // newline after the last line does not start another. What a file viewer shows.
 std::vector<std::string_view> split_lines_dropping_newlines(std::string_view text);
 
-// Every piece between '\n's: "a\n" → {"a", ""}; "" → {""}. A '\r' before a '\n' stays.
-// What a reader of replies sees, where an empty last piece is harmless.
+// Every piece between `separator`s, empty ones too: "a,,b" → {"a", "", "b"}; "a," →
+// {"a", ""}; "" → {""}. So n separators always give n + 1 pieces.
+std::vector<std::string_view> split_at(std::string_view text, char separator);
+
+// split_at(text, '\n'): "a\n" → {"a", ""}. A '\r' before a '\n' stays. What a reader of
+// replies sees, where an empty last piece is harmless.
 std::vector<std::string_view> split_at_newlines(std::string_view text);
 
 // The last `max_lines` lines of `text`, a piece from the end of something longer (a file's

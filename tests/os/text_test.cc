@@ -27,6 +27,14 @@ TEST(TextTest, SplitDroppingNewlinesCountsNoLineAfterTheLastNewline) {
   EXPECT_THAT(split_lines_dropping_newlines(""), IsEmpty());
 }
 
+TEST(TextTest, SplitAtGivesOneMorePieceThanSeparatorsEmptyOnesIncluded) {
+  EXPECT_THAT(split_at("a,,b", ','), ElementsAre("a", "", "b"));
+  EXPECT_THAT(split_at("a,", ','), ElementsAre("a", ""));
+  EXPECT_THAT(split_at(",", ','), ElementsAre("", ""));
+  EXPECT_THAT(split_at("", ','), ElementsAre(""));
+  EXPECT_THAT(split_at("piton/design/chip", '/'), ElementsAre("piton", "design", "chip"));
+}
+
 TEST(TextTest, SplitAtNewlinesYieldsEveryPiece) {
   EXPECT_THAT(split_at_newlines("a\nb"), ElementsAre("a", "b"));
   EXPECT_THAT(split_at_newlines("a\n"), ElementsAre("a", ""));
