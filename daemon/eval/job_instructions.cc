@@ -2,6 +2,7 @@
 
 #include <simdjson.h>
 
+#include "core/enum_text.h"
 #include "core/json_writer.h"
 
 namespace mace::eval {
@@ -57,9 +58,10 @@ std::optional<JobInstructions> instructions_from_json(std::string_view json) {
   in.method = *m;
   in.plan_reply = std::string(plan);
   in.fault = std::string(fault);
-  if (kind == "config") in.fault_kind = FaultKind::config;
-  else if (kind == "source") in.fault_kind = FaultKind::source;
-  else if (!kind.empty()) return std::nullopt;
+  if (!kind.empty()) {
+    in.fault_kind = enum_from_string<FaultKind>(kind);
+    if (!in.fault_kind) return std::nullopt;
+  }
   simdjson::dom::array edits;
   if (root["fault_edits"].get(edits)) return std::nullopt;
   for (auto e : edits) {

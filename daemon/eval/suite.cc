@@ -13,6 +13,7 @@
 #include <simdjson.h>
 
 #include "core/direct_planner.h"
+#include "core/enum_text.h"
 #include "core/joined.h"
 #include "core/json_syntax.h"
 #include "core/json_document.h"
@@ -187,10 +188,10 @@ class Reader {
     if (auto kind = object["kind"]; kind.error()) {
       error(path + ".kind", "is required (config or source)");
       ok = false;
-    } else if (kind.value_unsafe().is_string() && kind.value_unsafe().get_string().value_unsafe() == "config") {
-      fault.kind = FaultKind::config;
-    } else if (kind.value_unsafe().is_string() && kind.value_unsafe().get_string().value_unsafe() == "source") {
-      fault.kind = FaultKind::source;
+    } else if (auto known = kind.value_unsafe().is_string()
+                                ? enum_from_string<FaultKind>(kind.value_unsafe().get_string().value_unsafe())
+                                : std::nullopt) {
+      fault.kind = *known;
     } else {
       error(path + ".kind", "must be config or source, got " + shown(kind.value_unsafe()));
       ok = false;
@@ -399,7 +400,11 @@ class Reader {
 }  // namespace
 
 std::string_view to_string(FaultKind kind) {
-  return kind == FaultKind::config ? "config" : "source";
+  switch (kind) {
+    case FaultKind::config: return "config";
+    case FaultKind::source: return "source";
+  }
+  return "";
 }
 
 const Fault* Suite::fault(std::string_view name) const {
