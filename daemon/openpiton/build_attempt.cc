@@ -309,7 +309,7 @@ BuildResult BuildAttempt::compile() {
     spec.on_line = options_.on_line;
   }
   spec.is_error_line = is_build_error_line;
-  spec.purpose = "build";
+  spec.purpose = os::CommandPurpose::build;
   if (options_.on_started) options_.on_started(result_.log_path);
   if (options_.on_progress) options_.on_progress(progress.progress());  // sims starts: verilating
   const os::ProcessResult run = checkout_.run(spec, options_.cancel);

@@ -130,7 +130,7 @@ std::string run_tool(const CoverageRequest& request, const std::map<std::string,
   spec.argv = std::move(argv);
   spec.env = env;
   spec.working_dir = dir.string();
-  spec.purpose = "coverage";
+  spec.purpose = os::CommandPurpose::coverage;
   spec.timeout = request.time_limit;
   spec.kill_grace = std::chrono::seconds(3);
   spec.tail_bytes = 4096;

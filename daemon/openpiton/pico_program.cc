@@ -83,7 +83,7 @@ std::string run_tool(const std::vector<std::string>& argv, const WorkloadContext
   spec.tail_bytes = 8 * 1024;
   spec.is_error_line = is_compiler_error_line;
   spec.max_error_lines = 40;
-  spec.purpose = "compile-workload";
+  spec.purpose = os::CommandPurpose::compile_workload;
   const os::CommandRunner& runner = ctx.runner ? *ctx.runner : *os::local_command_runner();
   const os::ProcessResult result = runner.run(spec, nullptr);
   if (result.succeeded()) return "";

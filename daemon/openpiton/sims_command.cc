@@ -142,7 +142,7 @@ VerilatorVersion detect_verilator_version(const std::map<std::string, std::strin
   os::ProcessSpec spec;
   spec.argv = {program, "--version"};
   spec.env = env;
-  spec.purpose = "verilator-version";
+  spec.purpose = os::CommandPurpose::verilator_version;
   spec.timeout = std::chrono::seconds(60);
   spec.kill_grace = std::chrono::seconds(2);
   const os::ProcessResult result = runner.run(spec, cancel);

@@ -389,7 +389,7 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
   spec.max_error_lines = 20;
   LineBeforeDie before_die;
   spec.on_line = [&before_die](std::string_view line) { before_die.see(line); };
-  spec.purpose = "simulate";
+  spec.purpose = os::CommandPurpose::simulate;
   run.sims_invoked = true;
   os::ProcessResult pr = request.checkout.run(spec, request.cancel);
   judge(run, pr, request.core, before_die.line());

@@ -424,7 +424,7 @@ class UnitTestBuild {
       return line.rfind("%Error", 0) == 0 || line.find("DIE.") != std::string_view::npos ||
              line.find(": error:") != std::string_view::npos;
     };
-    spec.purpose = "unit-test-build";
+    spec.purpose = os::CommandPurpose::unit_test_build;
     const os::CommandRunner& runner = o_.runner ? *o_.runner : *os::local_command_runner();
     os::ProcessResult r = runner.run(spec, o_.cancel);
     if (r.host_stop != os::HostStop::none && host_stop_ == os::HostStop::none) {

@@ -298,6 +298,19 @@ void set_process_group_registry(ProcessGroupRegistry registry) noexcept {
   registry_ended.store(registry.ended, std::memory_order_release);
 }
 
+std::string_view to_string(CommandPurpose purpose) {
+  switch (purpose) {
+    case CommandPurpose::command: return "command";
+    case CommandPurpose::build: return "build";
+    case CommandPurpose::simulate: return "simulate";
+    case CommandPurpose::compile_workload: return "compile-workload";
+    case CommandPurpose::verilator_version: return "verilator-version";
+    case CommandPurpose::coverage: return "coverage";
+    case CommandPurpose::unit_test_build: return "unit-test-build";
+  }
+  return "";
+}
+
 std::string_view to_string(HostStop stop) {
   switch (stop) {
     case HostStop::none: return "";

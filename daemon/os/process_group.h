@@ -35,6 +35,19 @@
 
 namespace mace::os {
 
+// What a command is for.
+enum class CommandPurpose {
+  command,            // anything else
+  build,              // sims building a model
+  simulate,           // sims running a workload
+  compile_workload,   // a workload's compiler
+  verilator_version,  // the version probe
+  coverage,           // verilator_coverage
+  unit_test_build,    // a unit-test environment's build
+};
+// Its word, as a runner names jobs: "build", "compile-workload", ...
+std::string_view to_string(CommandPurpose purpose);
+
 // What to run and how to watch it.
 struct ProcessSpec {
   // The program and its arguments; never a shell string (no quoting bugs, no injection).
@@ -48,9 +61,9 @@ struct ProcessSpec {
   std::map<std::string, std::string> env;
   // The child's working directory; empty: the daemon's.
   std::string working_dir;
-  // What the command is for, in a word ("build", "simulate"): how a runner that places
-  // work elsewhere names it (a Slurm job name, os/command_runner.h). Empty: "command".
-  std::string purpose;
+  // What the command is for: how a runner that places work elsewhere names it and what it
+  // asks for it (a Slurm job's name and resources, os/command_runner.h).
+  CommandPurpose purpose = CommandPurpose::command;
 
   // Wall-clock limit from launch; zero: none. On expiry the group is stopped (see
   // kill_grace) and the result says timed_out.

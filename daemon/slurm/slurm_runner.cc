@@ -89,7 +89,7 @@ class Run {
     watch_.job.comment = job_comment(settings_.instance, next_token());
     watch_.job.node = placement_.node;
     watch_.job.checkout = placement_.checkout;
-    watch_.job.purpose = spec_.purpose;
+    watch_.job.purpose = std::string(os::to_string(spec_.purpose));
 
     os::ProcessSpec srun = spec_;
     srun.argv = srun_argv(settings_, placement_, spec_, commands_.program("srun"), watch_.job.comment);

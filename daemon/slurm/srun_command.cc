@@ -18,10 +18,10 @@ bool read_by_slurm(const std::string& name) {
 
 }  // namespace
 
-std::string job_name(const Placement& placement, const std::string& purpose) {
+std::string job_name(const Placement& placement, os::CommandPurpose purpose) {
   std::string name = "mace:" + placement.run_id + ":" +
                      (placement.label.empty() ? std::string("-") : placement.label) + ":" +
-                     (purpose.empty() ? std::string("command") : purpose);
+                     std::string(os::to_string(purpose));
   for (char& c : name)
     if (!job_name_byte(c)) c = '_';
   if (name.size() > kMaxJobNameBytes) name.resize(kMaxJobNameBytes);
@@ -34,8 +34,19 @@ std::string job_comment(const std::string& instance, const std::string& token) {
   return comment_prefix(instance) + token;
 }
 
-StepKind step_kind(const std::string& purpose) {
-  return purpose == "build" || purpose == "unit-test-build" ? StepKind::build : StepKind::simulate;
+StepKind step_kind(os::CommandPurpose purpose) {
+  switch (purpose) {
+    case os::CommandPurpose::build:
+    case os::CommandPurpose::unit_test_build:
+      return StepKind::build;
+    case os::CommandPurpose::command:
+    case os::CommandPurpose::simulate:
+    case os::CommandPurpose::compile_workload:
+    case os::CommandPurpose::verilator_version:
+    case os::CommandPurpose::coverage:
+      return StepKind::simulate;
+  }
+  return StepKind::simulate;
 }
 
 std::string time_limit(std::chrono::milliseconds timeout, std::int64_t cap_minutes) {

@@ -23,7 +23,7 @@ struct Placement {
 
 // "mace:<run>:<label>:<purpose>", cut to 200 bytes, every byte outside [A-Za-z0-9._:-]
 // replaced by '_' (a job name is shown by every squeue on the cluster).
-std::string job_name(const Placement& placement, const std::string& purpose);
+std::string job_name(const Placement& placement, os::CommandPurpose purpose);
 
 // "mace:<instance>:<token>": what finds maced's own jobs again after a restart.
 std::string job_comment(const std::string& instance, const std::string& token);
@@ -31,7 +31,7 @@ std::string job_comment(const std::string& instance, const std::string& token);
 std::string comment_prefix(const std::string& instance);
 
 // Which resources a command asks for, by what it does.
-StepKind step_kind(const std::string& purpose);
+StepKind step_kind(os::CommandPurpose purpose);
 
 // Slurm's --time for a command given `timeout` (0: none) and a cap in minutes (0: none):
 // whole minutes, rounded up, at least 1; "" for no limit at all.

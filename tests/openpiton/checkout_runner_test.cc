@@ -26,12 +26,12 @@ using ::testing::HasSubstr;
 class NodeThatFails final : public os::CommandRunner,
                             public std::enable_shared_from_this<NodeThatFails> {
  public:
-  explicit NodeThatFails(std::string fail_purpose) : fail_purpose_(std::move(fail_purpose)) {}
+  explicit NodeThatFails(os::CommandPurpose fail_purpose) : fail_purpose_(fail_purpose) {}
 
   os::ProcessResult run(const os::ProcessSpec& spec, const os::CancelToken* cancel) const override {
     {
       std::lock_guard lock(mutex_);
-      purposes_.push_back(spec.purpose + (label_.empty() ? "" : "@" + label_));
+      purposes_.push_back(std::string(os::to_string(spec.purpose)) + (label_.empty() ? "" : "@" + label_));
     }
     if (spec.purpose != fail_purpose_) return os::run_process_group(spec, cancel);
     os::ProcessResult result;
@@ -50,7 +50,7 @@ class NodeThatFails final : public os::CommandRunner,
   }
 
  private:
-  std::string fail_purpose_;
+  os::CommandPurpose fail_purpose_;
   mutable std::mutex mutex_;
   mutable std::vector<std::string> purposes_;
   mutable std::string label_;
@@ -77,7 +77,7 @@ class CheckoutRunnerTest : public ::testing::Test {
 };
 
 TEST_F(CheckoutRunnerTest, ABuildTheNodeEndsIsANodeFailureNamingWhatHappened) {
-  auto runner = std::make_shared<NodeThatFails>("build");
+  auto runner = std::make_shared<NodeThatFails>(os::CommandPurpose::build);
   const Checkout checkout(fixture_.root(), runner);
   const BuildResult result = build(checkout.labelled("t1"), pico_1x1(checkout), options());
   EXPECT_FALSE(result.success);
@@ -89,7 +89,7 @@ TEST_F(CheckoutRunnerTest, ABuildTheNodeEndsIsANodeFailureNamingWhatHappened) {
 }
 
 TEST_F(CheckoutRunnerTest, ASimulationTheNodeEndsFailsTheGateWithTheNodesReason) {
-  auto runner = std::make_shared<NodeThatFails>("simulate");
+  auto runner = std::make_shared<NodeThatFails>(os::CommandPurpose::simulate);
   const Checkout checkout(fixture_.root(), runner);
   const BuildResult built = build(checkout, pico_1x1(checkout), options());
   ASSERT_TRUE(built.success) << built.message;
@@ -112,7 +112,7 @@ TEST_F(CheckoutRunnerTest, VerilatorIsAskedItsVersionWhereTheCheckoutBuilds) {
   fixture_.write("piton/tools/bin/verilator", "#!/bin/sh\necho 'Verilator 5.006 2023-01-22'\n");
   std::filesystem::permissions(fixture_.root() + "/piton/tools/bin/verilator",
                                std::filesystem::perms::owner_all);
-  auto runner = std::make_shared<NodeThatFails>("verilator-version");
+  auto runner = std::make_shared<NodeThatFails>(os::CommandPurpose::verilator_version);
   const Checkout checkout(fixture_.root(), runner);
   BuildOptions opts = options();
   opts.verilator.reset();
@@ -124,7 +124,7 @@ TEST_F(CheckoutRunnerTest, VerilatorIsAskedItsVersionWhereTheCheckoutBuilds) {
 }
 
 TEST_F(CheckoutRunnerTest, AWorkloadCompileTheNodeEndsFailsTheGateAsANodeFailure) {
-  auto runner = std::make_shared<NodeThatFails>("compile-workload");
+  auto runner = std::make_shared<NodeThatFails>(os::CommandPurpose::compile_workload);
   const Checkout checkout(fixture_.root(), runner);
   const BuildResult built = build(checkout, pico_1x1(checkout), options());
   ASSERT_TRUE(built.success) << built.message;

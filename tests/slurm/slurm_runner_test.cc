@@ -91,7 +91,7 @@ class SlurmRunnerTest : public ::testing::Test {
     spec.argv = {"/bin/sh", "-c", script};
     spec.env = os::inherited_environment();
     spec.working_dir = dir_.path();
-    spec.purpose = "simulate";
+    spec.purpose = os::CommandPurpose::simulate;
     return spec;
   }
 

@@ -20,22 +20,22 @@ os::ProcessSpec build_spec() {
   os::ProcessSpec spec;
   spec.argv = {"sims", "-sys=manycore", "-vlt_build"};
   spec.working_dir = "/scratch/piton-a";
-  spec.purpose = "build";
+  spec.purpose = os::CommandPurpose::build;
   spec.timeout = std::chrono::minutes(90);
   return spec;
 }
 
 TEST(JobName, CarriesRunTaskAndPurpose) {
-  EXPECT_EQ(job_name(placement(), "build"), "mace:20261201-120000-abcd:t1:build");
+  EXPECT_EQ(job_name(placement(), os::CommandPurpose::build), "mace:20261201-120000-abcd:t1:build");
   Placement unlabelled = placement();
   unlabelled.label = "";
-  EXPECT_EQ(job_name(unlabelled, ""), "mace:20261201-120000-abcd:-:command");
+  EXPECT_EQ(job_name(unlabelled, os::CommandPurpose::command), "mace:20261201-120000-abcd:-:command");
 }
 
 TEST(JobName, KeepsOnlySafeBytesAndIsBounded) {
   Placement p = placement();
   p.label = "a b;$(rm)\n" + std::string(500, 'x');
-  const std::string name = job_name(p, "build");
+  const std::string name = job_name(p, os::CommandPurpose::build);
   EXPECT_EQ(name.size(), 200u);
   EXPECT_EQ(name.find_first_not_of(
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"),
@@ -87,7 +87,7 @@ TEST(SrunArgv, ASimulationAsksForTheSimulateResources) {
   SlurmSettings settings;
   settings.simulate = {.cpus = 1, .memory_mb = 1024, .time_limit_min = 0};
   os::ProcessSpec spec = build_spec();
-  spec.purpose = "simulate";
+  spec.purpose = os::CommandPurpose::simulate;
   spec.timeout = std::chrono::milliseconds(0);
   Placement p = placement();
   p.core = "pico";
@@ -110,11 +110,12 @@ TEST(SrunEnvironment, DropsWhatSrunWouldReadAsOptionsAndAddsTheSlurmVariables) {
 }
 
 TEST(StepKind, BuildsAreBuildsAndEverythingElseSimulates) {
-  EXPECT_EQ(step_kind("build"), StepKind::build);
-  EXPECT_EQ(step_kind("unit-test-build"), StepKind::build);
-  EXPECT_EQ(step_kind("simulate"), StepKind::simulate);
-  EXPECT_EQ(step_kind("compile-workload"), StepKind::simulate);
-  EXPECT_EQ(step_kind(""), StepKind::simulate);
+  using os::CommandPurpose;
+  EXPECT_EQ(step_kind(CommandPurpose::build), StepKind::build);
+  EXPECT_EQ(step_kind(CommandPurpose::unit_test_build), StepKind::build);
+  for (CommandPurpose other : {CommandPurpose::command, CommandPurpose::simulate, CommandPurpose::compile_workload,
+                               CommandPurpose::verilator_version, CommandPurpose::coverage})
+    EXPECT_EQ(step_kind(other), StepKind::simulate) << os::to_string(other);
 }
 
 }  // namespace
