@@ -1,6 +1,7 @@
 // The names of the vocabulary enums (task_kind.h, task_stage.h, event_kind.h, verdict.h,
-// build_outcome.h, failure_reason.h, dispatch.h, eval_method.h, eval_state.h). Switches without a default: an enumerator without a
-// name does not compile (-Werror=switch).
+// build_outcome.h, failure_reason.h, dispatch.h, eval_method.h, eval_state.h,
+// run_outcome.h), in one place. Switches without a default: an enumerator without a name
+// does not compile (-Werror=switch).
 #include "core/build_outcome.h"
 #include "core/cost_source.h"
 #include "core/dispatch.h"
@@ -12,6 +13,7 @@
 #include "core/failure_reason.h"
 #include "core/llm_error_class.h"
 #include "core/llm_phase.h"
+#include "core/run_outcome.h"
 #include "core/task_kind.h"
 #include "core/task_stage.h"
 #include "core/verdict.h"
@@ -263,5 +265,49 @@ std::string_view to_string(EvalJobState state) {
 std::optional<EvalJobState> eval_job_state_from_string(std::string_view text) {
   return enum_from_string<EvalJobState>(text);
 }
+
+std::string_view to_string(PlannerKind planner) {
+  switch (planner) {
+    case PlannerKind::llm: return "llm";
+    case PlannerKind::direct: return "direct";
+    case PlannerKind::replay: return "replay";
+    case PlannerKind::fault_check: return "fault_check";
+    case PlannerKind::codesign: return "codesign";
+  }
+  return "";
+}
+
+std::optional<PlannerKind> planner_kind_from_string(std::string_view text) {
+  return enum_from_string<PlannerKind>(text);
+}
+
+std::string_view describe(PlannerKind planner) {
+  switch (planner) {
+    case PlannerKind::llm: return "planned by the LLM towards the objective";
+    case PlannerKind::direct:
+      return "direct planner: built the spec's core and mesh with OpenPiton's defaults and ran "
+             "the gate workloads; it did not try to meet the objective";
+    case PlannerKind::replay: return "a replay: the original run's decisions, served from its record";
+    case PlannerKind::fault_check:
+      return "fault check: the suite's expert configuration with a seeded fault, no LLM";
+    case PlannerKind::codesign: return "co-design search: the designs the search enumerated, no LLM";
+  }
+  return "";
+}
+
+std::string_view to_string(RunOutcome outcome) {
+  switch (outcome) {
+    // "" names the first enumerator: enum_from_string stops at the first "" after it.
+    case RunOutcome::none: return "";
+    case RunOutcome::caught: return "caught";
+    case RunOutcome::missed: return "missed";
+  }
+  return "";
+}
+
+std::optional<RunOutcome> run_outcome_from_string(std::string_view text) {
+  return enum_from_string<RunOutcome>(text);
+}
+
 
 }  // namespace mace

@@ -31,33 +31,6 @@ std::string escaped(std::string_view text) {
 
 }  // namespace
 
-std::string_view to_string(Core core) {
-  switch (core) {
-    case Core::ariane: return "ariane";
-    case Core::sparc: return "sparc";
-    case Core::pico: return "pico";
-    case Core::generic: return "generic";
-  }
-  throw std::invalid_argument("unknown core");
-}
-
-std::optional<Core> core_from_string(std::string_view name) {
-  for (Core core : {Core::ariane, Core::sparc, Core::pico, Core::generic}) {
-    if (to_string(core) == name) return core;
-  }
-  return std::nullopt;
-}
-
-std::string_view to_string(Cache cache) {
-  switch (cache) {
-    case Cache::l1i: return "l1i";
-    case Cache::l1d: return "l1d";
-    case Cache::l15: return "l15";
-    case Cache::l2: return "l2";
-  }
-  throw std::invalid_argument("unknown cache");
-}
-
 CacheGeometry& CacheSet::operator[](Cache c) {
   return const_cast<CacheGeometry&>(std::as_const(*this)[c]);
 }

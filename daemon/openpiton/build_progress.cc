@@ -74,15 +74,6 @@ bool has_word(std::string_view line, std::string_view word) {
 
 }  // namespace
 
-std::string_view to_string(BuildPhase phase) {
-  switch (phase) {
-    case BuildPhase::verilating: return "verilating";
-    case BuildPhase::compiling: return "compiling";
-    case BuildPhase::linking: return "linking";
-  }
-  return "verilating";
-}
-
 namespace {
 
 // Whether make will compile `object`: its .o is missing, or older than the .cpp Verilator

@@ -229,26 +229,6 @@ Match match_at(const char* b, std::size_t n, std::size_t a) {
 
 }  // namespace
 
-// ------------------------------------------------------------------------ names
-
-std::string_view to_string(Verdict v) {
-  switch (v) {
-    case Verdict::none: return "none";
-    case Verdict::pass: return "pass";
-    case Verdict::fail: return "fail";
-    case Verdict::timeout: return "timeout";
-    case Verdict::maxcycles: return "maxcycles";
-  }
-  return "none";
-}
-
-std::optional<Verdict> verdict_from_string(std::string_view s) {
-  for (Verdict v : {Verdict::none, Verdict::pass, Verdict::fail, Verdict::timeout, Verdict::maxcycles}) {
-    if (to_string(v) == s) return v;
-  }
-  return std::nullopt;
-}
-
 // ------------------------------------------------------------------------ scanner
 
 VerdictScanner::VerdictScanner() { carry_.reserve(kCarry + kBoundary); }

@@ -1,6 +1,71 @@
+// The OpenPiton adapter's words for its enums (build_config.h's cores and caches,
+// verdict.h, build_progress.h's phases, failure.h), in one place, as core/vocabulary.cc
+// holds the daemon's. Switches without a default: an enumerator without a word does not
+// compile (-Werror=switch).
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+#include "openpiton/build_config.h"
+#include "openpiton/build_progress.h"
 #include "openpiton/failure.h"
+#include "openpiton/verdict.h"
 
 namespace mace::openpiton {
+
+std::string_view to_string(Core core) {
+  switch (core) {
+    case Core::ariane: return "ariane";
+    case Core::sparc: return "sparc";
+    case Core::pico: return "pico";
+    case Core::generic: return "generic";
+  }
+  throw std::invalid_argument("unknown core");
+}
+
+std::optional<Core> core_from_string(std::string_view name) {
+  for (Core core : {Core::ariane, Core::sparc, Core::pico, Core::generic}) {
+    if (to_string(core) == name) return core;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(Cache cache) {
+  switch (cache) {
+    case Cache::l1i: return "l1i";
+    case Cache::l1d: return "l1d";
+    case Cache::l15: return "l15";
+    case Cache::l2: return "l2";
+  }
+  throw std::invalid_argument("unknown cache");
+}
+
+std::string_view to_string(Verdict v) {
+  switch (v) {
+    case Verdict::none: return "none";
+    case Verdict::pass: return "pass";
+    case Verdict::fail: return "fail";
+    case Verdict::timeout: return "timeout";
+    case Verdict::maxcycles: return "maxcycles";
+  }
+  return "none";
+}
+
+std::optional<Verdict> verdict_from_string(std::string_view s) {
+  for (Verdict v : {Verdict::none, Verdict::pass, Verdict::fail, Verdict::timeout, Verdict::maxcycles}) {
+    if (to_string(v) == s) return v;
+  }
+  return std::nullopt;
+}
+
+std::string_view to_string(BuildPhase phase) {
+  switch (phase) {
+    case BuildPhase::verilating: return "verilating";
+    case BuildPhase::compiling: return "compiling";
+    case BuildPhase::linking: return "linking";
+  }
+  return "verilating";
+}
 
 std::string_view to_string(Failure failure) {
   switch (failure) {
