@@ -76,10 +76,14 @@ PlanCheckResult check_plan(const Plan& plan, const PlanContext& ctx) {
   };
 
   for (auto& t : r.plan.tasks) {
-    if (ctx.define_mentioned) {
+    if (ctx.find_define) {
       std::vector<std::string> kept;
       for (const auto& d : t.config_rtl) {
-        if (ctx.define_mentioned(d)) kept.push_back(d);
+        const DefineLookup found = ctx.find_define(d);
+        if (!found.error.empty())
+          r.notes.push_back("task " + t.id + ": kept RTL define " + d +
+                            ", though the checkout could not be searched for it: " + found.error);
+        if (found.mentioned) kept.push_back(d);
         else r.notes.push_back("task " + t.id + ": removed RTL define " + d + ", which no file of the checkout mentions");
       }
       t.config_rtl = std::move(kept);

@@ -35,6 +35,12 @@ bool fast_path_applies(const Plan& plan);
 // when fast_path_applies; otherwise the plan unchanged.
 Plan fast_path(const Plan& plan);
 
+// What a search of the checkout found for an RTL define.
+struct DefineLookup {
+  bool mentioned = true;
+  std::string error;  // the checkout could not be searched: the define is kept, and why
+};
+
 struct PlanContext {
   std::string core;  // "ariane", "sparc", "pico", "generic"
   bool rtl_edits = false;
@@ -42,8 +48,8 @@ struct PlanContext {
   CacheGeometry default_caches;
   // task_build_signature of every configuration that failed earlier in the run.
   std::set<std::string> failed_signatures;
-  // Whether any file of the checkout mentions the define; unset means every define is.
-  std::function<bool(const std::string&)> define_mentioned;
+  // Searches the checkout for a define; unset means every define is mentioned.
+  std::function<DefineLookup(const std::string&)> find_define;
   // Defines the objective names as needed; the caller keeps only ones the checkout has.
   std::vector<std::string> objective_defines;
   // Whether a unit_test task's module path names a file; unset skips the rule.

@@ -306,7 +306,7 @@ std::optional<Plan> RunLoop::make_plan(std::string& reply_text, std::vector<std:
     context.rtl_edits = in_.spec.options.rtl_edits;
     context.default_caches = in_.default_caches;
     context.failed_signatures = failed_signatures_;
-    context.define_mentioned = in_.define_mentioned;
+    context.find_define = in_.find_define;
     context.module_exists = in_.module_exists;
     context.objective_defines = in_.objective_defines;
     context.generic_wrapper_is_skeleton = generic_wrapper_is_skeleton();

@@ -133,8 +133,8 @@ struct LoopInputs {
   // Whether a unit_test task's module path names a module of the checkout (REQ-PLAN-15);
   // unset: the rule is skipped.
   std::function<bool(const std::string&)> module_exists = {};
-  // Whether any file of the checkout mentions a define (REQ-PLAN-15); unset: all do.
-  std::function<bool(const std::string&)> define_mentioned = {};
+  // Searches the checkout for a define (REQ-PLAN-15); unset: every define is mentioned.
+  std::function<DefineLookup(const std::string&)> find_define = {};
   // Defines the objective names as needed, already known to the checkout (REQ-PLAN-15):
   // every task that builds gets them. See objective_defines().
   std::vector<std::string> objective_defines = {};

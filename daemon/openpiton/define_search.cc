@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "os/environment.h"
-#include "os/process_group.h"
+#include "openpiton/git_command.h"
+#include "os/text.h"
 
 namespace mace::openpiton {
 namespace {
@@ -15,23 +15,26 @@ bool is_define_name(const std::string& name) {
   return true;
 }
 
+// git grep: 0 found, 1 not found, anything else an error.
+DefineSearch grep_once(const Checkout& checkout, const std::string& define) {
+  os::ProcessSpec spec =
+      git_command(checkout.root(), {"grep", "-q", "-w", "-F", "-e", define, "--", "piton"});
+  spec.timeout = std::chrono::seconds(60);
+  spec.tail_bytes = 1000;
+  const os::ProcessResult result = os::run_process_group(spec);
+  if (result.exit_code == 0) return {.mentioned = true, .error = ""};
+  if (result.exit_code == 1) return {.mentioned = false, .error = ""};
+  std::string said(os::trim(result.tail));
+  return {.mentioned = true,
+          .error = "git grep failed (" + git_failure(result) + ")" + (said.empty() ? "" : ": " + said)};
+}
+
 }  // namespace
 
-bool checkout_mentions_define(const Checkout& checkout, const std::string& define) {
-  if (!is_define_name(define)) return false;
-  os::ProcessSpec spec;
-  spec.argv = {"git", "-C", checkout.root().string(), "-c",
-               "safe.directory=" + checkout.root().string(), "grep", "-q", "-w", "-F", "-e",
-               define, "--", "piton"};
-  auto env = os::inherited_environment();
-  spec.env = {{"PATH", env.count("PATH") ? env["PATH"] : "/usr/bin:/bin"},
-              {"HOME", env.count("HOME") ? env["HOME"] : "/"},
-              {"GIT_OPTIONAL_LOCKS", "0"}};
-  spec.timeout = std::chrono::seconds(60);
-  os::ProcessResult result = os::run_process_group(spec);
-  // git grep: 0 found, 1 not found, anything else an error.
-  if (result.exit_code == 1) return false;
-  return true;
+DefineSearch search_checkout_for_define(const Checkout& checkout, const std::string& define) {
+  if (!is_define_name(define)) return {.mentioned = false, .error = ""};
+  DefineSearch first = grep_once(checkout, define);
+  return first.error.empty() ? first : grep_once(checkout, define);
 }
 
 }  // namespace mace::openpiton

@@ -10,9 +10,16 @@
 
 namespace mace::openpiton {
 
+struct DefineSearch {
+  bool mentioned = false;
+  // Why the checkout could not be searched, naming git's own words; then `mentioned` is
+  // true, so a broken git never removes a define the plan needs.
+  std::string error;
+};
+
 // `define` must be an upper-snake-case identifier; anything else is reported as not
-// mentioned (it could not be a define). A search that fails to run counts as mentioned,
-// so a broken git never removes a define the plan needs.
-bool checkout_mentions_define(const Checkout& checkout, const std::string& define);
+// mentioned (it could not be a define). A search that fails is tried once more before it
+// is reported as failed.
+DefineSearch search_checkout_for_define(const Checkout& checkout, const std::string& define);
 
 }  // namespace mace::openpiton

@@ -12,7 +12,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "os/environment.h"
+#include "openpiton/git_command.h"
 #include "os/file_io.h"
 #include "os/sha256.h"
 
@@ -22,21 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxGitOutput = std::size_t{1} << 30;
-
-// What git gets: enough to find itself and the user's configuration (safe.directory may
-// live there), never the daemon's GIT_DIR or GIT_INDEX_FILE, and no optional locks, so a
-// fingerprint taken while a build or an edit runs never holds index.lock.
-std::map<std::string, std::string> git_environment() {
-  const auto inherited = os::inherited_environment();
-  std::map<std::string, std::string> env;
-  for (const char* kept : {"PATH", "HOME"}) {
-    if (auto it = inherited.find(kept); it != inherited.end()) env[kept] = it->second;
-  }
-  if (!env.count("PATH")) env["PATH"] = "/usr/local/bin:/usr/bin:/bin";
-  env["GIT_OPTIONAL_LOCKS"] = "0";
-  env["LC_ALL"] = "C";
-  return env;
-}
 
 // The directory holding `.git` (a directory, or a file for worktrees and submodules).
 fs::path work_tree_top(const fs::path& start) {
@@ -53,18 +38,7 @@ fs::path work_tree_top(const fs::path& start) {
 
 std::string run_git(const fs::path& top, const std::vector<std::string>& arguments,
                     const os::CancelToken* cancel) {
-  os::ProcessSpec spec;
-  // safe.directory: the daemon may run as another user than the one owning the checkout;
-  // it was told to use this checkout, so git need not second-guess that. The checkout's
-  // own ignore files decide what is untracked, not the daemon user's global excludes, and
-  // no file-system monitor answers in git's place.
-  spec.argv = {"git", "-c", "safe.directory=" + top.string()};
-  for (const char* setting : {"core.excludesFile=/dev/null", "core.fsmonitor=false"}) {
-    spec.argv.insert(spec.argv.end(), {"-c", setting});
-  }
-  spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
-  spec.env = git_environment();
-  spec.working_dir = top.string();
+  os::ProcessSpec spec = git_command(top, arguments);
   spec.timeout = std::chrono::seconds(300);
   spec.kill_grace = std::chrono::seconds(2);
   spec.tail_bytes = kMaxGitOutput;
@@ -72,12 +46,8 @@ std::string run_git(const fs::path& top, const std::vector<std::string>& argumen
   std::string command = "git";
   for (const auto& argument : arguments) command += " " + argument;
   if (!result.succeeded()) {
-    std::string why = result.launch_failed ? result.error
-                      : result.cancelled   ? "cancelled"
-                      : result.timed_out   ? "timed out"
-                                           : "exit " + std::to_string(result.exit_code);
     throw std::runtime_error("source fingerprint: `" + command + "` in " + top.string() +
-                             " failed (" + why + "): " + result.tail.substr(0, 500));
+                             " failed (" + git_failure(result) + "): " + result.tail.substr(0, 500));
   }
   if (result.output_bytes != result.tail.size()) {
     throw std::runtime_error("source fingerprint: `" + command + "` printed more than " +

@@ -69,14 +69,15 @@ loop::LoopInputs loop_inputs(const RunSpec& spec, const openpiton::Checkout& fir
   if (!defaults.caches) throw std::runtime_error(defaults.error);
   in.default_caches = executor::loop_caches(*defaults.caches);
   // REQ-PLAN-15: defines no file of the checkout mentions are dropped from plans.
-  in.define_mentioned = [&first](const std::string& define) {
-    return openpiton::checkout_mentions_define(first, define);
+  in.find_define = [&first](const std::string& define) {
+    openpiton::DefineSearch found = openpiton::search_checkout_for_define(first, define);
+    return DefineLookup{.mentioned = found.mentioned, .error = std::move(found.error)};
   };
   in.module_exists = [&first](const std::string& module) {
     return openpiton::validate_unit_test_module(first.root(), module).ok;
   };
   for (const auto& define : loop::define_candidates(spec.objective))
-    if (openpiton::checkout_mentions_define(first, define)) in.objective_defines.push_back(define);
+    if (in.find_define(define).mentioned) in.objective_defines.push_back(define);
   in.checksum_problems = [&settings] {
     return openpiton::verify_workload_checksums(settings.workloads_dir);
   };

@@ -94,10 +94,24 @@ TEST(PlanChecks, RemovesDefinesNoFileMentions) {
   // REQ-PLAN-15
   Plan plan = parsed("TASK: a | deps= | kind=config | x\nCONFIG_RTL: a | REAL_DEF MADE_UP\n");
   PlanContext ctx = ariane();
-  ctx.define_mentioned = [](const std::string& d) { return d == "REAL_DEF"; };
+  ctx.find_define = [](const std::string& d) { return DefineLookup{.mentioned = d == "REAL_DEF", .error = ""}; };
   PlanCheckResult r = check_plan(plan, ctx);
   EXPECT_THAT(r.plan.tasks[0].config_rtl, ElementsAre("REAL_DEF"));
   EXPECT_THAT(r.notes, ElementsAre("task a: removed RTL define MADE_UP, which no file of the checkout mentions"));
+  EXPECT_FALSE(r.rejected());
+}
+
+TEST(PlanChecks, KeepsADefineTheCheckoutCouldNotBeSearchedForAndSaysWhy) {
+  // REQ-PLAN-15: a failed search never removes a define the plan may need.
+  Plan plan = parsed("TASK: a | deps= | kind=config | x\nCONFIG_RTL: a | SOME_DEF\n");
+  PlanContext ctx = ariane();
+  ctx.find_define = [](const std::string&) {
+    return DefineLookup{.mentioned = true, .error = "git grep failed (exit 128): fatal: bad index"};
+  };
+  PlanCheckResult r = check_plan(plan, ctx);
+  EXPECT_THAT(r.plan.tasks[0].config_rtl, ElementsAre("SOME_DEF"));
+  EXPECT_THAT(r.notes, ElementsAre("task a: kept RTL define SOME_DEF, though the checkout could not "
+                                   "be searched for it: git grep failed (exit 128): fatal: bad index"));
   EXPECT_FALSE(r.rejected());
 }
 
@@ -224,7 +238,7 @@ TEST(PlanChecks, HistoryUsesTheAdjustedDefines) {
   Plan failed_plan = parsed("TASK: old | deps= | kind=config | x\nCONFIG_RTL: old | FOO\n");
   PlanContext ctx = ariane();
   ctx.failed_signatures.insert(task_build_signature(failed_plan, failed_plan.tasks[0], ctx.default_caches));
-  ctx.define_mentioned = [](const std::string& d) { return d == "FOO"; };
+  ctx.find_define = [](const std::string& d) { return DefineLookup{.mentioned = d == "FOO", .error = ""}; };
   Plan plan = parsed("TASK: n | deps= | kind=config | x\nCONFIG_RTL: n | FOO BOGUS\n");
   EXPECT_TRUE(check_plan(plan, ctx).rejected());
 }
@@ -257,7 +271,7 @@ TEST(PlanChecks, CleanPlanPassesUntouched) {
   Plan plan = parsed("TASK: a | deps= | kind=config | x\nCACHES: a | l1d=16384,4\nCONFIG_RTL: a | FOO\n"
                      "TASK: b | deps=a | kind=workload | y\n");
   PlanContext ctx = ariane();
-  ctx.define_mentioned = [](const std::string&) { return true; };
+  ctx.find_define = [](const std::string&) { return DefineLookup{}; };
   PlanCheckResult r = check_plan(plan, ctx);
   EXPECT_FALSE(r.rejected());
   EXPECT_THAT(r.notes, IsEmpty());
