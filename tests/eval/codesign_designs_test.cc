@@ -16,7 +16,12 @@ namespace {
 using ::testing::HasSubstr;
 
 RunSpec spec_of(Core core, int x, int y) {
-  return RunSpec{.core = core, .mesh_x = x, .mesh_y = y, .workloads = {"hello"}};
+  RunSpec spec;
+  spec.core = core;
+  spec.mesh_x = x;
+  spec.mesh_y = y;
+  spec.workloads = {"hello"};
+  return spec;
 }
 
 // REQ-EVAL-8: the documented model, and every design a search proposes fits the budget.

@@ -14,7 +14,12 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 RunSpec spec_of(Core core, int x, int y) {
-  return RunSpec{.core = core, .mesh_x = x, .mesh_y = y, .workloads = {"hello"}};
+  RunSpec spec;
+  spec.core = core;
+  spec.mesh_x = x;
+  spec.mesh_y = y;
+  spec.workloads = {"hello"};
+  return spec;
 }
 
 // REQ-EVAL-8, the LLM proposer: only designs within the budget and on a network the

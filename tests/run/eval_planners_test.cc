@@ -36,7 +36,13 @@ class ScriptedPlanner final : public loop::Planner {
   std::size_t calls_ = 0;
 };
 
-const RunSpec kPico{.core = Core::pico, .mesh_x = 1, .mesh_y = 1, .workloads = {"hello"}};
+RunSpec pico_spec() {
+  RunSpec spec;
+  spec.core = Core::pico;
+  spec.workloads = {"hello"};
+  return spec;
+}
+const RunSpec kPico = pico_spec();
 
 const std::string kTwoDesigns =
     "TASK: wl | deps= | kind=workload | run it\n"
