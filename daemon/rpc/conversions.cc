@@ -326,6 +326,34 @@ void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std
   out.setNote(note);
 }
 
+void fill(api::LogEntry::Builder out, const service::RunLogLine& line) {
+  out.setSeq(static_cast<uint64_t>(line.seq));
+  out.setAtMs(line.at_ms);
+  out.setSource(line.source);
+  out.setText(line.text);
+}
+
+void fill(api::LogChunk::Builder out, const service::LogChunk& chunk) {
+  out.setFound(chunk.found);
+  out.setPath(chunk.path);
+  out.setData(kj::arrayPtr(reinterpret_cast<const kj::byte*>(chunk.data.data()), chunk.data.size()));
+  out.setOffset(chunk.offset);
+  out.setSize(chunk.size);
+  out.setRunFinal(chunk.run_final);
+  out.setKept(chunk.kept);
+  out.setNote(chunk.note);
+}
+
+void fill(api::CheckoutStatus::Builder out, const service::CheckoutStatus& checkout) {
+  out.setPath(checkout.path);
+  out.setNode(checkout.node);
+  out.setHeldBy(checkout.held_by);
+  out.setNodeDown(checkout.node_down);
+  out.setJobId(checkout.job_id);
+  out.setJobName(checkout.job_name);
+  out.setJobPurpose(checkout.job_purpose);
+}
+
 namespace {
 
 // Wire Text is only bytes. What is not UTF-8 is refused here, naming its field, because

@@ -7,6 +7,9 @@
 #include "core/failure_signature.h"
 #include "core/run_spec.h"
 #include "mace.capnp.h"
+#include "service/checkout_status.h"
+#include "service/run_event_log.h"
+#include "service/run_service.h"
 #include "store/store.h"
 
 namespace mace::rpc {
@@ -40,6 +43,9 @@ void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mort
 void fill(api::LlmCall::Builder out, const store::LlmCallRecord& call);
 // A log file as `mace logs --list` shows it, with its note (service::log_file_note).
 void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std::string& note);
+void fill(api::LogEntry::Builder out, const service::RunLogLine& line);
+void fill(api::LogChunk::Builder out, const service::LogChunk& chunk);
+void fill(api::CheckoutStatus::Builder out, const service::CheckoutStatus& checkout);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

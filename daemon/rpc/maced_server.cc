@@ -54,6 +54,20 @@ void set_errors(Results& results, const FieldErrors& errors) {
   }
 }
 
+// The spec a submit or a check carries, as JSON or as the schema's struct, with the caller's
+// backend and model in place of the spec's where it names them.
+template <typename Params>
+SpecParseResult spec_of(Params params) {
+  auto source = params.getSpec();
+  SpecParseResult parsed = source.isJson() ? parse_run_spec_json(text(source.getJson()))
+                                           : from_wire(source.getSpec());
+  if (parsed.spec) {
+    if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
+    if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
+  }
+  return parsed;
+}
+
 // The answer of submit and replay: the new run's id, or the errors that refused it.
 template <typename Results>
 void set_outcome(Results& results, const service::SubmitOutcome& outcome) {
@@ -81,18 +95,10 @@ kj::Promise<void> MacedServer::version(VersionContext context) {
 
 kj::Promise<void> MacedServer::submit(SubmitContext context) {
   return answer([&] {
-    auto params = context.getParams();
-    auto source = params.getSpec();
-    SpecParseResult parsed = source.isJson() ? parse_run_spec_json(text(source.getJson()))
-                                             : from_wire(source.getSpec());
+    SpecParseResult parsed = spec_of(context.getParams());
     service::SubmitOutcome outcome;
-    if (parsed.spec) {
-      if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
-      if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
-      outcome = service_.submit(*parsed.spec, caller_);
-    } else {
-      outcome.errors = std::move(parsed.errors);
-    }
+    if (parsed.spec) outcome = service_.submit(*parsed.spec, caller_);
+    else outcome.errors = std::move(parsed.errors);
     auto results = context.getResults();
     set_outcome(results, outcome);
   });
@@ -175,17 +181,7 @@ kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
     results.setExecutor(service_.executor());
     const auto checkouts = service_.checkouts();
     auto out = results.initCheckouts(static_cast<unsigned>(checkouts.size()));
-    for (unsigned i = 0; i < checkouts.size(); ++i) {
-      const auto& c = checkouts[i];
-      auto w = out[i];
-      w.setPath(c.path);
-      w.setNode(c.node);
-      w.setHeldBy(c.held_by);
-      w.setNodeDown(c.node_down);
-      w.setJobId(c.job_id);
-      w.setJobName(c.job_name);
-      w.setJobPurpose(c.job_purpose);
-    }
+    for (unsigned i = 0; i < checkouts.size(); ++i) fill(out[i], checkouts[i]);
   });
 }
 
@@ -200,12 +196,7 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
     auto results = context.getResults();
     results.setNext(static_cast<uint64_t>(page.next_after_seq));
     auto out = results.initEntries(static_cast<unsigned>(lines.size()));
-    for (size_t i = 0; i < lines.size(); ++i) {
-      out[i].setSeq(static_cast<uint64_t>(lines[i].seq));
-      out[i].setAtMs(lines[i].at_ms);
-      out[i].setSource(lines[i].source);
-      out[i].setText(lines[i].text);
-    }
+    for (unsigned i = 0; i < lines.size(); ++i) fill(out[i], lines[i]);
   });
 }
 
@@ -223,15 +214,7 @@ kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
     query.offset_of_live = in.getOffsetOfLive();
     query.file_id = static_cast<int64_t>(std::min<uint64_t>(in.getFileId(), INT64_MAX));
     const service::LogChunk chunk = service_.read_log(text(params.getRunId()), query, caller_);
-    auto out = context.getResults().initChunk();
-    out.setFound(chunk.found);
-    out.setPath(chunk.path);
-    out.setData(kj::arrayPtr(reinterpret_cast<const kj::byte*>(chunk.data.data()), chunk.data.size()));
-    out.setOffset(chunk.offset);
-    out.setSize(chunk.size);
-    out.setRunFinal(chunk.run_final);
-    out.setKept(chunk.kept);
-    out.setNote(chunk.note);
+    fill(context.getResults().initChunk(), chunk);
   });
 }
 
@@ -248,16 +231,8 @@ kj::Promise<void> MacedServer::logFiles(LogFilesContext context) {
 
 kj::Promise<void> MacedServer::checkSpec(CheckSpecContext context) {
   return answer([&] {
-    auto params = context.getParams();
-    auto source = params.getSpec();
-    SpecParseResult parsed = source.isJson() ? parse_run_spec_json(text(source.getJson()))
-                                             : from_wire(source.getSpec());
-    FieldErrors errors = std::move(parsed.errors);
-    if (parsed.spec) {
-      if (params.getBackend().size() > 0) parsed.spec->backend = text(params.getBackend());
-      if (params.getModel().size() > 0) parsed.spec->model = text(params.getModel());
-      errors = service_.check(*parsed.spec, caller_);
-    }
+    SpecParseResult parsed = spec_of(context.getParams());
+    FieldErrors errors = parsed.spec ? service_.check(*parsed.spec, caller_) : std::move(parsed.errors);
     auto results = context.getResults();
     set_errors(results, errors);
   });
@@ -329,11 +304,7 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
       outcome = eval_service().submit(text(params.getSuiteJson()), request, caller_);
     auto results = context.getResults();
     results.setBatchId(outcome.batch_id);
-    auto errors = results.initErrors(static_cast<unsigned>(outcome.errors.size()));
-    for (size_t i = 0; i < outcome.errors.size(); ++i) {
-      errors[static_cast<unsigned>(i)].setPath(outcome.errors[i].path);
-      errors[static_cast<unsigned>(i)].setMessage(outcome.errors[i].message);
-    }
+    set_errors(results, outcome.errors);
   });
 }
 
