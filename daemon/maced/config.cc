@@ -26,6 +26,7 @@ using simdjson::dom::element_type;
 using simdjson::dom::object;
 using config_fields::check_keys;
 using config_fields::limit_field;
+using config_fields::object_with_keys;
 using config_fields::required_string;
 using config_fields::shown;
 using config_fields::string_field;
@@ -92,15 +93,11 @@ void read_command(object obj, const std::string& path, tools::CommandMethodConfi
 
 void read_method(element entry, const std::string& at, tools::CommandToolConfig& tool,
                  std::set<std::string>& names, FieldErrors& errors) {
-  object obj;
-  if (entry.get(obj)) {
-    errors.push_back({at, "must be an object with \"name\", \"description\", \"parameters\" "
-                          "and \"command\""});
-    return;
-  }
-  check_keys(obj, at,
-             {"name", "description", "parameters", "command", "timeout_s", "max_output_bytes"},
-             errors);
+  const auto method_object = object_with_keys(
+      entry, at, {"name", "description", "parameters", "command", "timeout_s", "max_output_bytes"},
+      errors, "with \"name\", \"description\", \"parameters\" and \"command\"");
+  if (!method_object) return;
+  const object obj = *method_object;
   size_t before = errors.size();
   tools::CommandMethodConfig method;
   if (auto name = name_field(obj, at + ".name", errors)) {
@@ -141,12 +138,9 @@ void read_tools(element value, MacedConfig& config, FieldErrors& errors) {
   std::set<std::string> tool_names;
   for (element entry : list) {
     std::string at = "tools[" + std::to_string(i++) + "]";
-    object obj;
-    if (entry.get(obj)) {
-      errors.push_back({at, "must be an object with \"name\", \"description\" and \"methods\""});
-      continue;
-    }
-    check_keys(obj, at, {"name", "description", "methods"}, errors);
+    const auto tool_object = object_with_keys(entry, at, {"name", "description", "methods"}, errors);
+    if (!tool_object) continue;
+    const object obj = *tool_object;
     tools::CommandToolConfig tool;
     if (auto name = name_field(obj, at + ".name", errors)) {
       if (is_builtin_tool_name(*name))
@@ -271,12 +265,10 @@ void read_checkouts(element checkouts, MacedConfig& config, FieldErrors& errors)
   std::set<std::string> paths;
   for (element entry : list) {
     std::string at = "checkouts[" + std::to_string(i++) + "]";
-    object obj;
-    if (entry.get(obj)) {
-      errors.push_back({at, "must be an object with \"path\" and optional \"node\""});
-      continue;
-    }
-    check_keys(obj, at, {"path", "node"}, errors);
+    const auto checkout_object =
+        object_with_keys(entry, at, {"path", "node"}, errors, "with \"path\" and optional \"node\"");
+    if (!checkout_object) continue;
+    const object obj = *checkout_object;
     CheckoutConfig checkout;
     auto path = string_field(obj, "path", at + ".path", errors);
     if (!path) {
@@ -311,12 +303,10 @@ void push_setup_error(const llm::SetupError& e, const std::string& prefix, const
 }
 
 void read_llm(element llm, MacedConfig& config, FieldErrors& errors) {
-  object obj;
-  if (llm.get(obj)) {
-    errors.push_back({"llm", "must be an object with \"backend\" and \"model\""});
-    return;
-  }
-  check_keys(obj, "llm", {"backend", "model", "prices", "unreported_cost"}, errors);
+  const auto llm_object = object_with_keys(llm, "llm", {"backend", "model", "prices", "unreported_cost"},
+                                           errors, "with \"backend\" and \"model\"");
+  if (!llm_object) return;
+  const object obj = *llm_object;
   if (auto backend = string_field(obj, "backend", "llm.backend", errors)) {
     if (is_known_backend(*backend))
       config.llm_backend = *backend;

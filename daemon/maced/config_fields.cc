@@ -29,11 +29,15 @@ void check_keys(object obj, const std::string& path, std::initializer_list<std::
 
 std::optional<object> object_with_keys(element value, const std::string& path,
                                        std::initializer_list<std::string_view> allowed,
-                                       FieldErrors& errors) {
+                                       FieldErrors& errors, std::string_view described) {
   object obj;
   if (!value.get(obj)) {
     check_keys(obj, path, allowed, errors);
     return obj;
+  }
+  if (!described.empty()) {
+    errors.push_back({path, "must be an object " + std::string(described)});
+    return std::nullopt;
   }
   std::string keys;
   std::size_t i = 0;

@@ -20,10 +20,12 @@ void check_keys(simdjson::dom::object obj, const std::string& path,
                 std::initializer_list<std::string_view> allowed, FieldErrors& errors);
 
 // `value` as an object of a section at `path`, its unknown and repeated keys reported;
-// nullopt, after "must be an object with" the allowed keys, when it is not an object.
+// nullopt when it is not an object, after "must be an object" and `described` ("with" the
+// allowed keys when empty).
 std::optional<simdjson::dom::object> object_with_keys(simdjson::dom::element value, const std::string& path,
                                                       std::initializer_list<std::string_view> allowed,
-                                                      FieldErrors& errors);
+                                                      FieldErrors& errors,
+                                                      std::string_view described = {});
 
 // The string at `key`, nullopt when absent; an error when it is not a non-empty string.
 std::optional<std::string> string_field(simdjson::dom::object obj, std::string_view key,

@@ -9,8 +9,8 @@
 namespace mace {
 namespace {
 
-using config_fields::check_keys;
 using config_fields::limit_field;
+using config_fields::object_with_keys;
 using config_fields::shown;
 using config_fields::string_field;
 using simdjson::dom::element;
@@ -73,12 +73,9 @@ bool gres_spec(std::string_view text) {
 
 void read_resources(element value, const std::string& path, slurm::StepResources& out,
                     FieldErrors& errors) {
-  object obj;
-  if (value.get(obj)) {
-    errors.push_back({path, "must be an object with \"cpus\", \"memory_mb\" and \"time_limit_min\""});
-    return;
-  }
-  check_keys(obj, path, {"cpus", "memory_mb", "time_limit_min"}, errors);
+  const auto resources = object_with_keys(value, path, {"cpus", "memory_mb", "time_limit_min"}, errors);
+  if (!resources) return;
+  const object obj = *resources;
   // Only what is given replaces the value `out` starts with (a core's starts from the
   // step's own).
   auto given = [&](std::string_view key, int64_t max, std::string_view unit) -> std::optional<int64_t> {
@@ -92,20 +89,14 @@ void read_resources(element value, const std::string& path, slurm::StepResources
 
 void read_cores(element value, slurm::SlurmSettings& settings, FieldErrors& errors) {
   const std::string path = "executor.slurm.cores";
-  object obj;
-  if (value.get(obj)) {
-    errors.push_back({path, "must be an object keyed by core (sparc, pico, ariane, generic)"});
-    return;
-  }
-  check_keys(obj, path, {"sparc", "pico", "ariane", "generic"}, errors);
-  for (auto [core, steps] : obj) {
+  const auto cores = object_with_keys(value, path, {"sparc", "pico", "ariane", "generic"}, errors,
+                                      "keyed by core (sparc, pico, ariane, generic)");
+  if (!cores) return;
+  for (auto [core, steps] : *cores) {
     const std::string at = path + "." + std::string(core);
-    object by_step;
-    if (steps.get(by_step)) {
-      errors.push_back({at, "must be an object with \"build\" and \"simulate\""});
-      continue;
-    }
-    check_keys(by_step, at, {"build", "simulate"}, errors);
+    const auto step_object = object_with_keys(steps, at, {"build", "simulate"}, errors);
+    if (!step_object) continue;
+    const object by_step = *step_object;
     element build, simulate;
     if (!by_step.at_key("build").get(build)) {
       slurm::StepResources resources = settings.build;
@@ -183,15 +174,13 @@ void read_environment(element value, slurm::SlurmSettings& settings, FieldErrors
 
 void read_slurm(element value, slurm::SlurmSettings& settings, FieldErrors& errors) {
   const std::string path = "executor.slurm";
-  object obj;
-  if (value.get(obj)) {
-    errors.push_back({path, "must be an object (see docs/slurm.md)"});
-    return;
-  }
-  check_keys(obj, path,
-             {"partition", "account", "qos", "gres", "build", "simulate", "cores",
-              "srun_options", "pending_limit_s", "cleanup_limit_s", "bin_dir", "environment"},
-             errors);
+  const auto slurm_object = object_with_keys(
+      value, path,
+      {"partition", "account", "qos", "gres", "build", "simulate", "cores", "srun_options",
+       "pending_limit_s", "cleanup_limit_s", "bin_dir", "environment"},
+      errors, "(see docs/slurm.md)");
+  if (!slurm_object) return;
+  const object obj = *slurm_object;
   read_name(obj, "partition", path + ".partition", settings.partition, errors);
   read_name(obj, "account", path + ".account", settings.account, errors);
   read_name(obj, "qos", path + ".qos", settings.qos, errors);
@@ -254,12 +243,11 @@ std::string slurm_node_problem(std::string_view node) {
 }
 
 void read_executor(element value, ExecutorConfig& executor, FieldErrors& errors) {
-  object obj;
-  if (value.get(obj)) {
-    errors.push_back({"executor", "must be an object with \"kind\" (\"local\" or \"slurm\")"});
-    return;
-  }
-  check_keys(obj, "executor", {"kind", "slurm", "dispatch", "infrastructure_retries"}, errors);
+  const auto executor_object =
+      object_with_keys(value, "executor", {"kind", "slurm", "dispatch", "infrastructure_retries"},
+                       errors, "with \"kind\" (\"local\" or \"slurm\")");
+  if (!executor_object) return;
+  const object obj = *executor_object;
   read_dispatch(obj, executor, errors);
   if (auto kind = string_field(obj, "kind", "executor.kind", errors)) {
     if (*kind == "local")
