@@ -87,33 +87,8 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
                                     : "";
     if (global.json) {
       JsonWriter w;
-      w.begin_object().key("run");
-      write_json(w, run.getSummary());
-      w.key("spec").raw(run.getSpecJson().size() ? run.getSpecJson().cStr() : "null");
-      w.key("tasks").begin_array();
-      for (auto task : run.getTasks()) write_json(w, task);
-      w.end_array();
-      w.key("default_caches").begin_array();
-      for (auto c : run.getDefaultCaches()) write_json(w, c);
-      w.end_array();
-      w.key("diagnoses").begin_array();
-      for (auto d : run.getDiagnoses()) write_json(w, d);
-      w.end_array();
-      w.key("narrowing_builds").begin_array();
-      for (auto b : run.getNarrowingBuilds()) write_json(w, b);
-      w.end_array();
-      w.key("failure_groups").begin_array();
-      for (auto g : run.getFailureGroups()) write_json(w, g);
-      w.end_array();
-      w.key("coverage").begin_array();
-      for (auto c : run.getCoverage()) write_json(w, c);
-      w.end_array();
-      w.key("environment").raw(run.getEnvironmentJson().size() ? run.getEnvironmentJson().cStr() : "null");
-      w.key("post_mortem");
-      if (run.getPostMortem().getAssessment().size())
-        write_json(w, run.getPostMortem());
-      else
-        w.null();
+      w.begin_object();
+      write_run_detail_fields(w, run);
       if (!waiting.empty()) w.field("waiting_for", waiting);
       if (run.getSummary().getState() == api::RunState::QUEUED)
         w.field("queued_ahead", run.getQueuedAhead());

@@ -137,6 +137,41 @@ void write_json(JsonWriter& w, api::LogEntry::Reader entry) {
   w.end_object();
 }
 
+namespace {
+
+// `key`: a list of each item as write_json writes it.
+template <typename List>
+void write_list(JsonWriter& w, std::string_view key, List items) {
+  w.key(key).begin_array();
+  for (auto item : items) write_json(w, item);
+  w.end_array();
+}
+
+// A JSON text the daemon kept (a spec, an environment) as it is; null for none.
+void write_kept_json(JsonWriter& w, std::string_view key, capnp::Text::Reader json) {
+  w.key(key).raw(json.size() ? json.cStr() : "null");
+}
+
+}  // namespace
+
+void write_run_detail_fields(JsonWriter& w, api::RunDetail::Reader run) {
+  w.key("run");
+  write_json(w, run.getSummary());
+  write_kept_json(w, "spec", run.getSpecJson());
+  write_list(w, "tasks", run.getTasks());
+  write_list(w, "default_caches", run.getDefaultCaches());
+  write_list(w, "diagnoses", run.getDiagnoses());
+  write_list(w, "narrowing_builds", run.getNarrowingBuilds());
+  write_list(w, "failure_groups", run.getFailureGroups());
+  write_list(w, "coverage", run.getCoverage());
+  write_kept_json(w, "environment", run.getEnvironmentJson());
+  w.key("post_mortem");
+  if (run.getPostMortem().getAssessment().size())
+    write_json(w, run.getPostMortem());
+  else
+    w.null();
+}
+
 void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.begin_object();
   w.field("iteration", t.getIteration());
@@ -176,9 +211,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   t.getBuildPeakRssBytes() >= 0 ? w.value(t.getBuildPeakRssBytes()) : w.null();
   w.field("core", text(t.getCore()));
   w.key("mesh").begin_array().value(t.getMeshX()).value(t.getMeshY()).end_array();
-  w.key("caches").begin_array();
-  for (auto c : t.getCaches()) write_json(w, c);
-  w.end_array();
+  write_list(w, "caches", t.getCaches());
   w.key("rtl_defines").begin_array();
   for (auto d : t.getRtlDefines()) w.value(text(d));
   w.end_array();

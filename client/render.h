@@ -16,6 +16,12 @@ std::string event_kind_name(api::EventKind k);
 std::string stage_name(api::TaskStage s);
 std::string verdict_name(api::Verdict v);
 
+// A run's whole detail as fields of an object the caller has opened, as `mace status --json`
+// prints it and a report page reads it: "run" (its summary), "spec", "tasks",
+// "default_caches", "diagnoses", "narrowing_builds", "failure_groups", "coverage",
+// "environment" and "post_mortem" (null when it has none).
+void write_run_detail_fields(JsonWriter& w, api::RunDetail::Reader run);
+
 void write_json(JsonWriter& w, api::RunSummary::Reader run);
 void write_json(JsonWriter& w, api::Event::Reader event);
 void write_json(JsonWriter& w, api::Metrics::Reader metrics);
@@ -25,16 +31,17 @@ void write_json(JsonWriter& w, api::CacheSetting::Reader cache);
 void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
 void write_json(JsonWriter& w, api::FailureGroup::Reader group);
 void write_json(JsonWriter& w, api::TaskCoverage::Reader coverage);
+void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
+void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
+void write_json(JsonWriter& w, api::LlmCall::Reader call);
+void write_json(JsonWriter& w, api::CheckoutStatus::Reader checkout);
+
 // A task's coverage for `mace status` and `mace logs --coverage`: its lines covered, each
 // top-level module's, and where the merged data and the annotated source are kept.
 std::string human_coverage(api::TaskCoverage::Reader coverage);
 // "environment MACE 0.1.0 (abc123) on host" and a line per checkout: its OpenPiton commit,
 // source fingerprint and Verilator; "" for an empty or unreadable environment.
 std::string human_environment(std::string_view environment_json);
-void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
-void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
-void write_json(JsonWriter& w, api::LlmCall::Reader call);
-void write_json(JsonWriter& w, api::CheckoutStatus::Reader checkout);
 // One line per call attempt; with `full`, its prompt and reply below it, indented.
 std::string human_call(api::LlmCall::Reader call, bool full);
 

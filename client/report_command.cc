@@ -154,28 +154,9 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
 
     auto whole = whole_run_detail(maced, io.waitScope, run_id);
     const auto detail = whole->getRoot<api::RunDetail>().asReader();
-    data.key("run");
-    write_json(data, detail.getSummary());
+    write_run_detail_fields(data, detail);
     const auto planner = planner_kind_from_string(detail.getSummary().getPlanner().cStr());
     data.field("planner_description", planner ? std::string(describe(*planner)) : std::string());
-    data.key("tasks").begin_array();
-    for (auto t : detail.getTasks()) write_json(data, t);
-    data.end_array();
-    data.key("diagnoses").begin_array();
-    for (auto d : detail.getDiagnoses()) write_json(data, d);
-    data.end_array();
-    data.key("narrowing_builds").begin_array();
-    for (auto n : detail.getNarrowingBuilds()) write_json(data, n);
-    data.end_array();
-    data.key("failure_groups").begin_array();
-    for (auto g : detail.getFailureGroups()) write_json(data, g);
-    data.end_array();
-    data.key("coverage").begin_array();
-    for (auto c : detail.getCoverage()) write_json(data, c);
-    data.end_array();
-    data.key("environment").raw(detail.getEnvironmentJson().size() ? detail.getEnvironmentJson().cStr() : "null");
-    data.key("post_mortem");
-    write_json(data, detail.getPostMortem());
 
     data.key("calls").begin_array();
     for (const auto& page : call_pages(maced, io.waitScope, run_id))
