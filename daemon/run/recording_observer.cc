@@ -2,6 +2,7 @@
 
 #include "core/joined.h"
 #include "os/duration_text.h"
+#include "run/workload_result.h"
 #include "service/clock.h"
 
 namespace mace::run {
@@ -100,9 +101,7 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   t.passed = outcome.passed;
   t.finished_at_ms = system_now_ms();
   int64_t ordinal = 0;
-  for (const auto& v : outcome.verdicts)
-    t.results.push_back({ordinal++, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s,
-                         v.verdict_time, v.cycles, v.error_line, v.excerpt});
+  for (const auto& v : outcome.verdicts) t.results.push_back(workload_result(ordinal++, v));
   return t;
 }
 

@@ -1,5 +1,7 @@
 #include "run/resimulation.h"
 
+#include "run/workload_result.h"
+
 namespace mace::run {
 
 loop::TaskJob resimulation_job(const RecordingObserver::AcceptedDesign& design) {
@@ -48,21 +50,12 @@ std::vector<store::EvalResimulationRecord> resimulate_accepted(
                                              : designs[i].outcome.build_id,
                                          {}};
     for (size_t w = 0; w < workloads.size(); ++w) {
+      // A workload without a verdict (the design did not build again) is kept as none.
       store::WorkloadResultRecord r{static_cast<int64_t>(w), workloads[w], Verdict::none,
                                     std::nullopt, "", 0};
-      if (outcome) {
-        for (const auto& v : outcome->verdicts) {
-          if (v.workload != workloads[w]) continue;
-          r.verdict = v.verdict;
-          r.returncode = v.returncode;
-          r.run_dir = v.run_dir;
-          r.wall_s = v.wall_s;
-          r.verdict_time = v.verdict_time;
-          r.cycles = v.cycles;
-          r.error_line = v.error_line;
-          r.excerpt = v.excerpt;
-        }
-      }
+      if (outcome)
+        for (const auto& v : outcome->verdicts)
+          if (v.workload == workloads[w]) r = workload_result(static_cast<int64_t>(w), v);
       record.results.push_back(std::move(r));
     }
     out.push_back(std::move(record));

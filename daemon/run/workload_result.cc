@@ -1,0 +1,10 @@
+#include "run/workload_result.h"
+
+namespace mace::run {
+
+store::WorkloadResultRecord workload_result(int64_t ordinal, const loop::WorkloadVerdict& v) {
+  return {ordinal, v.workload, v.verdict, v.returncode, v.run_dir, v.wall_s, v.verdict_time,
+          v.cycles, v.error_line, v.excerpt};
+}
+
+}  // namespace mace::run
