@@ -9,20 +9,14 @@
 #include "eval/batch_plan.h"
 #include "eval/cache_area.h"
 #include "eval/codesign_designs.h"
+#include "support/run_spec_of.h"
 
 namespace mace::eval {
 namespace {
 
 using ::testing::HasSubstr;
 
-RunSpec spec_of(Core core, int x, int y) {
-  RunSpec spec;
-  spec.core = core;
-  spec.mesh_x = x;
-  spec.mesh_y = y;
-  spec.workloads = {"hello"};
-  return spec;
-}
+RunSpec spec_of(Core core, int x, int y) { return mace::testing::run_spec_of(core, x, y); }
 
 // REQ-EVAL-8: the documented model, and every design a search proposes fits the budget.
 TEST(CacheAreaTest, TheModelAndTheDesignsWithinABudget) {

@@ -6,6 +6,7 @@
 
 #include "core/plan.h"
 #include "run/codesign_planner.h"
+#include "support/run_spec_of.h"
 
 namespace mace::run {
 namespace {
@@ -13,14 +14,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-RunSpec spec_of(Core core, int x, int y) {
-  RunSpec spec;
-  spec.core = core;
-  spec.mesh_x = x;
-  spec.mesh_y = y;
-  spec.workloads = {"hello"};
-  return spec;
-}
+RunSpec spec_of(Core core, int x, int y) { return mace::testing::run_spec_of(core, x, y); }
 
 // REQ-EVAL-8, the LLM proposer: only designs within the budget and on a network the
 // search offers are kept; when none is, nothing of the reply is built.

@@ -8,6 +8,7 @@
 #include "core/plan.h"
 #include "run/baseline_planner.h"
 #include "run/seeded_fault_planner.h"
+#include "support/run_spec_of.h"
 
 namespace mace::run {
 namespace {
@@ -36,13 +37,7 @@ class ScriptedPlanner final : public loop::Planner {
   std::size_t calls_ = 0;
 };
 
-RunSpec pico_spec() {
-  RunSpec spec;
-  spec.core = Core::pico;
-  spec.workloads = {"hello"};
-  return spec;
-}
-const RunSpec kPico = pico_spec();
+const RunSpec kPico = mace::testing::run_spec_of(Core::pico, 1, 1);
 
 const std::string kTwoDesigns =
     "TASK: wl | deps= | kind=workload | run it\n"
