@@ -231,10 +231,14 @@ TEST_F(SlurmNodesTest, KillNineOfMacedLeavesNoJobOnAnyNode) {
       if (checkout->recorded_pids().empty()) return false;
     return true;
   }, std::chrono::seconds(30)));
+  // maced records a job once squeue shows it, which may come after the job has started.
+  const std::string recorded_jobs =
+      "SELECT job_id FROM slurm_jobs WHERE run_id = '" + id + "' AND purpose = 'build'";
+  EXPECT_TRUE(eventually([&] { return column(db(), recorded_jobs).size() == 3; },
+                         std::chrono::seconds(30)));
   std::set<std::string> on_nodes;
-  for (const auto& job : column(db(), "SELECT job_id FROM slurm_jobs WHERE run_id = '" + id + "'"))
-    on_nodes.insert(cluster().node_of_job(job));
-  EXPECT_EQ(on_nodes.size(), 3u);
+  for (const auto& job : column(db(), recorded_jobs)) on_nodes.insert(cluster().node_of_job(job));
+  EXPECT_EQ(on_nodes.size(), 3u) << cluster().live_jobs();
   std::vector<pid_t> pids;
   for (auto& checkout : checkouts_)
     for (pid_t pid : checkout->recorded_pids()) pids.push_back(pid);
