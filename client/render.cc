@@ -41,6 +41,26 @@ std::string planner_description(const std::string& word) {
   return kind ? std::string(describe(*kind)) : word;
 }
 
+// `key`: a list of each item as write_json writes it.
+template <typename List>
+void write_list(JsonWriter& w, std::string_view key, List items) {
+  w.key(key).begin_array();
+  for (auto item : items) write_json(w, item);
+  w.end_array();
+}
+
+// `key`: a list of texts.
+void write_texts(JsonWriter& w, std::string_view key, capnp::List<capnp::Text>::Reader texts) {
+  w.key(key).begin_array();
+  for (auto t : texts) w.value(text(t));
+  w.end_array();
+}
+
+// A JSON text the daemon kept (a spec, an environment) as it is; null for none.
+void write_kept_json(JsonWriter& w, std::string_view key, capnp::Text::Reader json) {
+  w.key(key).raw(json.size() ? json.cStr() : "null");
+}
+
 }  // namespace
 
 std::string state_name(api::RunState s) { return camel_to_snake(s); }
@@ -56,9 +76,7 @@ void write_json(JsonWriter& w, api::RunSummary::Reader run) {
   w.field("core", text(run.getCore()));
   w.key("mesh").begin_array().value(run.getMeshX()).value(run.getMeshY()).end_array();
   w.field("objective", text(run.getObjective()));
-  w.key("workloads").begin_array();
-  for (auto workload : run.getWorkloads()) w.value(text(workload));
-  w.end_array();
+  write_texts(w, "workloads", run.getWorkloads());
   w.field("backend", text(run.getBackend()));
   w.field("model", text(run.getModel()));
   w.field("submitted_by_uid", run.getSubmittedByUid());
@@ -137,23 +155,6 @@ void write_json(JsonWriter& w, api::LogEntry::Reader entry) {
   w.end_object();
 }
 
-namespace {
-
-// `key`: a list of each item as write_json writes it.
-template <typename List>
-void write_list(JsonWriter& w, std::string_view key, List items) {
-  w.key(key).begin_array();
-  for (auto item : items) write_json(w, item);
-  w.end_array();
-}
-
-// A JSON text the daemon kept (a spec, an environment) as it is; null for none.
-void write_kept_json(JsonWriter& w, std::string_view key, capnp::Text::Reader json) {
-  w.key(key).raw(json.size() ? json.cStr() : "null");
-}
-
-}  // namespace
-
 void write_run_detail_fields(JsonWriter& w, api::RunDetail::Reader run) {
   w.key("run");
   write_json(w, run.getSummary());
@@ -178,9 +179,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.field("task_id", text(t.getTaskId()));
   w.field("kind", text(t.getKind()));
   w.field("instruction", text(t.getInstruction()));
-  w.key("deps").begin_array();
-  for (auto d : t.getDeps()) w.value(text(d));
-  w.end_array();
+  write_texts(w, "deps", t.getDeps());
   w.field("stage", stage_name(t.getStage()));
   w.field("build_id", text(t.getBuildId()));
   w.field("build_outcome", text(t.getBuildOutcome()));
@@ -212,12 +211,8 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
   w.field("core", text(t.getCore()));
   w.key("mesh").begin_array().value(t.getMeshX()).value(t.getMeshY()).end_array();
   write_list(w, "caches", t.getCaches());
-  w.key("rtl_defines").begin_array();
-  for (auto d : t.getRtlDefines()) w.value(text(d));
-  w.end_array();
-  w.key("edited_files").begin_array();
-  for (auto f : t.getEditedFiles()) w.value(text(f));
-  w.end_array();
+  write_texts(w, "rtl_defines", t.getRtlDefines());
+  write_texts(w, "edited_files", t.getEditedFiles());
   // The same in words (core/design_configuration.h), for pages and people; tasks that
   // build nothing (unit tests) have no configuration.
   if (has_configuration(t)) {
