@@ -39,6 +39,30 @@ constexpr int64_t kDefaultL15Ways = 4;
 simdjson::dom::array array_of(element e) { return e.get_array().value_unsafe(); }
 simdjson::dom::object object_of(element e) { return e.get_object().value_unsafe(); }
 
+// `e` as a list of `min` to `max` items; nothing when it is not one.
+std::optional<simdjson::dom::array> list_within(element e, std::size_t min, std::size_t max) {
+  if (!e.is_array()) return std::nullopt;
+  const simdjson::dom::array list = array_of(e);
+  if (list.size() < min || list.size() > max) return std::nullopt;
+  return list;
+}
+// Reads each item of `list` with `read(item, its path)`, every one even after one fails;
+// true when all were read.
+template <typename Read>
+bool read_each(simdjson::dom::array list, const std::string& path, Read read) {
+  bool ok = true;
+  std::size_t i = 0;
+  for (element item : list) ok = read(item, path + "[" + std::to_string(i++) + "]") && ok;
+  return ok;
+}
+// `list_within` for the member `key` of `object`, which must be there.
+std::optional<simdjson::dom::array> list_within(simdjson::dom::object object, std::string_view key,
+                                                std::size_t min, std::size_t max) {
+  element e;
+  if (object[key].get(e)) return std::nullopt;
+  return list_within(e, min, max);
+}
+
 bool listed(std::span<const std::string_view> names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
@@ -246,69 +270,51 @@ class Reader {
   }
 
   bool read_cores(simdjson::dom::object object, const std::string& path, Fault& fault) {
-    auto cores = object["cores"];
-    if (cores.error() || !cores.value_unsafe().is_array() ||
-        array_of(cores.value_unsafe()).size() == 0 ||
-        array_of(cores.value_unsafe()).size() > 4) {
+    const auto cores = list_within(object, "cores", 1, 4);
+    if (!cores) {
       error(path + ".cores", "must list the 1 to 4 cores the fault breaks");
       return false;
     }
-    bool ok = true;
-    size_t i = 0;
-    for (element c : array_of(cores.value_unsafe())) {
-      const std::string one = path + ".cores[" + std::to_string(i++) + "]";
+    return read_each(*cores, path + ".cores", [&](element c, const std::string& one) {
       std::optional<Core> core;
       if (c.is_string()) core = core_from_string(c.get_string().value_unsafe());
       if (!core) {
         error(one, "must be one of ariane, sparc, pico, generic, got " + shown(c));
-        ok = false;
-      } else {
-        fault.cores.push_back(*core);
+        return false;
       }
-    }
-    return ok;
+      fault.cores.push_back(*core);
+      return true;
+    });
   }
 
   bool read_meshes(simdjson::dom::object object, const std::string& path, Fault& fault) {
-    auto meshes = object["meshes"];
-    if (meshes.error() || !meshes.value_unsafe().is_array() ||
-        array_of(meshes.value_unsafe()).size() == 0 ||
-        array_of(meshes.value_unsafe()).size() > 64) {
+    const auto meshes = list_within(object, "meshes", 1, 64);
+    if (!meshes) {
       error(path + ".meshes", "must list the 1 to 64 meshes [x, y] the fault breaks");
       return false;
     }
-    bool ok = true;
-    size_t i = 0;
-    for (element m : array_of(meshes.value_unsafe())) {
-      const std::string one = path + ".meshes[" + std::to_string(i++) + "]";
+    return read_each(*meshes, path + ".meshes", [&](element m, const std::string& one) {
       if (!m.is_array() || array_of(m).size() != 2) {
         error(one, "must be [x, y], got " + shown(m));
-        ok = false;
-        continue;
+        return false;
       }
       auto xy = array_of(m);
       auto x = integer_at(xy.at(0).value_unsafe(), one + "[0]", 256);
       auto y = integer_at(xy.at(1).value_unsafe(), one + "[1]", 256);
-      if (x && y) fault.meshes.push_back({static_cast<int>(*x), static_cast<int>(*y)});
-      else ok = false;
-    }
-    return ok;
+      if (!x || !y) return false;
+      fault.meshes.push_back({static_cast<int>(*x), static_cast<int>(*y)});
+      return true;
+    });
   }
 
   bool read_edits(element e, const std::string& path, Fault& fault) {
-    if (!e.is_array() || array_of(e).size() == 0 ||
-        array_of(e).size() > kMaxFaultEdits) {
+    const auto edits = list_within(e, 1, kMaxFaultEdits);
+    if (!edits) {
       error(path, "must list 1 to " + std::to_string(kMaxFaultEdits) + " edits");
       return false;
     }
-    bool ok = true;
-    size_t i = 0;
-    for (element edit : array_of(e)) {
-      const std::string one = path + "[" + std::to_string(i++) + "]";
-      if (!object_at(edit, one, kEditFields)) {
-        ok = false;
-        continue;
-      }
+    return read_each(*edits, path, [&](element edit, const std::string& one) {
+      if (!object_at(edit, one, kEditFields)) return false;
       auto object = object_of(edit);
       FaultEdit out;
       auto text = [&](std::string_view key, std::string& into, bool need_non_empty) {
@@ -342,9 +348,8 @@ class Reader {
         good = false;
       }
       if (good) fault.edits.push_back(std::move(out));
-      ok = ok && good;
-    }
-    return ok;
+      return good;
+    });
   }
 
   std::optional<SuiteTask> task_at(element e, const std::string& path) {
@@ -381,13 +386,13 @@ class Reader {
         task.area_budget = a.get_double().value_unsafe();
     }
     if (auto faults = object["faults"]; faults.error() == simdjson::SUCCESS) {
-      element f = faults.value_unsafe();
-      if (!f.is_array() || array_of(f).size() > kMaxFaultsPerTask) {
+      const auto names = list_within(faults.value_unsafe(), 0, kMaxFaultsPerTask);
+      if (!names) {
         error(path + ".faults", "must list at most " + std::to_string(kMaxFaultsPerTask) +
                                     " fault names");
       } else {
         size_t i = 0;
-        for (element name : array_of(f))
+        for (element name : *names)
           if (auto n = name_at(name, path + ".faults[" + std::to_string(i++) + "]"))
             task.faults.push_back(*n);
       }
@@ -440,13 +445,13 @@ SuiteParseResult parse_suite_json(std::string_view json) {
   else if (auto n = r.name_at(name.value_unsafe(), "suite")) suite.name = *n;
 
   if (auto faults = object["faults"]; faults.error() == simdjson::SUCCESS) {
-    element f = faults.value_unsafe();
-    if (!f.is_array() || array_of(f).size() > kMaxSuiteFaults) {
+    const auto listed_faults = list_within(faults.value_unsafe(), 0, kMaxSuiteFaults);
+    if (!listed_faults) {
       r.error("faults", "must be a list of at most " + std::to_string(kMaxSuiteFaults) + " faults");
     } else {
       size_t i = 0;
       std::set<std::string> names;
-      for (element fault : array_of(f)) {
+      for (element fault : *listed_faults) {
         const std::string path = "faults[" + std::to_string(i++) + "]";
         auto read = r.fault_at(fault, path);
         if (!read) continue;
@@ -458,15 +463,13 @@ SuiteParseResult parse_suite_json(std::string_view json) {
     }
   }
 
-  auto tasks = object["tasks"];
-  if (tasks.error() || !tasks.value_unsafe().is_array() ||
-      array_of(tasks.value_unsafe()).size() == 0 ||
-      array_of(tasks.value_unsafe()).size() > kMaxSuiteTasks) {
+  const auto tasks = list_within(object, "tasks", 1, kMaxSuiteTasks);
+  if (!tasks) {
     r.error("tasks", "must be a list of 1 to " + std::to_string(kMaxSuiteTasks) + " tasks");
   } else {
     size_t i = 0;
     std::set<std::string> ids;
-    for (element task : array_of(tasks.value_unsafe())) {
+    for (element task : *tasks) {
       const std::string path = "tasks[" + std::to_string(i++) + "]";
       auto read = r.task_at(task, path);
       if (!read) continue;
