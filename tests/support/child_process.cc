@@ -139,6 +139,11 @@ const std::string& BackgroundProcess::output_so_far() {
   return result_ ? result_->out : out_;
 }
 
+const std::string& BackgroundProcess::errors_so_far() {
+  running();
+  return result_ ? result_->err : err_;
+}
+
 std::optional<ProcessResult> BackgroundProcess::wait(std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (running()) {

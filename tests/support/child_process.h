@@ -46,8 +46,9 @@ class BackgroundProcess {
   // Waits for exit up to `timeout`; nullopt if still running. Output is read to the end.
   std::optional<ProcessResult> wait(std::chrono::milliseconds timeout);
   bool running();
-  // What it has printed on standard output so far.
+  // What it has printed on standard output, and on standard error, so far.
   const std::string& output_so_far();
+  const std::string& errors_so_far();
 
  private:
   void drain(bool until_eof);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "sanitizers.h"
@@ -69,6 +71,25 @@ bool NotifySocket::wait_for(const std::string& needle, std::chrono::milliseconds
   });
 }
 
+namespace {
+
+// The kernel's wait channel of each thread of `pid` ("futex_wait_queue", "do_epoll_wait").
+std::string thread_waits(pid_t pid) {
+  std::string waits;
+  std::error_code ec;
+  const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+  for (const auto& task : std::filesystem::directory_iterator(tasks, ec)) {
+    std::ifstream wchan(task.path() / "wchan");
+    std::string where;
+    std::getline(wchan, where);
+    waits += (waits.empty() ? "" : ", ") + task.path().filename().string() + ":" +
+             (where.empty() ? "?" : where);
+  }
+  return waits.empty() ? "(unknown)" : waits;
+}
+
+}  // namespace
+
 MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
     : socket_(dir.file("maced.sock")), state_(dir.file("state")) {
   notify_ = std::make_unique<NotifySocket>(dir.file("notify.sock"), options.read_notify);
@@ -99,9 +120,14 @@ MacedInstance::MacedInstance(const TempDir& dir, MacedOptions options)
   const auto ready_within = std::chrono::seconds(kShadowMemory ? 30 : 10);
   if (options.wait_ready && !notify_->wait_for("READY=1", ready_within)) {
     auto result = process_->wait(std::chrono::milliseconds(100));
-    throw std::runtime_error("maced did not become ready" +
-                             (result ? ": exit " + std::to_string(result->exit_code) + ": " + result->err
-                                     : std::string()));
+    if (result)
+      throw std::runtime_error("maced did not become ready: exit " +
+                               std::to_string(result->exit_code) + ": " + result->err);
+    // Still running: where each of its threads waits, and what it said, show where it is.
+    throw std::runtime_error("maced did not become ready within " +
+                             std::to_string(ready_within.count()) + " s; its threads wait in " +
+                             thread_waits(process_->pid()) + "; it printed: " +
+                             process_->errors_so_far());
   }
 }
 
