@@ -8,8 +8,9 @@
 #   build  compile maced and mace
 #   run    what maced's builds and simulations run: OpenPiton's toolchain (Verilator, the
 #          RISC-V GCC, tcsh, perl, ...) and ccache
-#   test   what the test suite uses besides: a headless browser, a single-node Slurm, nix,
-#          man, jq, node and npm for the agent CLIs
+#   test   what the test suite uses: everything of run (the suites drive real maced runs,
+#          and every build asks Verilator its version), and besides a headless browser,
+#          Slurm and munge, nix, man, jq, node and npm for the agent CLIs
 #   sanitize the sanitizer and libFuzzer build (scripts/sanitize.sh, scripts/fuzz.sh): clang,
 #          its runtimes (ASan, UBSan, TSan, libFuzzer) and llvm-symbolizer for the reports
 set -euo pipefail
@@ -39,6 +40,12 @@ for g in "${groups[@]}"; do
   fi
   read -r -a members <<<"$(echo ${group[$g]})"
   packages+=("${members[@]}")
+  # The tests run maced's builds and simulations (on the fixture checkout, and on a real one
+  # when MACE_TEST_PITON_ROOT names it), so they need everything a run needs.
+  if [ "$g" = test ]; then
+    read -r -a members <<<"$(echo ${group[run]})"
+    packages+=("${members[@]}")
+  fi
   # The tests install the real agent CLIs with npm (scripts/install-agent-clis.sh). A
   # machine whose node and npm came from elsewhere (NodeSource) keeps them.
   if [ "$g" = test ] && { ! command -v node >/dev/null || ! command -v npm >/dev/null; }; then
