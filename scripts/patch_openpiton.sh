@@ -4,6 +4,12 @@
 # MACE's toolchain (Verilator 5 with --no-timing, Debian's riscv64-unknown-elf GCC).
 # REQ-PLAT-6: run once on every checkout before its first build. Idempotent.
 #
+#   scripts/patch_openpiton.sh [--only STEP] CHECKOUT
+#
+# STEP (default: all four, in order): testbench (the Verilator 5 fix every diag needs),
+# tile (the Generic Tile and each tile's first request), coverage (the testbench main
+# writes coverage.dat), pal (sparc .pal diags without /usr/tmp).
+#
 # Exit codes: 0 patched or already patched, 1 usage or internal error,
 #             2 not an OpenPiton checkout, 3 a file is not the version we know.
 #
@@ -13,11 +19,20 @@
 #                                           -march=rv32ima -mabi=ilp32 itself
 set -euo pipefail
 
+only=
+if [[ ${1:-} == --only ]]; then
+    case ${2:-} in
+        testbench|tile|coverage|pal) only=$2; shift 2 ;;
+        *) echo "$0: --only takes testbench, tile, coverage or pal" >&2; exit 1 ;;
+    esac
+fi
 if [[ $# -ne 1 ]]; then
-    echo "usage: $0 OPENPITON_CHECKOUT" >&2
+    echo "usage: $0 [--only testbench|tile|coverage|pal] OPENPITON_CHECKOUT" >&2
     exit 1
 fi
 root=${1%/}
+# wanted STEP: whether this run applies STEP.
+wanted() { [[ -z $only || $only == "$1" ]]; }
 
 tb=piton/verif/env/manycore/ciop_iob.v.pyv
 tile=piton/design/chip/tile/rtl/tile.v.pyv
@@ -54,7 +69,7 @@ patch_file() {
 #    packet and every diag of every core ends at max cycles. Make them '<='.
 #    Each edited line is matched exactly, once in the file, inside its block
 #    (from the anchor to the next top-level "always"/"endmodule").
-patch_file "$root/$tb" '
+wanted testbench && patch_file "$root/$tb" '
     my $wr = qr/^always \@ \(posedge `CHIP\.clk_muxed\)\n/m;   # write-port block
     my $rd = qr/^    if \(noc_out_rdy && noc_out_val\)\n/m;     # read-port clear
     my @edits = (
@@ -102,7 +117,7 @@ patch_file "$root/$tb" '
 #    tile prints its first memory request, so MACE can check it against the core
 #    descriptor's reset vector (REQ-VER-17). The print must be a fixed part of the
 #    tile, not of the wrapper a run's agent writes, or the agent could fake it.
-patch_file "$root/$tile" '
+wanted tile && patch_file "$root/$tile" '
     my $inst = "    picorv32 core(\n";
     my $after = "    pico_reset pico_reset(\n";
     if (index($_, "MACE_GENERIC_CORE") >= 0) {
@@ -143,7 +158,7 @@ patch_file "$root/$tile" '
 #    defines VM_COVERAGE=1 then, 0 otherwise) the main now writes coverage.dat into
 #    the run directory once the simulation finishes, which MACE merges over a task's
 #    workloads with verilator_coverage. A model built without coverage is unchanged.
-patch_file "$root/$top" '
+wanted coverage && patch_file "$root/$top" '
     my $marker = "MACE (scripts/patch_openpiton.sh): a model built with coverage";
     exit 10 if index($_, $marker) >= 0;
     my $inc = "#include \"verilated.h\"\n";
@@ -165,6 +180,7 @@ patch_file "$root/$top" '
 # 4. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
 #    hard-coded /usr/tmp, which Debian lacks and only root can create. Use
 #    $TMPDIR, else /tmp. Only .pal diags need it; .s/.S/.c diags do not run pal.
+wanted pal || exit 0
 [[ -f "$root/$pal" ]] || { echo "$root/$pal: not present, skipped"; exit 0; }
 patch_file "$root/$pal" '
     my @log;

@@ -57,7 +57,7 @@ class ScriptedCalls final : public TaskCalls {
 
 // The smallest directory Checkout takes for one: nothing here runs in it.
 std::filesystem::path minimal_checkout() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "mace-gate-XXXXXX").string();
+  std::string pattern = (std::filesystem::temp_directory_path() / "mace-gate.XXXXXX").string();
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
   const std::filesystem::path root = pattern;
   std::filesystem::create_directories(root / "piton/tools/bin");

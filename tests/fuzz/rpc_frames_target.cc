@@ -42,7 +42,7 @@ kj::AsyncIoContext& event_loop() {
 // Where each input's store is made; removed when the process exits normally.
 const fs::path& scratch_directory() {
   static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "mace-fuzz-rpc-XXXXXX").string();
+    std::string pattern = (fs::temp_directory_path() / "mace-fuzz-rpc.XXXXXX").string();
     if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a scratch directory");
     std::atexit([] {
       std::error_code ec;

@@ -19,7 +19,7 @@ ProcessResult patch(const std::string& checkout) {
 }
 
 TEST(PatchOpenpiton, MakesTheIobBufferAssignmentsNonBlockingAndSaysSo) {  // REQ-PLAT-6
-  FixtureCheckout checkout;
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
   std::string before = checkout.read(kTestbench);
   ASSERT_THAT(before, HasSubstr("out_buffer_val[out_read_index] = 1'b0;"));
 
@@ -33,7 +33,7 @@ TEST(PatchOpenpiton, MakesTheIobBufferAssignmentsNonBlockingAndSaysSo) {  // REQ
 }
 
 TEST(PatchOpenpiton, SecondRunChangesNothing) {  // REQ-PLAT-6
-  FixtureCheckout checkout;
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
   ASSERT_EQ(patch(checkout.root()).exit_code, 0);
   std::string once = checkout.read(kTestbench);
   auto again = patch(checkout.root());
@@ -43,7 +43,7 @@ TEST(PatchOpenpiton, SecondRunChangesNothing) {  // REQ-PLAT-6
 }
 
 TEST(PatchOpenpiton, AModelBuiltWithCoverageWritesItsCountsWhenTheSimulationEnds) {  // REQ-EXEC-6
-  FixtureCheckout checkout;
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
   constexpr const char* kMain = "piton/tools/verilator/my_top.cpp";
   auto r = patch(checkout.root());
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -58,10 +58,26 @@ TEST(PatchOpenpiton, AModelBuiltWithCoverageWritesItsCountsWhenTheSimulationEnds
   EXPECT_EQ(checkout.read(kMain), after);
 
   // A main of another shape is left alone.
-  FixtureCheckout other;
+  FixtureCheckout other(FixtureState::as_in_openpiton);
   other.write(kMain, "int main() { for (;;) {} }\n");
   EXPECT_EQ(patch(other.root()).exit_code, 3);
   EXPECT_EQ(other.read(kMain), "int main() { for (;;) {} }\n");
+}
+
+// `--only STEP` applies that step and leaves the others' files as they were.
+TEST(PatchOpenpiton, OnlyOneStepTouchesOnlyItsFile) {  // REQ-PLAT-6
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
+  constexpr const char* kTile = "piton/design/chip/tile/rtl/tile.v.pyv";
+  const std::string tile = checkout.read(kTile);
+  auto r = run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "testbench", checkout.root()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(checkout.read(kTestbench), HasSubstr("out_buffer_val[out_read_index] <= 1'b0;"));
+  EXPECT_EQ(checkout.read(kTile), tile);
+  EXPECT_THAT(r.out, Not(HasSubstr("tile.v.pyv")));
+
+  auto bad = run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "everything", checkout.root()});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_THAT(bad.err, HasSubstr("--only takes testbench, tile, coverage or pal"));
 }
 
 TEST(PatchOpenpiton, RefusesADirectoryThatIsNotACheckout) {
@@ -72,7 +88,7 @@ TEST(PatchOpenpiton, RefusesADirectoryThatIsNotACheckout) {
 }
 
 TEST(PatchOpenpiton, RefusesATestbenchItDoesNotRecogniseAndLeavesItAlone) {
-  FixtureCheckout checkout;
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
   std::string text = checkout.read(kTestbench);
   // Half patched by hand: not a state the script made.
   auto at = text.find("out_buffer_val[out_read_index] = 1'b0;");

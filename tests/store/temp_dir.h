@@ -15,7 +15,7 @@ class TempDir {
  public:
   TempDir() {
     const char* base = std::getenv("TMPDIR");
-    std::string pattern = std::string(base && *base ? base : "/tmp") + "/mace-store-XXXXXX";
+    std::string pattern = std::string(base && *base ? base : "/tmp") + "/mace-store.XXXXXX";
     if (!mkdtemp(pattern.data()))
       throw std::runtime_error("mkdtemp " + pattern + ": " + std::strerror(errno));
     path_ = pattern;

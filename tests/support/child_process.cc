@@ -155,7 +155,7 @@ std::optional<ProcessResult> BackgroundProcess::wait(std::chrono::milliseconds t
 }
 
 TempDir::TempDir() {
-  char pattern[] = "/tmp/mace-test-XXXXXX";
+  char pattern[] = "/tmp/mace-test.XXXXXX";
   if (!::mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
   path_ = pattern;
 }

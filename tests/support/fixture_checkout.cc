@@ -115,6 +115,17 @@ std::vector<std::string> lines_of(const std::string& path) {
   return lines;
 }
 
+// The fix a checkout needs before Verilator 5 can pass any diag, applied the way a user
+// applies it: scripts/patch_openpiton.sh.
+void patch_testbench(const std::string& dir) {
+  const ProcessResult result = run_process(
+      {source_root() + "/scripts/patch_openpiton.sh", "--only", "testbench", dir});
+  if (result.exit_code != 0) {
+    throw std::runtime_error("fixture checkout: scripts/patch_openpiton.sh --only testbench failed (exit " +
+                             std::to_string(result.exit_code) + "): " + result.err);
+  }
+}
+
 std::string make_temp_dir(const std::string& prefix) {
   std::string pattern = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("fixture checkout: mkdtemp failed");
@@ -125,7 +136,8 @@ std::string make_temp_dir(const std::string& prefix) {
 // FixtureCheckout is a copy of it, .git included. Removed when the process exits.
 class Template {
  public:
-  Template() : dir_(make_temp_dir("mace-fixture-template-")), owner_(::getpid()) {
+  explicit Template(FixtureState state)
+      : dir_(make_temp_dir("mace-fixture-template.")), owner_(::getpid()) {
     try {
       const fs::path source = fs::path(source_root()) / "tests" / "fixtures" / "openpiton";
       if (!fs::is_directory(source / "piton")) {
@@ -142,6 +154,7 @@ class Template {
       fs::permissions(dir_ + "/piton/tools/bin/sims",
                       fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                       fs::perm_options::add);
+      if (state == FixtureState::patched_for_verilator) patch_testbench(dir_);
       // No template hooks and one pack: fewer files to copy for every checkout.
       git(dir_, {"init", "-q", "--template="});
       git(dir_, {"add", "-A"});
@@ -170,20 +183,21 @@ class Template {
   pid_t owner_;
 };
 
-const Template& fixture_template() {
+const Template& fixture_template(FixtureState state) {
   // Built on first use; a failure is retried by the next checkout.
   static std::mutex mutex;
-  static std::unique_ptr<Template> instance;
+  static std::map<FixtureState, std::unique_ptr<Template>> instances;
   std::lock_guard<std::mutex> lock(mutex);
-  if (!instance || !instance->intact()) instance = std::make_unique<Template>();
+  auto& instance = instances[state];
+  if (!instance || !instance->intact()) instance = std::make_unique<Template>(state);
   return *instance;
 }
 
 }  // namespace
 
-FixtureCheckout::FixtureCheckout() {
-  const std::string& source = fixture_template().dir();
-  root_ = make_temp_dir("mace-fixture-");
+FixtureCheckout::FixtureCheckout(FixtureState state) {
+  const std::string& source = fixture_template(state).dir();
+  root_ = make_temp_dir("mace-fixture.");
   try {
     fs::copy(source, root_, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
   } catch (...) {

@@ -16,12 +16,23 @@
 
 namespace mace::testing {
 
+// What the copy holds of scripts/patch_openpiton.sh's changes.
+enum class FixtureState {
+  // Its testbench fix for Verilator 5 applied (`--only testbench`), as every checkout maced
+  // takes must have it on a machine with Verilator 5; the other steps not.
+  patched_for_verilator,
+  // The files as OpenPiton has them: for the patch script's own tests, and for what maced
+  // and `mace doctor` say of an unpatched checkout.
+  as_in_openpiton,
+};
+
 class FixtureCheckout {
  public:
   // Copies $MACE_SOURCE_ROOT/tests/fixtures/openpiton into a new directory under the
-  // system's temporary directory and commits it (fixed author, committer and dates, so two
-  // checkouts have the same commit ID). Throws std::runtime_error when that fails.
-  explicit FixtureCheckout();
+  // system's temporary directory, patched as `state` says, and commits it (fixed author,
+  // committer and dates, so two checkouts have the same commit ID). Throws
+  // std::runtime_error when that fails.
+  explicit FixtureCheckout(FixtureState state = FixtureState::patched_for_verilator);
   // Kills (SIGKILL) every process listed in .fake_sims/pids that is still the process that
   // was recorded there, then removes the directory with everything in it.
   ~FixtureCheckout();

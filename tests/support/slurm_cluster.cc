@@ -36,7 +36,7 @@ SlurmCluster::SlurmCluster() {
       return;
     }
   }
-  char pattern[] = "/tmp/mace-slurm-XXXXXX";
+  char pattern[] = "/tmp/mace-slurm.XXXXXX";
   if (::mkdtemp(pattern) == nullptr) {
     error_ = "cannot make a directory for the cluster";
     return;

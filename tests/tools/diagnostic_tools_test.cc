@@ -81,7 +81,7 @@ class DiagnosticToolsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/mace-diag-XXXXXX";
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/mace-diag.XXXXXX";
     ASSERT_NE(::mkdtemp(templ.data()), nullptr);
     root_ = fs::canonical(templ);
     checkout_ = root_ / "checkout";
