@@ -97,6 +97,17 @@ const std::vector<CommandInfo> kCommands = {
      "Reads each sim.log exactly as maced does and prints its verdict: pass, fail, timeout,\n"
      "maxcycles or none.\n",
      cmd_verdict, {{}, {}}},
+    {"doctor", "", "whether this machine can do what MACE needs, each problem with its fix",
+     "Asks maced to check, as it sees them now: maced itself (its user, its state), the\n"
+     "programs builds and simulations run (Verilator's and the RISC-V GCC's versions), each\n"
+     "configured checkout (an OpenPiton checkout, writable by maced, patched for the\n"
+     "installed Verilator, on a path OpenPiton's tools can take; maced refuses at start every\n"
+     "checkout that fails), the workloads directory, the room left for models, the compiler\n"
+     "cache and evidence, each Slurm node of the configuration, and whether each LLM backend\n"
+     "has credentials (never their values). One line per finding, a fix under each that is\n"
+     "not ok. Exits 0 when nothing fails (warnings allowed), 1 when something does, 3 when\n"
+     "maced cannot be reached.\n",
+     cmd_doctor, {{}, {}}},
     {"version", "", "mace's and maced's versions, and maced's socket",
      "Prints mace's version, then maced's and the socket it answered on.\n", cmd_version,
      {{}, {}}},
@@ -152,8 +163,9 @@ std::string overall_help() {
          "                  answers of /run/maced/maced.sock, $XDG_RUNTIME_DIR/maced/maced.sock,\n"
          "                  $XDG_RUNTIME_DIR/maced.sock and ~/.local/state/mace/maced.sock\n"
          "  --json          output for scripts\n\n"
-         "Exit codes: 0 done (a watched run passed), 1 a watched run did not pass, 2 bad\n"
-         "input or an unknown run, 3 maced unreachable, 4 maced failed the request.\n";
+         "Exit codes: 0 done (a watched run passed), 1 a watched run did not pass (doctor: a\n"
+         "check failed), 2 bad input or an unknown run, 3 maced unreachable, 4 maced failed\n"
+         "the request.\n";
   return out.str();
 }
 

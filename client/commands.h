@@ -26,6 +26,8 @@ int cmd_cancel(const GlobalOptions& global, const Arguments& args);
 // Queues a replay of a recorded run (replay_command.cc).
 int cmd_replay(const GlobalOptions& global, const Arguments& args);
 int cmd_version(const GlobalOptions& global, const Arguments& args);
+// Whether this machine can do what MACE needs, as maced sees it (doctor_command.cc).
+int cmd_doctor(const GlobalOptions& global, const Arguments& args);
 int cmd_verdict(const GlobalOptions& global, const Arguments& args);
 // Parses a planner reply locally and prints the plan as JSON (plan_command.cc).
 int cmd_plan_parse(const GlobalOptions& global, const Arguments& args);

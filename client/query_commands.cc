@@ -28,7 +28,7 @@ std::string what_a_queued_run_waits_for(api::Maced::Client& maced, kj::AsyncIoCo
   auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
   std::vector<CheckoutView> checkouts;
   for (auto c : placed.getCheckouts())
-    checkouts.push_back({c.getPath().cStr(), c.getHeldBy().cStr(), c.getNodeDown().cStr()});
+    checkouts.push_back({c.getPath().cStr(), c.getHeldBy().cStr(), c.getNodeDown().cStr(), c.getRefused().cStr()});
   return queued_run_waits_for(checkouts, run.getQueuedAhead());
 }
 

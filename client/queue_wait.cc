@@ -20,10 +20,12 @@ std::string queued_run_waits_for(const std::vector<CheckoutView>& checkouts,
   if (checkouts.empty())
     return "an OpenPiton checkout: maced has none (its configuration's \"checkouts\" is "
            "empty); the run starts once maced is started with one";
-  std::set<std::string> holders, down;
+  std::set<std::string> holders, down, refused;
   std::size_t held = 0, usable = 0;
   for (const auto& c : checkouts) {
-    if (!c.held_by.empty()) {
+    if (!c.refused.empty()) {
+      refused.insert(c.path + " (" + c.refused + ")");
+    } else if (!c.held_by.empty()) {
       ++held;
       holders.insert(c.held_by);
     } else if (!c.node_down.empty()) {
@@ -35,11 +37,16 @@ std::string queued_run_waits_for(const std::vector<CheckoutView>& checkouts,
   const std::string ahead =
       runs_queued_before ? ", after " + runs_word(runs_queued_before) + " queued before it" : "";
   if (usable > 0) return "its turn: a checkout is free" + ahead;
+  if (refused.size() == checkouts.size())
+    return "an OpenPiton checkout maced can use: it refused every one it has when it started, " +
+           joined(refused) + "; `mace doctor` says what to do";
   std::string why = "a free checkout:";
   if (held > 0)
     why += " " + std::string(held == checkouts.size() ? "all " : "") + std::to_string(held) +
            " in use by " + joined(holders);
   if (!down.empty()) why += std::string(held > 0 ? ";" : "") + " node unavailable for " + joined(down);
+  if (!refused.empty())
+    why += std::string(held > 0 || !down.empty() ? ";" : "") + " refused at start: " + joined(refused);
   return why + ahead;
 }
 

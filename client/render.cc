@@ -65,6 +65,8 @@ void write_kept_json(JsonWriter& w, std::string_view key, capnp::Text::Reader js
 
 std::string state_name(api::RunState s) { return camel_to_snake(s); }
 std::string event_kind_name(api::EventKind k) { return camel_to_snake(k); }
+std::string check_topic_name(api::CheckTopic t) { return camel_to_snake(t); }
+std::string check_level_name(api::CheckLevel l) { return camel_to_snake(l); }
 std::string stage_name(api::TaskStage s) { return camel_to_snake(s); }
 std::string verdict_name(api::Verdict v) { return camel_to_snake(v); }
 
@@ -411,6 +413,7 @@ void write_json(JsonWriter& w, api::CheckoutStatus::Reader c) {
   w.field("node", text(c.getNode()));
   w.field("held_by", text(c.getHeldBy()));
   w.field("node_down", text(c.getNodeDown()));
+  w.field("refused", text(c.getRefused()));
   w.key("job");
   if (c.getJobId().size()) {
     w.begin_object();
@@ -527,6 +530,7 @@ std::string human_checkouts(const std::string& executor,
       out << "  Slurm job " << text(c.getJobId()) << " (" << text(c.getJobPurpose()) << ", "
           << text(c.getJobName()) << ")";
     if (c.getNodeDown().size()) out << "  NODE UNAVAILABLE: " << text(c.getNodeDown());
+    if (c.getRefused().size()) out << "  REFUSED: " << text(c.getRefused()) << " (`mace doctor` says what to do)";
     out << "\n";
   }
   return out.str();

@@ -15,6 +15,8 @@ std::string state_name(api::RunState s);  // snake_case, as in the store
 std::string event_kind_name(api::EventKind k);
 std::string stage_name(api::TaskStage s);
 std::string verdict_name(api::Verdict v);
+std::string check_topic_name(api::CheckTopic t);
+std::string check_level_name(api::CheckLevel l);
 
 // A run's whole detail as fields of an object the caller has opened, as `mace status --json`
 // prints it and a report page reads it: "run" (its summary), "spec", "tasks",

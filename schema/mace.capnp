@@ -484,6 +484,35 @@ struct CheckoutStatus {
   jobId @4 :Text;       # the Slurm job running on it now; empty: none
   jobName @5 :Text;     # mace:<run>:<task>:<purpose>
   jobPurpose @6 :Text;  # build, simulate, unit-test-build, compile-workload, verilator-version
+  refused @7 :Text;     # why maced refused it when it started (not a checkout, not patched,
+                        # ...); it is never leased then. Empty: taken
+}
+
+# ---------------------------------------------------------------------------------------
+# A check-up of the machine (`mace doctor`)
+
+enum CheckTopic {
+  maced @0;        # the daemon: who runs it, its state directory
+  checkout @1;     # one configured OpenPiton checkout
+  tool @2;         # a program builds and simulations run (Verilator, the RISC-V GCC, ...)
+  workloads @3;    # maced's workloads directory and its CHECKSUMS
+  disk @4;         # room left where models, the compiler cache and evidence go
+  slurmNode @5;    # a node of the configuration, as Slurm sees it
+  llmBackend @6;   # whether a backend could be used; never the credentials themselves
+}
+
+enum CheckLevel {
+  ok @0;
+  warning @1;      # some runs cannot work
+  failure @2;      # no run can, or maced refuses the checkout
+}
+
+struct CheckFinding {
+  topic @0 :CheckTopic;
+  subject @1 :Text;   # the checkout's path, the program's, node's or backend's name
+  level @2 :CheckLevel;
+  what @3 :Text;      # how it stands
+  fix @4 :Text;       # what to do; empty when ok
 }
 
 # ---------------------------------------------------------------------------------------
@@ -587,6 +616,13 @@ interface Maced {
 
   logFiles @18 (runId :Text) -> (files :List(LogFile));
   # Every log the run recorded, its narrowing rebuilds' included, oldest first.
+
+  checkUp @19 () -> (findings :List(CheckFinding));
+  # Whether this machine can do what maced is configured to do, as maced sees it now:
+  # maced itself, the programs, each checkout (also those it refused when it started), the
+  # workloads, the disk, the Slurm nodes, each LLM backend. Everyone may ask; it names
+  # paths and programs, never a credential. Takes a few seconds (it runs `--version`s,
+  # sinfo, a CLI's auth status); concurrent asks share one check.
 }
 
 struct EvalRequest {

@@ -3,6 +3,7 @@
 // run_outcome.h), in one place. Switches without a default: an enumerator without a name
 // does not compile (-Werror=switch).
 #include "core/build_outcome.h"
+#include "core/check_finding.h"
 #include "core/cost_source.h"
 #include "core/dispatch.h"
 #include "core/diagnosis_source.h"
@@ -309,5 +310,42 @@ std::optional<RunOutcome> run_outcome_from_string(std::string_view text) {
   return enum_from_string<RunOutcome>(text);
 }
 
+
+std::string_view to_string(CheckTopic topic) {
+  switch (topic) {
+    case CheckTopic::maced: return "maced";
+    case CheckTopic::checkout: return "checkout";
+    case CheckTopic::tool: return "tool";
+    case CheckTopic::workloads: return "workloads";
+    case CheckTopic::disk: return "disk";
+    case CheckTopic::slurm_node: return "slurm_node";
+    case CheckTopic::llm_backend: return "llm_backend";
+  }
+  return "";
+}
+
+std::optional<CheckTopic> check_topic_from_string(std::string_view text) {
+  return enum_from_string<CheckTopic>(text);
+}
+
+std::string_view to_string(CheckLevel level) {
+  switch (level) {
+    case CheckLevel::ok: return "ok";
+    case CheckLevel::warning: return "warning";
+    case CheckLevel::failure: return "failure";
+  }
+  return "";
+}
+
+std::optional<CheckLevel> check_level_from_string(std::string_view text) {
+  return enum_from_string<CheckLevel>(text);
+}
+
+CheckLevel worst_level(const std::vector<CheckFinding>& findings) {
+  CheckLevel worst = CheckLevel::ok;
+  for (const auto& f : findings)
+    if (static_cast<int>(f.level) > static_cast<int>(worst)) worst = f.level;
+  return worst;
+}
 
 }  // namespace mace

@@ -55,7 +55,7 @@ struct ClientConnections::Connection {
         rpc_system(capnp::makeRpcServer(
             network, kj::heap<rpc::MacedServer>(owner.service_, peer_caller(*stream, owner.admin_gid_),
                                                 owner.tool_sessions_, activity, owner.eval_,
-                                                owner.lister_))) {
+                                                owner.lister_, owner.check_up_))) {
     ++owner.served_;
   }
   ~Connection() { --owner.served_; }

@@ -21,6 +21,7 @@
 
 #include "llm/tool_sessions.h"
 #include "maced/connection_limits.h"
+#include "rpc/check_up_source.h"
 #include "rpc/connection_activity.h"
 #include "rpc/run_lister.h"
 #include "service/eval_service.h"
@@ -43,6 +44,8 @@ class ClientConnections {
   void set_eval_service(service::EvalService* eval) { eval_ = eval; }
   // Where listings are read (maced's listing thread); unset: by the service, on the loop.
   void set_run_lister(rpc::RunLister* lister) { lister_ = lister; }
+  // Where check-ups are run (maced's check-up thread); unset: maced has none.
+  void set_check_up_source(rpc::CheckUpSource* check_up) { check_up_ = check_up; }
 
  private:
   struct Connection;
@@ -63,6 +66,7 @@ class ClientConnections {
   service::RunService& service_;
   service::EvalService* eval_ = nullptr;
   rpc::RunLister* lister_ = nullptr;
+  rpc::CheckUpSource* check_up_ = nullptr;
   llm::ToolSessions& tool_sessions_;
   kj::Timer& timer_;
   const ConnectionLimits limits_;

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -20,6 +21,8 @@
 
 #include "llm/tool_sessions.h"
 #include "maced/accept_loop.h"
+#include "maced/check_up.h"
+#include "maced/check_up_thread.h"
 #include "maced/client_connections.h"
 #include "maced/cluster_jobs.h"
 #include "maced/command_line.h"
@@ -33,7 +36,6 @@
 #include "maced/run_supervisor.h"
 #include "maced/settings_of_config.h"
 #include "maced/systemd_notify.h"
-#include "openpiton/checkout_pin.h"
 #include "os/file_io.h"
 #include "os/unique_fd.h"
 #include "service/eval_service.h"
@@ -77,18 +79,21 @@ bool load_config(const MacedOptions& options, MacedConfig& config) {
   return errors.empty();
 }
 
-// REQ-PLAT-2: every checkout must be on this machine; say so at once, not at the first run
-// that leases it. REQ-TOOL-8: and whether it is the OpenPiton MACE was verified on.
-void report_checkouts(const MacedConfig& config) {
-  for (const auto& checkout : config.checkouts) {
-    if (std::error_code ec; !std::filesystem::is_directory(checkout.path, ec)) {
-      std::cerr << "maced: checkout " << checkout.path
-                << " is not a directory on this machine; runs given it will fail\n";
-      continue;
-    }
-    for (const auto& note : mace::openpiton::checkout_pin_notes(checkout.path))
-      std::cerr << "maced: checkout " << checkout.path << " " << note << "\n";
+// REQ-PLAT-2: every checkout must be on this machine, an OpenPiton checkout maced can
+// write, patched for the installed Verilator, on a path OpenPiton's tools can take; REQ-TOOL-8:
+// and whether it is the OpenPiton MACE was verified on. Said at once, not at the first run
+// that leases it: each checkout that cannot work is refused, with why and what to do, and
+// never leased (`mace status` and `mace doctor` show it).
+std::map<std::string, std::string> check_checkouts_at_start(const MacedConfig& config) {
+  const auto findings = mace::check_checkouts(config);
+  for (const auto& f : findings) {
+    if (f.level == mace::CheckLevel::ok) continue;
+    std::cerr << "maced: checkout " << f.subject
+              << (f.level == mace::CheckLevel::failure ? " refused: " : ": ") << f.what;
+    if (!f.fix.empty()) std::cerr << " (fix: " << f.fix << ")";
+    std::cerr << "\n";
   }
+  return mace::refused_checkouts(findings);
 }
 
 // What a maced that died left: its running runs (which cannot be resumed safely yet) end
@@ -109,11 +114,17 @@ void recover_from_previous_maced(const MacedConfig& config, mace::store::Store& 
 }
 
 // The checkouts as `mace checkouts` shows them: with Slurm, whether each one's node is
-// down and which job holds it.
+// down and which job holds it; last, those refused at start, with why.
 void show_checkouts(mace::service::RunService& service, mace::RunSupervisor& supervisor,
-                    std::shared_ptr<mace::ClusterJobs> cluster) {
-  service.set_checkouts_source(cluster ? "slurm" : "local", [&supervisor, cluster] {
+                    std::shared_ptr<mace::ClusterJobs> cluster, const MacedConfig& config,
+                    const std::map<std::string, std::string>& refused) {
+  std::vector<mace::service::CheckoutStatus> refused_rows;
+  for (const auto& c : config.checkouts)
+    if (auto it = refused.find(c.path); it != refused.end())
+      refused_rows.push_back({.path = c.path, .node = c.node, .held_by = "", .node_down = "", .job_id = "", .job_name = "", .job_purpose = "", .refused = it->second});
+  service.set_checkouts_source(cluster ? "slurm" : "local", [&supervisor, cluster, refused_rows] {
     auto checkouts = supervisor.checkouts();
+    checkouts.insert(checkouts.end(), refused_rows.begin(), refused_rows.end());
     if (!cluster) return checkouts;
     for (auto& checkout : checkouts) {
       checkout.node_down = cluster->node_down(checkout.node).value_or("");
@@ -194,10 +205,13 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
   const auto db = std::filesystem::path(options.state_dir) / "mace.db";
   auto store = mace::store::Store::open(db);
   const std::optional<gid_t> admin_gid = mace::resolve_admin_group(config.admin_group);
-  mace::service::RunService service(*store, mace::service_settings(config, options));
+  // What runs see of the configuration: the checkouts maced takes, none it refused.
+  const auto refused = check_checkouts_at_start(config);
+  MacedConfig usable = config;
+  std::erase_if(usable.checkouts, [&](const mace::CheckoutConfig& c) { return refused.count(c.path) > 0; });
+  mace::service::RunService service(*store, mace::service_settings(usable, options));
   const auto evidence = mace::evidence_archive(config, options);
   recover_from_previous_maced(config, *store, service, *evidence);
-  report_checkouts(config);
   // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.
   mace::llm::ToolSessions tool_sessions;
 
@@ -212,7 +226,7 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
 
   // With Slurm: every job of every run, the nodes found down, and the keeper told.
   std::shared_ptr<mace::ClusterJobs> cluster;
-  auto settings_for_runs = mace::run_settings(config, options, listen.path, tool_sessions);
+  auto settings_for_runs = mace::run_settings(usable, options, listen.path, tool_sessions);
   settings_for_runs.evidence = evidence;
   if (on_slurm(config)) {
     cluster = std::make_shared<mace::ClusterJobs>(config.executor.slurm);
@@ -223,9 +237,9 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
   auto unusable = [cluster](const mace::service::PooledCheckout& checkout) {
     return cluster ? cluster->node_down(checkout.node) : std::nullopt;
   };
-  mace::RunSupervisor supervisor(service, *store, mace::pooled_checkouts(config),
+  mace::RunSupervisor supervisor(service, *store, mace::pooled_checkouts(usable),
                                  std::move(settings_for_runs), unusable);
-  show_checkouts(service, supervisor, cluster);
+  show_checkouts(service, supervisor, cluster, config, refused);
   service.set_hooks([&](const std::string&) { supervisor.start_queued(); },
                     [&](const std::string& run_id) { supervisor.cancel(run_id); });
   mace::service::EvalService evaluations(*store, service);
@@ -235,10 +249,13 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
   // Listings are read off the loop: a user listing a long queue over and over must not
   // hold everyone else's calls.
   mace::ListingThread listings(db, config.others_see);
+  // `mace doctor`: the same checks as at start and more, on a thread of their own.
+  mace::CheckUpThread check_ups(config, options);
   mace::ClientConnections connections(service, tool_sessions, io.provider->getTimer(),
                                       config.connections, admin_gid, std::cerr);
   connections.set_eval_service(&evaluations);
   connections.set_run_lister(&listings);
+  connections.set_check_up_source(&check_ups);
   mace::AcceptLoop accept_loop(mace::os::UniqueFd(listen.fd), io.unixEventPort,
                                *io.lowLevelProvider, io.provider->getTimer(), std::cerr,
                                [&](kj::Own<kj::AsyncIoStream> stream) { connections.add(kj::mv(stream)); });
@@ -250,7 +267,9 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
     background.add(watchdog_pings(io.provider->getTimer(), *interval));
 
   std::cerr << "maced " << MACE_VERSION << ": " << where << ", state in " << options.state_dir
-            << ", " << config.checkouts.size() << " checkout(s)\n";
+            << ", " << config.checkouts.size() << " checkout(s)"
+            << (refused.empty() ? "" : ", " + std::to_string(refused.size()) + " refused (`mace doctor` says why)")
+            << "\n";
   mace::notify_ready(status_line(service, where));
   supervisor.start_queued();  // runs queued before a restart
 

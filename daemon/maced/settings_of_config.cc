@@ -37,13 +37,13 @@ void apply_cost_settings(const MacedConfig& config, llm::BackendOptions& options
   options.unreported_cost = config.unreported_cost;
 }
 
+}  // namespace
+
 std::filesystem::path under_state_dir_unless(const std::string& configured,
                                              const MacedOptions& options, const char* name) {
   return configured.empty() ? std::filesystem::path(options.state_dir) / name
                             : std::filesystem::path(configured);
 }
-
-}  // namespace
 
 service::ServiceSettings service_settings(const MacedConfig& config, const MacedOptions& options) {
   service::ServiceSettings settings;

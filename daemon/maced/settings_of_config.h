@@ -3,6 +3,7 @@
 // together: the run service (what a submit is checked against), every run (workloads,
 // tools, backends, caches, evidence), and the Slurm instance tag. Read once, at start.
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,5 +38,10 @@ std::shared_ptr<const evidence::EvidenceArchive> evidence_archive(const MacedCon
 std::string slurm_instance_of(const std::string& state_dir);
 
 std::vector<service::PooledCheckout> pooled_checkouts(const MacedConfig& config);
+
+// A directory of maced's: the configured one, else `name` in the state directory (the
+// model store "models", the compiler cache "ccache", the evidence "runs").
+std::filesystem::path under_state_dir_unless(const std::string& configured,
+                                             const MacedOptions& options, const char* name);
 
 }  // namespace mace

@@ -15,9 +15,21 @@ namespace mace::openpiton {
 
 inline constexpr std::string_view kVerifiedOpenPitonCommit = "41a14a05";
 
-// How the checkout at `root` differs from the one MACE was verified on: its HEAD is another
-// commit (or git cannot tell which), its Ariane submodule is not checked out. Empty when
-// neither. Never throws.
-std::vector<std::string> checkout_pin_notes(const std::filesystem::path& root);
+enum class PinDifference {
+  other_commit,        // HEAD is not the verified commit
+  commit_unreadable,   // git cannot tell which commit HEAD is
+  no_ariane,           // the Ariane submodule is not checked out
+};
+
+struct PinNote {
+  PinDifference difference;
+  // What follows "checkout <path> ": "is at commit 1c6bfd2…, not 41a14a05, …", "its commit
+  // cannot be read (…)", "has no Ariane submodule checked out (…): …". One line.
+  std::string text;
+};
+
+// How the checkout at `root` differs from the one MACE was verified on. Empty when it does
+// not. Never throws.
+std::vector<PinNote> checkout_pin_notes(const std::filesystem::path& root);
 
 }  // namespace mace::openpiton

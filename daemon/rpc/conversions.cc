@@ -352,6 +352,41 @@ void fill(api::CheckoutStatus::Builder out, const service::CheckoutStatus& check
   out.setJobId(checkout.job_id);
   out.setJobName(checkout.job_name);
   out.setJobPurpose(checkout.job_purpose);
+  out.setRefused(checkout.refused);
+}
+
+namespace {
+
+api::CheckTopic to_wire(CheckTopic topic) {
+  switch (topic) {
+    case CheckTopic::maced: return api::CheckTopic::MACED;
+    case CheckTopic::checkout: return api::CheckTopic::CHECKOUT;
+    case CheckTopic::tool: return api::CheckTopic::TOOL;
+    case CheckTopic::workloads: return api::CheckTopic::WORKLOADS;
+    case CheckTopic::disk: return api::CheckTopic::DISK;
+    case CheckTopic::slurm_node: return api::CheckTopic::SLURM_NODE;
+    case CheckTopic::llm_backend: return api::CheckTopic::LLM_BACKEND;
+  }
+  throw std::logic_error("a check topic without a wire name");
+}
+
+api::CheckLevel to_wire(CheckLevel level) {
+  switch (level) {
+    case CheckLevel::ok: return api::CheckLevel::OK;
+    case CheckLevel::warning: return api::CheckLevel::WARNING;
+    case CheckLevel::failure: return api::CheckLevel::FAILURE;
+  }
+  throw std::logic_error("a check level without a wire name");
+}
+
+}  // namespace
+
+void fill(api::CheckFinding::Builder out, const CheckFinding& finding) {
+  out.setTopic(to_wire(finding.topic));
+  out.setSubject(finding.subject);
+  out.setLevel(to_wire(finding.level));
+  out.setWhat(finding.what);
+  out.setFix(finding.fix);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "core/check_finding.h"
 #include "core/failure_signature.h"
 #include "core/run_spec.h"
 #include "mace.capnp.h"
@@ -46,6 +47,7 @@ void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std
 void fill(api::LogEntry::Builder out, const service::RunLogLine& line);
 void fill(api::LogChunk::Builder out, const service::LogChunk& chunk);
 void fill(api::CheckoutStatus::Builder out, const service::CheckoutStatus& checkout);
+void fill(api::CheckFinding::Builder out, const CheckFinding& finding);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

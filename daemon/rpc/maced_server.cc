@@ -185,6 +185,14 @@ kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
   });
 }
 
+kj::Promise<void> MacedServer::checkUp(CheckUpContext context) {
+  if (!check_up_) return failure("maced internal error: this maced has no check-up");
+  return check_up_->check_up().then([context](std::vector<CheckFinding> findings) mutable {
+    auto out = context.getResults().initFindings(static_cast<unsigned>(findings.size()));
+    for (unsigned i = 0; i < findings.size(); ++i) fill(out[i], findings[i]);
+  });
+}
+
 kj::Promise<void> MacedServer::logs(LogsContext context) {
   return answer([&] {
     auto params = context.getParams();

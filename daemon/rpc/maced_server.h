@@ -9,6 +9,7 @@
 
 #include "llm/tool_sessions.h"
 #include "mace.capnp.h"
+#include "rpc/check_up_source.h"
 #include "rpc/connection_activity.h"
 #include "rpc/run_lister.h"
 #include "service/eval_service.h"
@@ -20,13 +21,15 @@ class MacedServer final : public api::Maced::Server {
  public:
   MacedServer(service::RunService& service, service::Caller caller,
               llm::ToolSessions& tool_sessions, std::shared_ptr<ConnectionActivity> activity,
-              service::EvalService* eval = nullptr, RunLister* lister = nullptr)
+              service::EvalService* eval = nullptr, RunLister* lister = nullptr,
+              CheckUpSource* check_up = nullptr)
       : service_(service),
         caller_(caller),
         tool_sessions_(tool_sessions),
         activity_(std::move(activity)),
         eval_(eval),
-        lister_(lister) {}
+        lister_(lister),
+        check_up_(check_up) {}
 
   // Every call, whichever its method, keeps the connection busy until it is answered.
   DispatchCallResult dispatchCall(uint64_t interface_id, uint16_t method_id,
@@ -48,6 +51,7 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> checkouts(CheckoutsContext context) override;
   kj::Promise<void> cancel(CancelContext context) override;
   kj::Promise<void> replay(ReplayContext context) override;
+  kj::Promise<void> checkUp(CheckUpContext context) override;
   // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).
   kj::Promise<void> listTools(ListToolsContext context) override;
   kj::Promise<void> callTool(CallToolContext context) override;
@@ -65,6 +69,7 @@ class MacedServer final : public api::Maced::Server {
   std::shared_ptr<ConnectionActivity> activity_;
   service::EvalService* eval_;  // null: this maced has no evaluation harness (tests)
   RunLister* lister_;           // null: listings are read by the service, on the loop
+  CheckUpSource* check_up_;     // null: this maced cannot check itself (tests)
 };
 
 }  // namespace mace::rpc

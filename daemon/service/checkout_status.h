@@ -1,6 +1,6 @@
 #pragma once
 // One checkout as `mace status` shows it: where it is, which run holds it, whether its node
-// takes work, and the Slurm job running on it now.
+// takes work, the Slurm job running on it now, and why maced refused it if it did.
 
 #include <string>
 
@@ -14,6 +14,7 @@ struct CheckoutStatus {
   std::string job_id;      // the Slurm job running on it; empty: none
   std::string job_name;    // mace:<run>:<task>:<purpose>
   std::string job_purpose;
+  std::string refused;     // why maced refused it at start (never leased); empty: taken
 };
 
 }  // namespace mace::service

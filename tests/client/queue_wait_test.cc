@@ -30,6 +30,17 @@ TEST(QueueWaitTest, ACheckoutOnANodeThatTakesNoWorkIsNamedWithWhy) {
             "a free checkout: 1 in use by R1; node unavailable for /b (drained)");
 }
 
+TEST(QueueWaitTest, EveryCheckoutRefusedAtStartSaysWhyAndPointsAtDoctor) {
+  EXPECT_EQ(queued_run_waits_for({{"/a", "", "", "not patched for Verilator 5"}}, 0),
+            "an OpenPiton checkout maced can use: it refused every one it has when it started, "
+            "/a (not patched for Verilator 5); `mace doctor` says what to do");
+}
+
+TEST(QueueWaitTest, ARefusedCheckoutBesideBusyOnesIsNamed) {
+  EXPECT_EQ(queued_run_waits_for({{"/a", "R1", "", ""}, {"/b-B", "", "", "its path cannot be used"}}, 0),
+            "a free checkout: 1 in use by R1; refused at start: /b-B (its path cannot be used)");
+}
+
 TEST(QueueWaitTest, AFreeCheckoutMeansItsTurn) {
   EXPECT_EQ(queued_run_waits_for({{"/a", "", ""}}, 1),
             "its turn: a checkout is free, after 1 run queued before it");

@@ -196,6 +196,24 @@ TEST_F(SlurmRunTest, ANodeGoingDownWithNoOtherCheckoutEndsTheRunNamingItAndIsNot
   EXPECT_EQ(wait_for(next, 120).exit_code, 0) << status(next);
 }
 
+// `mace doctor` asks Slurm of every node the configuration names: one taken out is a failure
+// with how to bring it back, the others are up.
+TEST_F(SlurmRunTest, DoctorNamesAStoppedNodeWithHowToBringItBack) {
+  ASSERT_GE(cluster().nodes().size(), 2u);
+  const std::string down = cluster().nodes()[1];
+  start_on({cluster().nodes()[0], down});
+  cluster().set_node_down(down, "fan failed");
+  const auto doctor = maced_->mace({"doctor"});
+  EXPECT_EQ(doctor.exit_code, 1) << doctor.out << doctor.err;
+  EXPECT_THAT(doctor.out, HasSubstr("FAIL  slurm node " + down + ": node " + down + " is down"));
+  EXPECT_THAT(doctor.out, HasSubstr("fan failed"));
+  EXPECT_THAT(doctor.out, HasSubstr("fix: bring it back once it is fixed: scontrol update nodename=" + down +
+                                    " state=resume"));
+  EXPECT_THAT(doctor.out, HasSubstr("ok    slurm node " + cluster().nodes()[0] + ": up"));
+  cluster().resume_node(down);
+  EXPECT_THAT(maced_->mace({"doctor"}).out, HasSubstr("ok    slurm node " + down + ": up"));
+}
+
 TEST_F(SlurmRunTest, AJobSlurmEndsForItsTimeLimitIsATimeout) {
   // Slurm's limit (one minute, enforced on its own schedule) is below the task's.
   start(1, R"({"cpus": 1, "memory_mb": 200, "time_limit_min": 1})");

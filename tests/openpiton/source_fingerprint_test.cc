@@ -223,8 +223,8 @@ TEST_F(SourceFingerprintTest, CheckoutPinNotesNameTheCommitAndTheMissingAriane) 
   const std::string head = git(root(), {"rev-parse", "HEAD"}).substr(0, 12);
   auto notes = checkout_pin_notes(root());
   ASSERT_THAT(notes, SizeIs(2));
-  EXPECT_THAT(notes[0], HasSubstr("is at commit " + head + ", not 41a14a05"));
-  EXPECT_THAT(notes[1], HasSubstr("has no Ariane submodule checked out"));
+  EXPECT_THAT(notes[0].text, HasSubstr("is at commit " + head + ", not 41a14a05"));
+  EXPECT_THAT(notes[1].text, HasSubstr("has no Ariane submodule checked out"));
 
   mace::testing::TempDir upstream;
   git(upstream.path(), {"init", "-q", "-b", "main"});
@@ -237,7 +237,7 @@ TEST_F(SourceFingerprintTest, CheckoutPinNotesNameTheCommitAndTheMissingAriane) 
   mace::testing::TempDir not_git;
   notes = checkout_pin_notes(not_git.path());
   ASSERT_THAT(notes, SizeIs(2));
-  EXPECT_THAT(notes[0], HasSubstr("its commit cannot be read"));
+  EXPECT_THAT(notes[0].text, HasSubstr("its commit cannot be read"));
 }
 
 }  // namespace
