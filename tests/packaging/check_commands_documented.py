@@ -38,7 +38,9 @@ def commands(mace):
             continue  # a summary under a long synopsis
         elif in_commands:
             words = []
-            for word in line.split():
+            # The name and synopsis end where the summary's column begins (two spaces or more).
+            head = re.split(r'\s{2,}', line.strip())[0]
+            for word in head.split():
                 if not re.fullmatch(r'[a-z]+', word):
                     break
                 words.append(word)
