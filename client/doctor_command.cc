@@ -52,16 +52,19 @@ std::string human_findings(capnp::List<api::CheckFinding>::Reader findings, cons
   std::ostringstream out;
   out << "maced at " << connected_socket_path() << "\n";
   for (auto f : findings) {
-    out << "  " << level_mark(f.getLevel()) << "  " << topic_words(f.getTopic());
-    if (f.getSubject().size()) out << " " << text(f.getSubject());
+    const std::string topic = topic_words(f.getTopic());
+    out << "  " << level_mark(f.getLevel()) << "  " << topic;
+    if (f.getSubject().size() && text(f.getSubject()) != topic) out << " " << text(f.getSubject());
     out << ": " << text(f.getWhat()) << "\n";
     if (f.getFix().size()) out << "        fix: " << text(f.getFix()) << "\n";
   }
   if (counts.failures == 0 && counts.warnings == 0)
     out << "Everything MACE needs is here.\n";
+  else if (counts.failures == 0)
+    out << "Nothing fails; " << counts.warnings << " warning(s): the runs that need those cannot work.\n";
   else
-    out << counts.failures << " failure(s): runs cannot work until they are fixed; "
-        << counts.warnings << " warning(s): some runs cannot work.\n";
+    out << counts.failures << " failure(s): runs cannot work until they are fixed; " << counts.warnings
+        << " warning(s): the runs that need those cannot work.\n";
   return out.str();
 }
 
