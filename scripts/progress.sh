@@ -42,34 +42,67 @@ count_build_steps() {
   '
 }
 
-# Two lines: how to run `mace` from any shell, and whether it finds this maced by itself.
+# The file a new login shell of the user's reads first, where a PATH line belongs.
+login_profile() {
+  case ${SHELL##*/} in
+    zsh) echo "$HOME/.zprofile" ;;
+    bash)
+      for f in "$HOME/.bash_profile" "$HOME/.bash_login" "$HOME/.profile"; do
+        [ -e "$f" ] && { echo "$f"; return; }
+      done
+      echo "$HOME/.profile" ;;
+    *) echo "$HOME/.profile" ;;
+  esac
+}
+
+# How to run `mace` from any shell: linked into ~/.local/bin (made when missing), and
+# whether a new login shell finds it there, tried with one; else the line to add, and where.
+# Then whether that shell finds this maced by itself.
 say_how_to_use_mace() {
-  local binary=$1 socket=$2 default_socket=$3 bin=$HOME/.local/bin on_path=
-  case ":$PATH:" in *":$bin:"*) on_path=1 ;; esac
+  local binary=$1 socket=$2 default_socket=$3 bin=$HOME/.local/bin
   local found
   # A new shell that finds no maced is the case to say, not a failure.
   found=$(env -u MACE_SOCKET "$binary" version 2>/dev/null | sed -n 's/^maced .* at \(.*\)$/\1/p' || true)
   echo "To use mace from any shell:"
-  # Debian's ~/.profile puts ~/.local/bin on PATH at login when the folder exists.
-  local at_login=
-  grep -qs '\.local/bin' "$HOME/.profile" && at_login=1
-  if { [ -n "$on_path" ] || [ -n "$at_login" ]; } && { [ ! -e "$bin/mace" ] || [ -L "$bin/mace" ]; }; then
+  if [ -e "$bin/mace" ] && [ ! -L "$bin/mace" ]; then
+    echo "  $bin/mace is a file of yours, left alone; run $binary, or:"
+    echo "  export PATH=\"$(dirname "$binary"):\$PATH\""
+  else
     mkdir -p "$bin"
     ln -sfn "$binary" "$bin/mace"
-    if [ -n "$on_path" ]; then
-      echo "  mace is linked into $bin, which is on your PATH."
+    # What a new login shell finds, asked of one: with nothing of this shell's environment
+    # but HOME, USER and SHELL, as after a new login.
+    local login_shell=${SHELL:-/bin/bash} in_new_login
+    in_new_login=$(env -i HOME="$HOME" USER="${USER:-$(id -un)}" SHELL="$login_shell" TERM=dumb \
+      "$login_shell" -l -c 'command -v mace' 2>/dev/null </dev/null || true)
+    if [ "$in_new_login" = "$bin/mace" ]; then
+      echo "  mace is linked into $bin, which a new login shell has on its PATH."
+      case ":$PATH:" in
+        *":$bin:"*) ;;
+        *) echo "  In this shell: export PATH=\"$bin:\$PATH\"" ;;
+      esac
     else
-      echo "  mace is linked into $bin, on your PATH from your next login; in this shell:"
-      echo "  export PATH=\"$bin:\$PATH\""
+      echo "  mace is linked into $bin, which a new login shell does not have on its PATH. Add it:"
+      echo "    echo 'export PATH=\"\$HOME/.local/bin:\$PATH\"' >> $(login_profile)"
+      echo "  and in this shell: export PATH=\"$bin:\$PATH\""
     fi
-  else
-    echo "  export PATH=\"$(dirname "$binary"):\$PATH\""
   fi
   if [ "$found" = "$socket" ]; then
     echo "  It finds this maced by itself ($socket)."
   else
     echo "  export MACE_SOCKET=$socket   # without it, mace looks for maced at $default_socket and the usual places"
   fi
+}
+
+# The manual pages of the build tree DIR linked into ~/.local/share/man, where man finds
+# them once ~/.local/bin is on PATH (man-db looks beside each PATH directory).
+link_manual_pages() {
+  local dir=$1 man=$HOME/.local/share/man
+  [ -f "$dir/mace.1" ] || return 0
+  mkdir -p "$man/man1" "$man/man8"
+  ln -sfn "$dir/mace.1" "$man/man1/mace.1"
+  ln -sfn "$dir/maced.8" "$man/man8/maced.8"
+  echo "Manual pages: man mace, man maced (linked into $man)."
 }
 
 # A command and what it is for, the comments of several lined up.
