@@ -76,13 +76,15 @@ echo "  updating the package lists"
 # fetched and set up, as it goes.
 start=$SECONDS
 "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" 2>&1 | awk -v tty="$([ -t 1 ] && echo 1)" '
-  function show(text) {
-    if (tty) { printf "\r\033[K  %s", text; fflush() } else if (text != last) { print "  " text; fflush() }
+  # On a terminal every step in place; on a pipe (a CI log) every tenth of the way.
+  function show(text, n) {
+    if (tty) { printf "\r\033[K  %s", text; fflush() }
+    else if (total == 0 || n == total || int(n * 10 / total) != int((n - 1) * 10 / total)) { print "  " text; fflush() }
     last = text
   }
   /newly installed/ { total = $3 + 0 }
-  /^Get:/ { got++; show(sprintf("downloading %d of %d packages", got, total)) }
-  /^Setting up / { done++; show(sprintf("setting up %d of %d packages (%s)", done, total, $3)) }
+  /^Get:/ { got++; show(sprintf("downloading %d of %d packages", got, total), got) }
+  /^Setting up / { done++; show(sprintf("setting up %d of %d packages (%s)", done, total, $3), done) }
   /^E: / { errors = errors $0 "\n" }
   END { if (tty && last != "") printf "\n"; printf "%s", errors }
 ' || true
