@@ -28,8 +28,13 @@ build=${MACE_SANITIZE_BUILD_DIR:-build-asan}
 if [ ! -f "$build/build.ninja" ]; then
   cxx=clang++
   command -v ccache >/dev/null && cxx="ccache clang++"
-  CXX=$cxx meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false \
-    -Doptimization=0 -Ddebug=false -Dcpp_args=-g1 -Dlibfuzzer=true >/dev/null
+  # meson's own lines only when it fails: it says why on standard output.
+  if ! out=$(CXX=$cxx meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false \
+    -Doptimization=0 -Ddebug=false -Dcpp_args=-g1 -Dlibfuzzer=true 2>&1); then
+    echo "$out" >&2
+    echo "sanitize: meson setup $build failed" >&2
+    exit 1
+  fi
 fi
 meson compile -C "$build"
 [ "${1:-}" = --build ] && exit 0
