@@ -28,11 +28,14 @@ std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
         return std::nullopt;
       }
       out.switches.insert(flag);
-    } else if (spec.with_values.count(flag)) {
-      if (inline_value) {
-        out.values[flag] = *inline_value;
-      } else if (i + 1 < args.size()) {
-        out.values[flag] = args[++i];
+    } else if (spec.with_values.count(flag) || spec.repeatable.count(flag)) {
+      std::optional<std::string> value = inline_value;
+      if (!value && i + 1 < args.size()) value = args[++i];
+      if (value && spec.repeatable.count(flag)) {
+        // A command line is bounded by the kernel (ARG_MAX): so is this list.
+        out.repeated[flag].push_back(*value);
+      } else if (value) {
+        out.values[flag] = *value;
       } else {
         error.message = flag + " needs a value";
         return std::nullopt;

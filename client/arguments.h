@@ -14,6 +14,7 @@ struct Arguments {
   std::vector<std::string> positional;
   std::map<std::string, std::string> values;  // --flag VALUE
   std::set<std::string> switches;             // --flag
+  std::map<std::string, std::vector<std::string>> repeated;  // --flag VALUE, as often as given
 
   bool has(const std::string& flag) const { return switches.count(flag) > 0; }
   std::optional<std::string> value(const std::string& flag) const {
@@ -21,11 +22,17 @@ struct Arguments {
     if (it == values.end()) return std::nullopt;
     return it->second;
   }
+  // Every value of a repeatable flag, in order; none when it was not given.
+  std::vector<std::string> values_of(const std::string& flag) const {
+    auto it = repeated.find(flag);
+    return it == repeated.end() ? std::vector<std::string>{} : it->second;
+  }
 };
 
 struct ArgumentSpec {
   std::set<std::string> switches;     // flags without a value
   std::set<std::string> with_values;  // flags that take a value
+  std::set<std::string> repeatable;   // flags that take a value and may be given again
 };
 
 struct ArgumentError {

@@ -6,12 +6,16 @@ namespace mace::client {
 namespace {
 
 const std::vector<CommandInfo> kCommands = {
-    {"submit", "FILE [--watch] [--backend B] [--model M]", "submit a run spec; prints its run ID",
+    {"submit", "FILE [--watch] [--backend B] [--model M] [--set CACHE=SIZE[,WAYS]]... [--sweep CACHE=SIZE,...]...",
+     "submit a run spec; prints its run ID",
      "Submits a run spec (JSON; \"-\" reads standard input) to maced and prints the new run's\n"
      "ID. The LLM is --backend and --model, else the spec's, else vertex with\n"
      "gemini-2.5-flash; \"direct\" plans without one. --watch then follows the run as\n"
-     "`mace watch` does and exits 0 only when it passes.\n",
-     cmd_submit, {{"--watch"}, {"--backend", "--model"}}},
+     "`mace watch` does and exits 0 only when it passes.\n"
+     "--set l15=4KiB,4 (repeatable: one design of all of them, named from its values, e.g.\n"
+     "l15_4k_4w) and --sweep l15=4KiB,8KiB,16KiB (or l15.ways=2,4,8; repeatable: their product)\n"
+     "add designs to the spec's without editing the file (docs/run-specs.md#designs).\n",
+     cmd_submit, {{"--watch"}, {"--backend", "--model"}, {"--set", "--sweep"}}},
     {"watch", "RUN [--raw]", "follow a run live until it ends",
      "Shows the run's recorded events, then the new ones as they happen, until the run ends.\n"
      "On a terminal, one line per event and, below them, a live line per task under way\n"
@@ -56,13 +60,14 @@ const std::vector<CommandInfo> kCommands = {
      "reads it; with --with-logs the run's kept logs (and coverage files) are copied beside\n"
      "the page, into FILE-logs/, and the page links to them there.\n",
      cmd_report, {{"--with-logs"}, {"-o"}}},
-    {"compare", "RUN[:TASK] RUN[:TASK]... [--csv]", "designs side by side: configuration and cycles",
+    {"compare", "RUN | RUN[:TASK] RUN[:TASK]... [--csv]", "designs side by side: configuration and cycles",
      "Puts two or more designs side by side: each one's build configuration in words (OpenPiton's\n"
-     "defaults marked), the items in which they differ, and for each gate workload each\n"
-     "design's verdict and simulated cycles with the change in percent against the first.\n"
-     "RUN:TASK names a task of a run (its last iteration that has it); RUN alone, the run's\n"
-     "last task that passed, else its last that simulated anything. --json for scripts,\n"
-     "--csv for a spreadsheet (one row per design and workload).\n",
+     "defaults marked), its cache area and build figures, the items in which they differ, and\n"
+     "for each gate workload each design's verdict and simulated cycles with the change in\n"
+     "percent against the first. One RUN alone: the designs its last iteration built, its\n"
+     "baseline first. Several: RUN:TASK names a task of a run (its last iteration that has it);\n"
+     "RUN, the run's last task that passed, else its last that simulated anything. --json for\n"
+     "scripts, --csv for a spreadsheet (one row per design and workload).\n",
      cmd_compare, {{"--csv"}, {}}},
     {"metrics", "RUN", "successful tasks, iterations, failures recovered, time, cost",
      "The run's five metrics: successful tasks, iterations, failures recovered, execution\n"
@@ -83,12 +88,14 @@ const std::vector<CommandInfo> kCommands = {
      "called. It stops at the first decision that differs and says what differed; --until N\n"
      "stops after iteration N; --watch follows it.\n",
      cmd_replay, {{"--watch"}, {"--until"}}},
-    {"spec check", "FILE", "validate a run spec; maced, when it answers, checks the rest",
+    {"spec check", "FILE [--set CACHE=SIZE[,WAYS]]... [--sweep CACHE=SIZE,...]...",
+     "validate a run spec; maced, when it answers, checks the rest",
      "Validates a run spec and prints it with every default filled in; each mistake names\n"
      "its field (a JSON error its line and column). When maced answers, also what only it can\n"
      "tell, as submit would: each gate workload found where sims will look, the tools, the\n"
-     "backend. FILE is a regular file or \"-\" for standard input.\n",
-     cmd_spec_check, {{}, {}}},
+     "backend. FILE is a regular file or \"-\" for standard input. --set and --sweep add designs\n"
+     "as submit's do, and the spec printed has them.\n",
+     cmd_spec_check, {{}, {}, {"--set", "--sweep"}}},
     {"plan parse", "FILE", "print the plan MACE would take from an LLM reply",
      "Reads a planner's reply (\"-\": standard input) and prints the plan MACE would take from\n"
      "it as JSON, with the lines it skipped; exits 2 with the reasons when no plan can run.\n",

@@ -6,6 +6,7 @@
 #include "answer_pages.h"
 #include "commands.h"
 #include "design_comparison.h"
+#include "run_designs.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
 #include "render.h"
@@ -52,33 +53,38 @@ api::TaskState::Reader pick_task(api::RunDetail::Reader run, const DesignName& n
                               (known.empty() ? "" : " (its tasks: " + known + "); name one as RUN:TASK"));
 }
 
-ComparedDesign compared_design(api::RunDetail::Reader run, api::TaskState::Reader t) {
-  ComparedDesign d;
-  d.run_id = text(run.getSummary().getRunId());
-  d.task_id = text(t.getTaskId());
-  d.iteration = t.getIteration();
-  d.run_state = state_name(run.getSummary().getState());
-  if (has_configuration(t)) d.configuration = design_configuration(t);
-  d.build = build_figures_text(t);
-  for (auto w : run.getSummary().getWorkloads()) d.gate_workloads.push_back(text(w));
-  for (auto r : t.getResults()) {
-    ComparedResult result;
-    result.workload = text(r.getWorkload());
-    result.verdict = verdict_name(r.getVerdict());
-    if (r.getCycles() >= 0) result.cycles = r.getCycles();
-    if (r.getVerdictTime() >= 0) result.verdict_time = r.getVerdictTime();
-    result.wall_s = r.getWallS();
-    d.results.push_back(std::move(result));
-  }
-  return d;
+void print(const GlobalOptions& global, const Arguments& args, const Comparison& comparison) {
+  if (global.json)
+    std::cout << comparison_json(comparison) << "\n";
+  else if (args.has("--csv"))
+    std::cout << comparison_csv(comparison);
+  else
+    std::cout << comparison_text(comparison);
+}
+
+// `mace compare RUN`: the run's own designs, its baseline first.
+int compare_run_designs(const GlobalOptions& global, const Arguments& args, const std::string& run_id) {
+  return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
+    auto whole = whole_run_detail(maced, io.waitScope, run_id);
+    const auto run = whole->getRoot<api::RunDetail>().asReader();
+    const auto comparison = run_designs_comparison(run);
+    if (!comparison) {
+      std::cerr << "mace compare: run " << run_id
+                << " built fewer than two designs in its last iteration; name designs to compare as "
+                   "RUN:TASK RUN:TASK\n";
+      return kExitBadInput;
+    }
+    print(global, args, *comparison);
+    return kExitOk;
+  });
 }
 
 }  // namespace
 
 int cmd_compare(const GlobalOptions& global, const Arguments& args) {
-  const char* usage = "usage: mace compare RUN[:TASK] RUN[:TASK]... [--csv]\n";
-  if (args.positional.size() < 2 || args.positional.size() > kMaxDesigns) {
-    std::cerr << usage << "(two to " << kMaxDesigns << " designs)\n";
+  const char* usage = "usage: mace compare RUN | RUN[:TASK] RUN[:TASK]... [--csv]\n";
+  if (args.positional.empty() || args.positional.size() > kMaxDesigns) {
+    std::cerr << usage << "(one run, or two to " << kMaxDesigns << " designs)\n";
     return kExitBadInput;
   }
   if (global.json && args.has("--csv")) {
@@ -94,6 +100,15 @@ int cmd_compare(const GlobalOptions& global, const Arguments& args) {
     }
     names.push_back(*name);
   }
+  if (names.size() == 1) {
+    if (!names[0].task_id.empty()) {
+      std::cerr << "mace compare: one design alone compares with nothing; name another, or the run "
+                   "alone for its own designs\n"
+                << usage;
+      return kExitBadInput;
+    }
+    return compare_run_designs(global, args, names[0].run_id);
+  }
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     std::vector<ComparedDesign> designs;
     for (const auto& name : names) {
@@ -107,13 +122,7 @@ int cmd_compare(const GlobalOptions& global, const Arguments& args) {
         return kExitBadInput;
       }
     }
-    const Comparison comparison = compare_designs(std::move(designs));
-    if (global.json)
-      std::cout << comparison_json(comparison) << "\n";
-    else if (args.has("--csv"))
-      std::cout << comparison_csv(comparison);
-    else
-      std::cout << comparison_text(comparison);
+    print(global, args, compare_designs(std::move(designs)));
     return kExitOk;
   });
 }

@@ -92,6 +92,11 @@ std::string comparison_text(const Comparison& c) {
     out << "     " << (d.configuration ? configuration_text(*d.configuration) : "no build configuration")
         << "\n";
     if (!d.build.empty()) out << "     build: " << d.build << "\n";
+    if (d.area) {
+      char area[64];
+      std::snprintf(area, sizeof area, "%.1f", *d.area);
+      out << "     cache area per tile: " << area << " (KiB-equivalents)\n";
+    }
   }
   out << "configuration differences\n";
   if (c.differences.empty()) out << "  none\n";
@@ -143,6 +148,14 @@ std::string comparison_json(const Comparison& c) {
       w.field("default_configuration", false);
     }
     w.field("build", d.build);
+    const auto optional_field = [&w](std::string_view key, auto value) {
+      w.key(key);
+      value ? w.value(*value) : w.null();
+    };
+    optional_field("build_wall_s", d.build_wall_s);
+    optional_field("build_cpu_s", d.build_cpu_s);
+    optional_field("build_peak_rss_bytes", d.build_peak_rss_bytes);
+    optional_field("area", d.area);
     w.end_object();
   }
   w.end_array();
@@ -183,7 +196,7 @@ std::string comparison_json(const Comparison& c) {
 }
 
 std::string comparison_csv(const Comparison& c) {
-  std::string out = "run_id,task_id,iteration,workload,verdict,cycles,change_percent";
+  std::string out = "run_id,task_id,iteration,workload,verdict,cycles,change_percent,area";
   for (const auto& diff : c.differences) out += "," + csv_field(diff.name);
   out += "\n";
   for (std::size_t i = 0; i < c.designs.size(); ++i) {
@@ -198,6 +211,12 @@ std::string comparison_csv(const Comparison& c) {
       if (auto p = change_percent(base ? base->cycles : std::nullopt, r ? r->cycles : std::nullopt)) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f", *p);
+        out += buf;
+      }
+      out += ",";
+      if (d.area) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f", *d.area);
         out += buf;
       }
       for (const auto& diff : c.differences) out += "," + csv_field(diff.values[i].value);

@@ -28,6 +28,13 @@ struct ComparedDesign {
   std::string run_state;
   std::optional<DesignConfiguration> configuration;  // none for a task without one
   std::string build;  // its figures in words (build_figures_text); "" when not measured
+  // The same as numbers, none where not measured.
+  std::optional<double> build_wall_s;
+  std::optional<double> build_cpu_s;
+  std::optional<int64_t> build_peak_rss_bytes;
+  // Its caches' area per tile in the area model's units (core/cache_area.h); none without
+  // a configuration.
+  std::optional<double> area;
   std::vector<std::string> gate_workloads;  // the run's, in order
   std::vector<ComparedResult> results;      // as simulated, in order
 };
@@ -55,7 +62,7 @@ std::string design_label(const ComparedDesign& design);
 std::string comparison_text(const Comparison& comparison);
 std::string comparison_json(const Comparison& comparison);
 // One row per design and workload: run_id, task_id, iteration, workload, verdict, cycles,
-// change_percent, then one column per differing configuration item.
+// change_percent, area, then one column per differing configuration item.
 std::string comparison_csv(const Comparison& comparison);
 
 }  // namespace mace::client

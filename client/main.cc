@@ -103,6 +103,7 @@ int run_command(const CommandInfo& command, const CommandLine& line, std::size_t
                                      command.accepts.switches.end());
       flags.insert(flags.end(), command.accepts.with_values.begin(),
                    command.accepts.with_values.end());
+      flags.insert(flags.end(), command.accepts.repeatable.begin(), command.accepts.repeatable.end());
       flags.insert(flags.end(), {"--json", "--socket", "--help"});
       if (auto meant = closest_word(error.unknown_flag, flags))
         std::cerr << "; did you mean " << *meant << "?";

@@ -11,6 +11,7 @@
 #include "maced_connection.h"
 #include "queue_wait.h"
 #include "render.h"
+#include "run_designs.h"
 
 namespace mace::client {
 namespace {
@@ -97,6 +98,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
     } else {
       std::cout << human_run_detail(run);
       if (!waiting.empty()) std::cout << "waiting    for " << waiting << "\n";
+      if (auto designs = run_designs_comparison(run)) std::cout << "\n" << comparison_text(*designs);
     }
     return kExitOk;
   });

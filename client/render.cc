@@ -12,6 +12,7 @@
 #include "core/run_outcome.h"
 #include "os/duration_text.h"
 #include "capnp_text.h"
+#include "run_designs.h"
 
 namespace mace::client {
 namespace {
@@ -168,6 +169,12 @@ void write_run_detail_fields(JsonWriter& w, api::RunDetail::Reader run) {
   write_list(w, "failure_groups", run.getFailureGroups());
   write_list(w, "coverage", run.getCoverage());
   write_kept_json(w, "environment", run.getEnvironmentJson());
+  // The run's own designs side by side, baseline first, when it built several.
+  w.key("designs");
+  if (auto designs = run_designs_comparison(run))
+    w.raw(comparison_json(*designs));
+  else
+    w.null();
   w.key("post_mortem");
   if (run.getPostMortem().getAssessment().size())
     write_json(w, run.getPostMortem());

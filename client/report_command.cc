@@ -10,11 +10,13 @@
 
 #include "answer_pages.h"
 #include "commands.h"
+#include "core/pareto.h"
 #include "core/run_outcome.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
 #include "render.h"
 #include "report_page.h"
+#include "run_designs.h"
 
 namespace mace::client {
 namespace {
@@ -131,6 +133,25 @@ void write_logs(JsonWriter& data, api::Maced::Client& maced, kj::AsyncIoContext&
   data.end_array();
 }
 
+// The run's designs' cycles against their cache area, one chart per gate workload: each
+// design that passed it with its cycles (core/pareto.h, as the evaluation report draws them).
+std::string design_charts(api::RunDetail::Reader detail) {
+  const auto designs = run_designs_comparison(detail);
+  if (!designs) return "";
+  std::string html;
+  std::size_t index = 0;
+  for (const auto& workload : designs->workloads) {
+    std::vector<ParetoPoint> points;
+    for (const auto& d : designs->designs) {
+      const ComparedResult* r = result_of(d, workload);
+      if (!r || r->verdict != "pass" || !r->cycles || !d.area) continue;
+      points.push_back({d.task_id, configuration_text(*d.configuration), *d.area, *r->cycles});
+    }
+    if (!points.empty()) html += pareto_chart_html(index++, workload, std::move(points));
+  }
+  return html;
+}
+
 }  // namespace
 
 int cmd_report(const GlobalOptions& global, const Arguments& args) {
@@ -183,7 +204,7 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     data.end_object();
 
     std::ofstream out(*output, std::ios::binary | std::ios::trunc);
-    out << report_html(data.str());
+    out << report_html(data.str(), design_charts(detail));
     out.close();
     if (!out) {
       std::cerr << "mace report: cannot write " << *output << "\n";

@@ -28,6 +28,11 @@ details pre { white-space: pre-wrap; max-height: 20em; overflow: auto; backgroun
 <pre id="script-errors" hidden></pre>
 <h1 id="title">MACE run</h1>
 <div id="report"></div>
+<div id="design-charts" hidden>)html";
+
+// Between the charts (static SVG written by core/pareto.h, moved into place by the script)
+// and the data.
+constexpr const char* kMiddle = R"html(</div>
 <script type="application/json" id="run-data">)html";
 
 constexpr const char* kTail = R"html(</script>
@@ -250,6 +255,37 @@ constexpr const char* kTail = R"html(</script>
     ct.setAttribute('data-tasks', configured.length);
   } else root.appendChild(el('p', {}, 'No task has a build configuration.'));
 
+  // Designs: one row per design the last iteration built, against the baseline (the
+  // first): what differs, each workload's cycles and change, the build, the cache area;
+  // then cycles against area with the Pareto front, per workload.
+  if (data.designs) {
+    section('Designs against the baseline');
+    var ds = data.designs, baseName = ds.designs[0].task_id;
+    var wl = ds.workloads.map(function (w) { return w.workload; });
+    function diffText(i) {
+      var parts = [];
+      ds.differences.forEach(function (d) { if (!d.values[i]['default']) parts.push(d.name + ' ' + d.values[i].value); });
+      return i === 0 ? 'baseline' : (parts.length ? parts.join('; ') : 'as the baseline');
+    }
+    function areaText(a) { return a === null || a === undefined ? '-' : a.toFixed(1); }
+    var drows = ds.designs.map(function (d, i) {
+      var row = [d.task_id, diffText(i)];
+      ds.workloads.forEach(function (w) {
+        var r = w.results[i];
+        row.push(r ? { text: r.verdict + ' ' + cyclesText(r.cycles), cls: r.verdict } : '-');
+        row.push({ text: i === 0 ? '' : (r && r.change_percent !== null ? (r.change_percent >= 0 ? '+' : '') + r.change_percent.toFixed(1) + '%' : '-'), cls: 'num' });
+      });
+      return row.concat([{ text: optSecs(d.build_wall_s), cls: 'num' }, { text: optSecs(d.build_cpu_s), cls: 'num' },
+                         { text: mib(d.build_peak_rss_bytes), cls: 'num' }, { text: areaText(d.area), cls: 'num' }]);
+    });
+    var dhead = ['design', 'against ' + baseName];
+    wl.forEach(function (w) { dhead.push(w + ' cycles'); dhead.push('change'); });
+    table(dhead.concat(['build wall', 'build CPU', 'peak memory', 'cache area']), drows, 'designs').setAttribute('data-designs', ds.designs.length);
+    var charts = document.getElementById('design-charts');
+    if (charts.children.length) { charts.hidden = false; root.appendChild(charts); }
+    else root.appendChild(el('p', { 'class': 'note' }, 'No design passed a gate workload with its cycles: no chart of cycles against area.'));
+  }
+
   // Verdicts, with each workload's cycles and their change against the run's default
   // configuration (its first task of OpenPiton's defaults that simulated something).
   section('Verdicts');
@@ -417,8 +453,8 @@ std::string script_data_json(std::string_view json) {
   return safe;
 }
 
-std::string report_html(const std::string& data_json) {
-  return std::string(kHead) + script_data_json(data_json) + kTail;
+std::string report_html(const std::string& data_json, const std::string& charts_html) {
+  return std::string(kHead) + charts_html + kMiddle + script_data_json(data_json) + kTail;
 }
 
 }  // namespace mace::client

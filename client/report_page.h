@@ -7,9 +7,11 @@
 
 namespace mace::client {
 
-// The page for `data_json`: {"run", "tasks", "events", "diagnoses", "narrowing_builds",
-// "post_mortem", "calls"} as `mace status / watch / calls --json` spell them.
-std::string report_html(const std::string& data_json);
+// The page for `data_json`: {"run", "tasks", "designs", "events", "diagnoses",
+// "narrowing_builds", "post_mortem", "calls"} as `mace status / watch / calls --json` spell
+// them. `charts_html`: the run's designs' charts of cycles against cache area (already
+// escaped HTML, core/pareto.h), which the page shows under its designs; "" for none.
+std::string report_html(const std::string& data_json, const std::string& charts_html = "");
 
 // `json` fit to stand between <script type="application/json"> and </script>: the same
 // JSON with every '<', '>', '&', U+2028 and U+2029 written as a \u escape.

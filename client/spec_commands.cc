@@ -21,8 +21,29 @@ struct SpecArgument {
   std::string text;
 };
 
-// The one FILE argument of spec check and submit; nullopt after saying why. At most one
-// byte over the spec limit is read: parse_run_spec_json, here or in maced, refuses it.
+// The spec with the command line's designs (--set, --sweep) laid over it: the same spec,
+// written back normalised, so maced judges what the user sees with `spec check`. Problems
+// name the option or, for the spec's own, the file; nothing then goes to maced.
+std::optional<std::string> with_design_options(const Arguments& args, const std::string& file, const std::string& text) {
+  const auto sets = args.values_of("--set");
+  const auto sweeps = args.values_of("--sweep");
+  if (sets.empty() && sweeps.empty()) return text;
+  SpecParseResult parsed = parse_run_spec_json(text);
+  if (!parsed.spec) {
+    print_errors(file, parsed.errors);
+    return std::nullopt;
+  }
+  if (FieldErrors errors = apply_design_options(parsed.spec->designs, parsed.spec->sweep, sets, sweeps);
+      !errors.empty()) {
+    print_errors("the command line", errors);
+    return std::nullopt;
+  }
+  return run_spec_to_json(*parsed.spec);
+}
+
+// The one FILE argument of spec check and submit, with the command line's designs; nullopt
+// after saying why. At most one byte over the spec limit is read: parse_run_spec_json, here
+// or in maced, refuses it.
 std::optional<SpecArgument> read_spec_argument(const Arguments& args, const char* usage) {
   if (args.positional.size() != 1) {
     std::cerr << "usage: " << usage << "\n";
@@ -33,7 +54,9 @@ std::optional<SpecArgument> read_spec_argument(const Arguments& args, const char
     std::cerr << "mace: " << input.error << "\n";
     return std::nullopt;
   }
-  return SpecArgument{args.positional[0], std::move(input.bytes)};
+  auto text = with_design_options(args, args.positional[0], input.bytes);
+  if (!text) return std::nullopt;
+  return SpecArgument{args.positional[0], std::move(*text)};
 }
 
 // REQ-PLAT-7/8: the command line picks vertex and gemini-2.5-flash unless --backend,
@@ -90,7 +113,7 @@ int check_with_maced(const GlobalOptions& global, const Arguments& args, const s
 }  // namespace
 
 int cmd_spec_check(const GlobalOptions& global, const Arguments& args) {
-  const auto argument = read_spec_argument(args, "mace spec check FILE");
+  const auto argument = read_spec_argument(args, "mace spec check FILE [--set C=S[,W]]... [--sweep C=S,S...]...");
   if (!argument) return kExitBadInput;
   const std::string& file = argument->file;
   const std::string& text = argument->text;
@@ -105,7 +128,7 @@ int cmd_spec_check(const GlobalOptions& global, const Arguments& args) {
 }
 
 int cmd_submit(const GlobalOptions& global, const Arguments& args) {
-  const auto argument = read_spec_argument(args, "mace submit FILE [--watch] [--backend B] [--model M]");
+  const auto argument = read_spec_argument(args, "mace submit FILE [--watch] [--backend B] [--model M] [--set C=S[,W]]... [--sweep C=S,S...]...");
   if (!argument) return kExitBadInput;
   const std::string& file = argument->file;
   const std::string& text = argument->text;

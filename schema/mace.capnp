@@ -83,6 +83,21 @@ struct RunSpec {
   dispatch @17 :Text;            # "queue" | "batches"; empty: maced's configured default
   runEveryWorkload @18 :Bool = false;  # simulate every gate workload of a task whatever
                                        # the others gave; false: stop at the first failure
+  designs @19 :List(Design);     # configurations to build as they are (docs/run-specs.md)
+  sweep @20 :List(CacheSweep);   # values per cache parameter, their product built
+  noBaseline @21 :Bool = false;  # JSON "baseline": false: OpenPiton's defaults not built too
+}
+
+struct Design {
+  name @0 :Text;
+  caches @1 :List(CacheSetting);  # a sizeBytes or associativity of 0 keeps the checkout's default
+  configRtl @2 :List(Text);
+}
+
+struct CacheSweep {
+  cache @0 :Text;                   # l1i | l1d | l15 | l2
+  sizes @1 :List(UInt64);           # bytes; empty: the default size
+  associativities @2 :List(UInt32); # empty: the default associativity
 }
 
 struct SpecSource {

@@ -3,7 +3,9 @@
 //
 // The reply is prose with directive lines in it. Only lines that start with a tag count:
 //   TASK: <id> | deps=<ids> | kind=<config|workload|unit_test|rtl> | <instruction>
-//   CACHES: <task id> | <name>=<size>,<associativity> ...      (l1i l1d l15 l2)
+//   CACHES: <task id> | <name>=<size>,<associativity> ...      (l1i l1d l15 l2; either
+//                                                             may be left out: <size> or
+//                                                             ,<associativity>)
 //   CONFIG_RTL: <task id> | <FLAG> ...                         (UPPER_SNAKE_CASE)
 //   NETWORK: <task id> | <2dmesh_config|xbar_config>           (co-design searches only)
 //
@@ -36,6 +38,8 @@
 
 namespace mace {
 
+// A cache's geometry as a plan or a spec's design asks for it; a parameter left at 0 keeps
+// the checkout's default (effective_caches fills it in).
 struct CacheOverride {
   int64_t size = 0;
   int64_t associativity = 0;

@@ -17,7 +17,12 @@ bool is_config_or_workload(const PlannedTask& t) { return builds_without_agent(t
 
 CacheGeometry effective_caches(const PlannedTask& task, const CacheGeometry& defaults) {
   CacheGeometry out = defaults;
-  for (const auto& [name, value] : task.caches) out[name] = value;
+  for (const auto& [name, value] : task.caches) {
+    CacheOverride& cache = out[name];
+    // A parameter the task leaves at 0 keeps the default's.
+    if (value.size) cache.size = value.size;
+    if (value.associativity) cache.associativity = value.associativity;
+  }
   return out;
 }
 

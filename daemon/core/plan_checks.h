@@ -17,7 +17,8 @@ namespace mace {
 
 using CacheGeometry = std::map<std::string, CacheOverride>;
 
-// The task's overrides over `defaults`: the geometry its build actually gets.
+// The task's overrides over `defaults`, a parameter it leaves at 0 the default's: the
+// geometry its build actually gets.
 CacheGeometry effective_caches(const PlannedTask& task, const CacheGeometry& defaults);
 
 // One string per distinct build: the caches, RTL defines and network, in a canonical order.

@@ -219,9 +219,8 @@ std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::st
     std::string tight = tighten(rest);
     for (std::string_view entry : split_any(tight, " |;")) {
       size_t eq = entry.find('=');
-      size_t comma = entry.find(',');
       std::string cache = lower(entry.substr(0, eq));
-      if (eq == std::string_view::npos || comma == std::string_view::npos || comma < eq) {
+      if (eq == std::string_view::npos) {
         reason = "cache entry \"" + std::string(entry) + "\" is not <name>=<size>,<associativity>";
         return std::nullopt;
       }
@@ -229,10 +228,17 @@ std::optional<Directive> parse_directive(Tag tag, std::string_view body, std::st
         reason = "unknown cache \"" + std::string(entry.substr(0, eq)) + "\" (l1i, l1d, l15, l2)";
         return std::nullopt;
       }
-      auto size = positive_integer(entry.substr(eq + 1, comma - eq - 1));
-      auto ways = positive_integer(entry.substr(comma + 1));
-      if (!size || !ways) {
-        reason = "cache entry \"" + std::string(entry) + "\": size and associativity must be positive integers";
+      // <size>,<associativity>; <size> alone or ,<associativity> alone keeps the other as
+      // the checkout has it (0 until effective_caches fills it in).
+      std::string_view value = entry.substr(eq + 1);
+      const size_t comma = value.find(',');
+      std::string_view size_text = value.substr(0, comma);
+      std::string_view ways_text = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+      std::optional<int64_t> size = size_text.empty() ? std::optional<int64_t>(0) : positive_integer(size_text);
+      std::optional<int64_t> ways = comma == std::string_view::npos ? std::optional<int64_t>(0) : positive_integer(ways_text);
+      if (!size || !ways || (*size == 0 && *ways == 0)) {
+        reason = "cache entry \"" + std::string(entry) +
+                 "\": size and associativity must be positive integers (one may be left out)";
         return std::nullopt;
       }
       d.caches.emplace_back(cache, CacheOverride{*size, *ways});
@@ -408,7 +414,9 @@ std::string cache_title(std::string_view name) {
 }
 
 std::string describe(const CacheOverride& cache) {
-  return std::to_string(cache.size) + " B " + std::to_string(cache.associativity) + "-way";
+  const std::string size = cache.size ? std::to_string(cache.size) + " B" : "the default size";
+  const std::string ways = cache.associativity ? std::to_string(cache.associativity) + "-way" : "the default ways";
+  return size + " " + ways;
 }
 
 std::string plan_to_json(const Plan& plan) {
@@ -419,7 +427,12 @@ std::string plan_to_json(const Plan& plan) {
     for (const auto& d : t.deps) w.value(d);
     w.end_array().field("kind", to_string(t.kind)).field("instruction", t.instruction).key("caches").begin_object();
     for (const auto& [name, c] : t.caches) {
-      w.key(name).begin_object().field("size", c.size).field("associativity", c.associativity).end_object();
+      // 0 is "as the checkout has it": null, so a script never reads it as a size.
+      w.key(name).begin_object().key("size");
+      c.size ? w.value(c.size) : w.null();
+      w.key("associativity");
+      c.associativity ? w.value(c.associativity) : w.null();
+      w.end_object();
     }
     w.end_object().key("config_rtl").begin_array();
     for (const auto& f : t.config_rtl) w.value(f);

@@ -44,6 +44,15 @@ std::string planner_prompt(const PromptInputs& in) {
          "override):\n";
   append_indented(out, in.default_caches, "  ");
 
+  // The spec's own designs are where the user wants the search to start.
+  if (spec.names_designs()) {
+    out += "\nThe run spec names these designs as the starting point; plan a config task for each "
+           "(its name as the task id, its caches in a CACHES: line, its defines in a CONFIG_RTL: "
+           "line) unless the objective or an earlier iteration says otherwise:\n";
+    for (const DesignPoint& design : spec.all_designs())
+      out += "  - " + design.name + ": " + design_text(design) + "\n";
+  }
+
   if (!in.diagnoses.empty()) {
     out += "\nEarlier diagnoses in this run, oldest first; do not repeat a failed approach:\n";
     for (const PriorDiagnosis& d : in.diagnoses) {

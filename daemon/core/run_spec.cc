@@ -460,8 +460,53 @@ FieldErrors validate_run_spec(const RunSpec& spec) {
   check_range(errors, "checkouts", spec.checkouts, kMaxCheckouts);
   check_tools(spec, errors);
   check_replay(spec, errors);
+  for (FieldError& e : check_design_points(spec.designs, spec.sweep)) errors.push_back(std::move(e));
   return errors;
 }
+
+namespace {
+
+// A parameter left at 0 (the checkout's default) is null, as the JSON form spells it.
+void write_parameter(JsonWriter& w, std::string_view key, int64_t value) {
+  w.key(key);
+  value ? w.value(value) : w.null();
+}
+
+void write_design_fields(JsonWriter& w, const RunSpec& spec) {
+  w.key("designs").begin_array();
+  for (const auto& d : spec.designs) {
+    w.begin_object().field("name", d.name).key("caches").begin_object();
+    for (const auto& [cache, c] : d.caches) {
+      w.key(cache).begin_object();
+      write_parameter(w, "size", c.size);
+      write_parameter(w, "associativity", c.associativity);
+      w.end_object();
+    }
+    w.end_object().key("config_rtl").begin_array();
+    for (const auto& define : d.config_rtl) w.value(define);
+    w.end_array().end_object();
+  }
+  w.end_array();
+  w.key("sweep").begin_object();
+  for (const auto& [cache, values] : spec.sweep) {
+    w.key(cache).begin_object();
+    if (!values.sizes.empty()) {
+      w.key("size").begin_array();
+      for (int64_t v : values.sizes) w.value(v);
+      w.end_array();
+    }
+    if (!values.associativities.empty()) {
+      w.key("associativity").begin_array();
+      for (int64_t v : values.associativities) w.value(v);
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_object();
+  w.field("baseline", spec.baseline);
+}
+
+}  // namespace
 
 std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   JsonWriter w(pretty);
@@ -533,6 +578,7 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   w.key("from");
   spec.replay.from ? w.value(*spec.replay.from) : w.null();
   w.end_object();
+  write_design_fields(w, spec);
   w.end_object();
   return w.take();
 }

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/design_points.h"
 #include "core/dispatch.h"
 #include "core/field_error.h"
 #include "core/run_spec_limits.h"
@@ -97,12 +98,22 @@ struct RunSpec {
   // check` has no daemon to ask.
   std::vector<std::string> tools;
   ReplaySettings replay;
+  // The designs the run builds as they are (core/design_points.h): named ones, a sweep's
+  // product, and OpenPiton's defaults as the baseline unless `baseline` is false. With the
+  // direct planner each is a config task; an LLM planner is told them as its starting point.
+  std::vector<DesignPoint> designs;
+  DesignSweep sweep;
+  bool baseline = true;
 
   int64_t effective_rtl_timeout() const { return rtl_timeout.value_or(kDefaultRtlTimeout); }
   // What `program`'s simulation gets: its own value when workload_args sets one, else the
   // spec's.
   int64_t effective_rtl_timeout(const std::string& program) const;
   std::optional<int64_t> effective_max_cycle(const std::string& program) const;
+  // Whether the spec names designs of its own (a list or a sweep).
+  bool names_designs() const { return !designs.empty() || !sweep.empty(); }
+  // Every design the run builds, baseline first (run_designs).
+  std::vector<DesignPoint> all_designs() const { return run_designs(designs, sweep, baseline); }
   bool operator==(const RunSpec&) const = default;
 };
 

@@ -35,12 +35,14 @@ using FieldNames = std::span<const std::string_view>;
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "run_every_workload",
     "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
-    "tools", "replay"};
+    "tools", "replay", "designs", "sweep", "baseline"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
                                                     "options"};
 constexpr std::string_view kOptionsFields[] = {"rtl_edits", "fast_path", "task_prompts", "build_only"};
 constexpr std::string_view kReplayFields[] = {"cache", "bypass", "from"};
+constexpr std::string_view kDesignFields[] = {"name", "caches", "config_rtl"};
+constexpr std::string_view kGeometryFields[] = {"size", "associativity"};
 
 constexpr std::string_view kBoolean = "must be true or false";
 constexpr std::string_view kNonEmptyString = "must be a non-empty string";
@@ -101,6 +103,8 @@ FieldNames listed_names(const std::vector<PathStep>& parents) {
   if (parents.size() == 1 && top == "options") return kOptionsFields;
   if (parents.size() == 1 && top == "replay") return kReplayFields;
   if (parents.size() == 2 && top == "workload_args") return kWorkloadArgsFields;
+  if (parents.size() == 2 && top == "designs") return kDesignFields;
+  if ((parents.size() == 4 && top == "designs") || (parents.size() == 2 && top == "sweep")) return kGeometryFields;
   return {};
 }
 
@@ -188,6 +192,13 @@ class SpecReader {
   void read_tools(element e);
   void read_replay(element e);
   std::vector<std::string> read_function_names(element e, const std::string& path);
+  void read_designs(element e);
+  void read_design(element e, const std::string& path, DesignPoint& design);
+  void read_sweep(element e);
+  // A cache name of kCacheNames as an object key; reports any other.
+  bool known_cache(std::string_view key, const std::string& path);
+  // A size: bytes as an integer, or a string with a unit ("4KiB"); 0 after refusing it.
+  int64_t read_size(element e, const std::string& path);
   void add_value_errors();
 
   RunSpec spec_;
@@ -380,6 +391,12 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     read_tools(value);
   } else if (key == "replay") {
     read_replay(value);
+  } else if (key == "designs") {
+    read_designs(value);
+  } else if (key == "sweep") {
+    read_sweep(value);
+  } else if (key == "baseline") {
+    if (auto b = read_bool(value, path)) spec_.baseline = *b;
   }
 }
 
@@ -563,6 +580,97 @@ void SpecReader::read_replay(element e) {
                      spec_.replay.from = read_string(value, path, "must be a run ID");
                    }
                  });
+}
+
+bool SpecReader::known_cache(std::string_view key, const std::string& path) {
+  if (std::find(std::begin(kCacheNames), std::end(kCacheNames), key) != std::end(kCacheNames)) return true;
+  report(path, "unknown cache; expected one of: " + joined(kCacheNames));
+  return false;
+}
+
+int64_t SpecReader::read_size(element e, const std::string& path) {
+  constexpr std::string_view rule = "must be a size in bytes, as an integer or a string such as \"4KiB\"";
+  std::optional<int64_t> bytes;
+  if (e.type() == element_type::INT64 && e.get_int64().value_unsafe() > 0) bytes = e.get_int64().value_unsafe();
+  else if (e.is_string()) bytes = parse_size_text(e.get_string().value_unsafe());
+  if (!bytes) {
+    reject(path, rule, e);
+    return 0;
+  }
+  return *bytes;
+}
+
+void SpecReader::read_designs(element e) {
+  auto designs = read_array(e, "designs", "must be an array of designs, each {" + joined(kDesignFields) + "}",
+                            kMaxDesigns, "designs");
+  if (!designs) return;
+  size_t index = 0;
+  for (element value : *designs) {
+    const std::string path = element_path("designs", index++);
+    DesignPoint& design = spec_.designs.emplace_back();
+    if (!value.is_object()) {
+      reject(path, "must be an object with " + joined(kDesignFields), value);
+      continue;
+    }
+    if (object_of(value).at_key("name").error()) reject(path + ".name", "required field is missing; give the design a name");
+    read_design(value, path, design);
+  }
+}
+
+void SpecReader::read_design(element e, const std::string& path, DesignPoint& design) {
+  for_each_field(object_of(e), path, kDesignFields, [&](std::string_view key, element value, const std::string& at) {
+    if (key == "name") {
+      design.name = read_string(value, at, "must be a name of letters, digits, '_', '.' or '-'").value_or("");
+    } else if (key == "config_rtl") {
+      auto defines = read_array(value, at, "must be an array of RTL defines", kMaxDesignDefines, "RTL defines");
+      if (!defines) return;
+      size_t i = 0;
+      for (element define : *defines)
+        design.config_rtl.push_back(read_string(define, element_path(at, i++), "must be an RTL define").value_or(""));
+    } else if (!value.is_object()) {
+      reject(at, "must be an object mapping caches (" + joined(kCacheNames) + ") to {size, associativity}", value);
+    } else {
+      for_each_member(object_of(value), at, [&](std::string_view cache, element geometry, const std::string& cache_path) {
+        if (!known_cache(cache, cache_path)) return;
+        if (!geometry.is_object()) {
+          reject(cache_path, "must be an object with size, associativity or both", geometry);
+          return;
+        }
+        CacheOverride& c = design.caches[std::string(cache)];
+        for_each_field(object_of(geometry), cache_path, kGeometryFields,
+                       [&](std::string_view field, element v, const std::string& field_path) {
+                         if (v.is_null()) return;  // the checkout's default
+                         if (field == "size") c.size = read_size(v, field_path);
+                         else c.associativity = read_integer(v, field_path, "must be an integer, a power of two").value_or(0);
+                       });
+      });
+    }
+  });
+}
+
+void SpecReader::read_sweep(element e) {
+  if (!e.is_object()) {
+    reject("sweep", "must be an object mapping caches (" + joined(kCacheNames) + ") to {size: [...], associativity: [...]}", e);
+    return;
+  }
+  for_each_member(object_of(e), "sweep", [&](std::string_view cache, element value, const std::string& path) {
+    if (!known_cache(cache, path)) return;
+    if (!value.is_object()) {
+      reject(path, "must be an object with \"size\" and/or \"associativity\", each a list", value);
+      return;
+    }
+    CacheSweep& sweep = spec_.sweep[std::string(cache)];
+    for_each_field(object_of(value), path, kGeometryFields, [&](std::string_view field, element list, const std::string& at) {
+      auto values = read_array(list, at, "must be a list of values", kMaxSweepValues, "values");
+      if (!values) return;
+      size_t i = 0;
+      for (element v : *values) {
+        const std::string value_path = element_path(at, i++);
+        if (field == "size") sweep.sizes.push_back(read_size(v, value_path));
+        else sweep.associativities.push_back(read_integer(v, value_path, "must be an integer, a power of two").value_or(0));
+      }
+    });
+  });
 }
 
 }  // namespace

@@ -286,8 +286,8 @@ std::string_view describe(PlannerKind planner) {
   switch (planner) {
     case PlannerKind::llm: return "planned by the LLM towards the objective";
     case PlannerKind::direct:
-      return "direct planner: built the spec's core and mesh with OpenPiton's defaults and ran "
-             "the gate workloads; it did not try to meet the objective";
+      return "direct planner: built the spec's designs (without any, its core and mesh with "
+             "OpenPiton's defaults) and ran the gate workloads; it did not try to meet the objective";
     case PlannerKind::replay: return "a replay: the original run's decisions, served from its record";
     case PlannerKind::fault_check:
       return "fault check: the suite's expert configuration with a seeded fault, no LLM";

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
+#include "core/direct_planner.h"
 #include "core/joined.h"
-#include "eval/cache_area.h"
+#include "core/cache_area.h"
 
 namespace mace::eval {
 
@@ -47,20 +48,15 @@ std::vector<CodesignDesign> codesign_designs(const RunSpec& spec, const SuiteCon
 std::string codesign_plan_reply(const RunSpec& spec, const std::vector<CodesignDesign>& designs) {
   std::string reply;
   for (size_t i = 0; i < designs.size(); ++i) {
-    const std::string id = "d" + std::to_string(i + 1);
     const CodesignDesign& design = designs[i];
-    reply += "TASK: " + id + " | deps= | kind=config | Co-design candidate " + std::to_string(i + 1) +
-             " (cache area " + std::to_string(static_cast<int64_t>(tile_cache_area(design.config.caches))) +
-             " KiB-equivalents per tile" + (design.network.empty() ? "" : ", network " + design.network) +
-             "): build the " + std::string(to_string(spec.core)) + " " + std::to_string(spec.mesh_x) +
-             "x" + std::to_string(spec.mesh_y) + " mesh and run " + joined(spec.workloads) + "\n";
-    reply += "CACHES: " + id + " |";
-    for (const auto& [name, cache] : design.config.caches)
-      reply += " " + name + "=" + std::to_string(cache.size) + "," + std::to_string(cache.associativity);
-    reply += "\n";
-    if (!design.config.defines.empty())
-      reply += "CONFIG_RTL: " + id + " | " + joined(design.config.defines, " ") + "\n";
-    if (!design.network.empty()) reply += "NETWORK: " + id + " | " + design.network + "\n";
+    reply += design_task_lines(
+        "d" + std::to_string(i + 1),
+        "Co-design candidate " + std::to_string(i + 1) + " (cache area " +
+            std::to_string(static_cast<int64_t>(tile_cache_area(design.config.caches))) + " KiB-equivalents per tile" +
+            (design.network.empty() ? "" : ", network " + design.network) + "): build the " +
+            std::string(to_string(spec.core)) + " " + std::to_string(spec.mesh_x) + "x" + std::to_string(spec.mesh_y) +
+            " mesh and run " + joined(spec.workloads),
+        design.config.caches, design.config.defines, design.network);
   }
   return reply;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The designs a co-design search evaluates (REQ-EVAL-8): cache geometries within the task's
-// area budget (eval/cache_area.h), and, where the core and mesh allow, OpenPiton's other
+// area budget (core/cache_area.h), and, where the core and mesh allow, OpenPiton's other
 // on-chip network. Every design is built and checked through the loop as a config task of
 // one plan; a design is feasible when every gate workload passes on it.
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <map>
 
-#include "eval/pareto.h"
+#include "core/pareto.h"
 
 namespace mace::eval {
 namespace {
@@ -111,13 +111,6 @@ std::string chart_or_sentence(const std::string& chart, const std::vector<std::p
   return any ? chart : "<p class=\"no-plot\">" + escaped(sentence) + "</p>\n";
 }
 
-// 133920 as "133,920".
-std::string grouped_digits(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-  return (n < 0 ? "-" : "") + digits;
-}
-
 // One row per job, in the batch's order: its run, method, task, repeat, how it ended, its
 // last iteration's verdicts with their cycles and, for a fault check that caught its fault, what caught it.
 std::string job_table(const BatchView& batch) {
@@ -149,14 +142,10 @@ std::string job_table(const BatchView& batch) {
   return html + "</tbody></table>\n";
 }
 
-// REQ-EVAL-8: a chart draws at most this many designs (the front first), so a batch of
-// thousands of designs still gives a page a browser opens.
-constexpr std::size_t kMaxChartPoints = 500;
-
 // The feasible designs of the batch's co-design searches, per gate workload in the order
 // first met: each design that passed with its area and that workload's cycles.
-std::vector<std::pair<std::string, std::vector<DesignPoint>>> codesign_points(const BatchView& batch) {
-  std::vector<std::pair<std::string, std::vector<DesignPoint>>> out;
+std::vector<std::pair<std::string, std::vector<ParetoPoint>>> codesign_points(const BatchView& batch) {
+  std::vector<std::pair<std::string, std::vector<ParetoPoint>>> out;
   for (const auto& job : batch.jobs) {
     if (!is_codesign(job.method)) continue;
     for (const auto& design : job.design_results) {
@@ -174,96 +163,6 @@ std::vector<std::pair<std::string, std::vector<DesignPoint>>> codesign_points(co
   return out;
 }
 
-// The `index`th gate workload's designs as area (x) against cycles (y), the Pareto front filled and
-// joined by its staircase, every other design hollow; below it, the front as a table.
-std::string pareto_chart(std::size_t index, const std::string& workload, std::vector<DesignPoint> points) {
-  constexpr int kHeight = 320, kLeft = 80, kRight = 20, kTop = 30, kBottom = 46;
-  std::vector<bool> front = pareto_front(points);
-  // The front first, each part by area: what is drawn when not everything can be.
-  std::vector<std::size_t> order(points.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (front[a] != front[b]) return static_cast<bool>(front[a]);
-    return points[a].area < points[b].area;
-  });
-  const std::size_t drawn = std::min(order.size(), kMaxChartPoints);
-  double min_area = points[order[0]].area, max_area = min_area;
-  int64_t min_cycles = points[order[0]].cycles, max_cycles = min_cycles;
-  for (std::size_t k = 0; k < drawn; ++k) {
-    const auto& p = points[order[k]];
-    min_area = std::min(min_area, p.area);
-    max_area = std::max(max_area, p.area);
-    min_cycles = std::min(min_cycles, p.cycles);
-    max_cycles = std::max(max_cycles, p.cycles);
-  }
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
-  auto x_of = [&](double area) {
-    return kLeft + (max_area > min_area ? plot_w * (area - min_area) / (max_area - min_area) : plot_w / 2);
-  };
-  auto y_of = [&](int64_t cycles) {
-    return kTop + (max_cycles > min_cycles
-                       ? plot_h * (1.0 - static_cast<double>(cycles - min_cycles) /
-                                             static_cast<double>(max_cycles - min_cycles))
-                       : plot_h / 2);
-  };
-  const std::string id = "plot-pareto-" + std::to_string(index + 1);
-  std::string svg = "<svg id=\"" + id + "\" class=\"plot pareto\" data-workload=\"" + escaped(workload) +
-                    "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(kWidth) +
-                    "\" height=\"" + std::to_string(kHeight) + "\" role=\"img\" aria-label=\"cache area against " +
-                    escaped(workload) + " cycles\">";
-  svg += "<text x=\"4\" y=\"18\" font-weight=\"bold\">" + escaped(workload) +
-         ": cycles against cache area per tile</text>";
-  svg += "<rect x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(kTop) + "\" width=\"" +
-         fixed(plot_w, 0) + "\" height=\"" + fixed(plot_h, 0) + "\" fill=\"none\" stroke=\"#ccc\"/>";
-  // The staircase through the front: from each front design to the next larger one.
-  std::vector<std::size_t> on_front;
-  for (std::size_t k = 0; k < drawn; ++k)
-    if (front[order[k]]) on_front.push_back(order[k]);
-  std::string path;
-  for (std::size_t k = 0; k < on_front.size(); ++k) {
-    const auto& p = points[on_front[k]];
-    path += k == 0 ? "M" + fixed(x_of(p.area), 1) + " " + fixed(y_of(p.cycles), 1)
-                   : " H" + fixed(x_of(p.area), 1) + " V" + fixed(y_of(p.cycles), 1);
-  }
-  if (on_front.size() > 1)
-    svg += "<path class=\"front-line\" d=\"" + path + "\" fill=\"none\" stroke=\"#c0504d\"/>";
-  for (std::size_t k = 0; k < drawn; ++k) {
-    const auto& p = points[order[k]];
-    const bool f = front[order[k]];
-    svg += "<circle class=\"" + std::string(f ? "front" : "dominated") + "\" cx=\"" + fixed(x_of(p.area), 1) +
-           "\" cy=\"" + fixed(y_of(p.cycles), 1) + "\" r=\"5\" " +
-           (f ? "fill=\"#c0504d\"" : "fill=\"none\" stroke=\"#4a7bb7\"") + "><title>" + escaped(p.label) +
-           ": " + escaped(p.configuration) + "; area " + fixed(p.area, 1) + ", " + grouped_digits(p.cycles) +
-           " cycles</title></circle>";
-  }
-  const int axis_y = kHeight - kBottom;
-  svg += "<text x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(axis_y + 16) + "\">" +
-         fixed(min_area, 1) + "</text>";
-  svg += "<text x=\"" + fixed(kLeft + plot_w, 0) + "\" y=\"" + std::to_string(axis_y + 16) +
-         "\" text-anchor=\"end\">" + fixed(max_area, 1) + "</text>";
-  svg += "<text x=\"" + fixed(kLeft + plot_w / 2, 0) + "\" y=\"" + std::to_string(axis_y + 36) +
-         "\" text-anchor=\"middle\">cache area per tile (KiB-equivalents)</text>";
-  svg += "<text x=\"" + std::to_string(kLeft - 6) + "\" y=\"" + std::to_string(kTop + 10) +
-         "\" text-anchor=\"end\">" + grouped_digits(max_cycles) + "</text>";
-  svg += "<text x=\"" + std::to_string(kLeft - 6) + "\" y=\"" + std::to_string(axis_y) +
-         "\" text-anchor=\"end\">" + grouped_digits(min_cycles) + "</text>";
-  svg += "<text x=\"4\" y=\"" + std::to_string(kTop + static_cast<int>(plot_h / 2)) + "\">cycles</text>";
-  svg += "</svg>\n";
-  if (drawn < points.size())
-    svg += "<p class=\"not-drawn\">" + std::to_string(points.size() - drawn) + " of " +
-           std::to_string(points.size()) + " designs not drawn: a chart shows at most " +
-           std::to_string(kMaxChartPoints) + ", the Pareto front first.</p>\n";
-  std::string table = "<table class=\"pareto-front\" data-workload=\"" + escaped(workload) +
-                      "\"><thead><tr><th>design</th><th>configuration</th><th>area</th><th>" + escaped(workload) +
-                      " cycles</th></tr></thead><tbody>\n";
-  for (std::size_t k = 0; k < on_front.size(); ++k) {
-    const auto& p = points[on_front[k]];
-    table += "<tr><td>" + escaped(p.label) + "</td><td>" + escaped(p.configuration) + "</td><td class=\"num\">" +
-             fixed(p.area, 1) + "</td><td class=\"num\">" + grouped_digits(p.cycles) + "</td></tr>\n";
-  }
-  return svg + table + "</tbody></table>\n";
-}
-
 // The co-design section: nothing for a batch without a search; a sentence for searches
 // that found no feasible design with cycles.
 std::string codesign_section(const BatchView& batch) {
@@ -278,7 +177,7 @@ std::string codesign_section(const BatchView& batch) {
   const auto workloads = codesign_points(batch);
   if (workloads.empty())
     return html + "<p class=\"no-plot\">No co-design search has a feasible design with cycles yet.</p>\n";
-  for (std::size_t i = 0; i < workloads.size(); ++i) html += pareto_chart(i, workloads[i].first, workloads[i].second);
+  for (std::size_t i = 0; i < workloads.size(); ++i) html += pareto_chart_html(i, workloads[i].first, workloads[i].second);
   return html;
 }
 

@@ -42,7 +42,7 @@ struct JobDesign {
   bool passed = false;
   std::string configuration;           // configuration_text
   bool default_configuration = false;  // OpenPiton's defaults on the run's core and mesh
-  double area = 0;  // its caches' area per tile, in the area model's units (eval/cache_area.h)
+  double area = 0;  // its caches' area per tile, in the area model's units (core/cache_area.h)
   std::vector<WorkloadFigures> results;
 };
 

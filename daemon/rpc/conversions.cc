@@ -419,6 +419,50 @@ std::string at(const std::string& list, size_t i) { return list + "[" + std::to_
 
 }  // namespace
 
+namespace {
+
+// The designs of the structured form as the JSON form spells them: a parameter of 0 keeps
+// the checkout's default (null), a cache named twice is a repeated key the reader refuses.
+void write_designs(JsonWriter& w, WireText& texts, api::RunSpec::Reader in) {
+  w.key("designs").begin_array();
+  size_t index = 0;
+  for (auto design : in.getDesigns()) {
+    const std::string path = at("designs", index++);
+    w.begin_object().field("name", texts(design.getName(), path + ".name")).key("caches").begin_object();
+    for (auto cache : design.getCaches()) {
+      w.key(texts(cache.getName(), path + ".caches")).begin_object().key("size");
+      cache.getSizeBytes() ? w.value(cache.getSizeBytes()) : w.null();
+      w.key("associativity");
+      cache.getAssociativity() ? w.value(cache.getAssociativity()) : w.null();
+      w.end_object();
+    }
+    w.end_object().key("config_rtl").begin_array();
+    size_t define = 0;
+    for (auto name : design.getConfigRtl()) w.value(texts(name, at(path + ".config_rtl", define++)));
+    w.end_array().end_object();
+  }
+  w.end_array();
+  w.key("sweep").begin_object();
+  for (auto sweep : in.getSweep()) {
+    w.key(texts(sweep.getCache(), "sweep")).begin_object();
+    if (sweep.getSizes().size() > 0) {
+      w.key("size").begin_array();
+      for (auto size : sweep.getSizes()) w.value(size);
+      w.end_array();
+    }
+    if (sweep.getAssociativities().size() > 0) {
+      w.key("associativity").begin_array();
+      for (auto ways : sweep.getAssociativities()) w.value(ways);
+      w.end_array();
+    }
+    w.end_object();
+  }
+  w.end_object();
+  w.field("baseline", !in.getNoBaseline());
+}
+
+}  // namespace
+
 SpecParseResult from_wire(api::RunSpec::Reader in) {
   WireText texts;
   JsonWriter w;
@@ -503,6 +547,7 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
     if (replay.getFrom().size() > 0) w.field("from", texts(replay.getFrom(), "replay.from"));
     w.end_object();
   }
+  write_designs(w, texts, in);
   w.end_object();
   if (FieldErrors errors = texts.take_errors(); !errors.empty()) return {std::nullopt, errors};
   return parse_run_spec_json(w.str());

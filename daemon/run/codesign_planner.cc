@@ -4,7 +4,7 @@
 
 #include "core/plan.h"
 #include "core/joined.h"
-#include "eval/cache_area.h"
+#include "core/cache_area.h"
 #include "eval/codesign_designs.h"
 #include "eval/results.h"
 
@@ -34,7 +34,7 @@ std::string codesign_designs_reply(const RunSpec& spec, const std::string& reply
   std::vector<eval::CodesignDesign> designs;
   for (const auto& task : plan.tasks) {
     if (task.kind != TaskKind::config || designs.size() >= eval::kMaxCodesignDesigns) continue;
-    if (eval::tile_cache_area(task.caches) > area_budget) continue;
+    if (tile_cache_area(task.caches) > area_budget) continue;
     // The mesh is the default; any other network only where the search offers it.
     std::string network = task.network == "2dmesh_config" ? "" : task.network;
     if (!network.empty() && std::find(networks.begin(), networks.end(), network) == networks.end())

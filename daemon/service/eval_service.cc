@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "eval/cache_area.h"
+#include "core/cache_area.h"
 #include "eval/codesign_designs.h"
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
@@ -310,7 +310,7 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
             const DesignConfiguration config = store::task_configuration(t, run->default_caches);
             eval::JobDesign design{t.task_id, t.iteration, t.build_id, t.passed.value_or(false),
                                    configuration_text(config), is_default_configuration(config),
-                                   eval::design_cache_area(config), {}};
+                                   design_cache_area(config), {}};
             for (const auto& r : t.results)
               design.results.push_back({r.workload, std::string(to_string(r.verdict)), r.cycles});
             out.design_results.push_back(std::move(design));

@@ -22,7 +22,8 @@ ProcessResult mace(const std::vector<std::string>& args) {
 TEST(CommandHelpTest, ACommandsHelpIsAboutThatCommandAlone) {
   auto r = mace({"submit", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_THAT(r.out, StartsWith("usage: mace submit FILE [--watch] [--backend B] [--model M]\n"));
+  EXPECT_THAT(r.out, StartsWith("usage: mace submit FILE [--watch] [--backend B] [--model M] [--set CACHE=SIZE[,WAYS]]... "
+                                    "[--sweep CACHE=SIZE,...]...\n"));
   EXPECT_THAT(r.out, Not(HasSubstr("eval submit")));
   EXPECT_THAT(r.out, Not(HasSubstr("cancel")));
   EXPECT_EQ(mace({"help", "submit"}).out, r.out);
@@ -49,7 +50,7 @@ TEST(CommandHelpTest, CommandsPrintingModelAndLogTextTakeRaw) {
 TEST(CommandHelpTest, TheOverallHelpListsEveryCommandOnALineOfItsOwn) {
   auto r = mace({"--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* line : {"\n  submit FILE [--watch] [--backend B] [--model M]\n      ",
+  for (const char* line : {"\n  submit FILE [--watch] [--backend B] [--model M] [--set CACHE=SIZE[,WAYS]]... [--sweep CACHE=SIZE,...]...\n      ",
                            "\n  watch RUN ", "\n  eval submit SUITE --methods M[,M...] [--repeats N]",
                            "\n  eval cancel BATCH", "\n  spec check FILE", "\n  version "})
     EXPECT_THAT(r.out, HasSubstr(line));

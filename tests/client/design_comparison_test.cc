@@ -80,11 +80,11 @@ TEST(DesignComparison, JsonHasEveryDesignTheDifferencesAndEachChange) {
 
 TEST(DesignComparison, CsvHasARowPerDesignAndWorkloadWithTheDifferingItems) {
   EXPECT_EQ(comparison_csv(two_l1d_sizes()),
-            "run_id,task_id,iteration,workload,verdict,cycles,change_percent,L1D\n"
-            "r1,plain,1,hello,pass,13886,0.00,\"8 KiB, 4-way\"\n"
-            "r1,plain,1,memstress,pass,80000,0.00,\"8 KiB, 4-way\"\n"
-            "r1,small,1,hello,pass,13886,0.00,\"4 KiB, 4-way\"\n"
-            "r1,small,1,memstress,pass,90000,12.50,\"4 KiB, 4-way\"\n");
+            "run_id,task_id,iteration,workload,verdict,cycles,change_percent,area,L1D\n"
+            "r1,plain,1,hello,pass,13886,0.00,,\"8 KiB, 4-way\"\n"
+            "r1,plain,1,memstress,pass,80000,0.00,,\"8 KiB, 4-way\"\n"
+            "r1,small,1,hello,pass,13886,0.00,,\"4 KiB, 4-way\"\n"
+            "r1,small,1,memstress,pass,90000,12.50,,\"4 KiB, 4-way\"\n");
 }
 
 }  // namespace

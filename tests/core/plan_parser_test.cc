@@ -226,7 +226,7 @@ TEST(PlanParser, CachesSetsAllFourCaches) {
 TEST(PlanParser, CachesAcceptsOnlyPositiveIntegers) {
   // REQ-PLAN-10
   for (const char* entry : {"l1d=0,4", "l1d=8192,0", "l1d=-8192,4", "l1d=8192,-4", "l1d=8k,4",
-                            "l1d=8192.0,4", "l1d=8192", "l1d=,4", "l1d=8192,4,2", "l1d=+8192,4",
+                            "l1d=8192.0,4", "l1d=", "l1d=,", "l1d=8192,4,2", "l1d=+8192,4",
                             "l1d=99999999999999999999,4", "l3=8192,4", "l1d:8192,4", "l1d=0x2000,4"}) {
     Plan plan = parse_plan(std::string("TASK: t | deps= | kind=config | x\nCACHES: t | l2=65536,4 ") +
                            entry + "\n");
@@ -234,6 +234,16 @@ TEST(PlanParser, CachesAcceptsOnlyPositiveIntegers) {
     EXPECT_EQ(plan.skipped.size(), 1u) << entry;
     EXPECT_TRUE(plan.usable()) << entry;
   }
+}
+
+// A size alone, or an associativity alone, keeps the other as the checkout has it (0).
+TEST(PlanParser, ACacheEntryMayLeaveOneParameterToTheCheckout) {
+  Plan plan = parse_plan("TASK: t | deps= | kind=config | x\nCACHES: t | l15=4096 l2=,8\n");
+  ASSERT_TRUE(plan.usable());
+  EXPECT_THAT(plan.skipped, IsEmpty());
+  EXPECT_EQ(plan.tasks[0].caches.at("l15"), (CacheOverride{4096, 0}));
+  EXPECT_EQ(plan.tasks[0].caches.at("l2"), (CacheOverride{0, 8}));
+  EXPECT_EQ(describe(plan.tasks[0].caches.at("l2")), "the default size 8-way");
 }
 
 TEST(PlanParser, CachesWithoutEntriesOrTaskIsSkipped) {

@@ -25,7 +25,8 @@ using testing::StartsWith;
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
     "core, mesh, workloads, objective, budget, coverage, run_every_workload, rtl_timeout, "
-    "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay";
+    "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay, "
+    "designs, sweep, baseline";
 
 std::string with_budget(std::string_view budget_members) {
   return spec_json(R"("budget":{)" + std::string(budget_members) + "}");
@@ -754,7 +755,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
             "run_every_workload, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
-            "dispatch, tools, replay");
+            "dispatch, tools, replay, designs, sweep, baseline");
 }
 
 TEST(ParseRunSpec, RejectsUnknownNestedFields) {

@@ -305,7 +305,7 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
             R"("run_every_workload":false,"rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
             R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false,"build_only":false},)"
             R"("backend":null,"model":null,"checkouts":null,"dispatch":null,"tools":[],)"
-            R"("replay":{"cache":null,"bypass":[],"from":null}})");
+            R"("replay":{"cache":null,"bypass":[],"from":null},"designs":[],"sweep":{},"baseline":true})");
 }
 
 TEST(RunSpecToJson, WritesSetFields) {
@@ -340,7 +340,7 @@ TEST(RunSpecToJson, WritesSetFields) {
       R"("core_descriptor":)" + std::string(kDescriptor) + R"(,"options":{"rtl_edits":true,"fast_path":false,"task_prompts":true,"build_only":false},)"
       R"("backend":"opencode","model":"big","checkouts":8,"dispatch":"batches",)"
       R"("tools":["search_logs","waveforms"],)"
-      R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"}})");
+      R"("replay":{"cache":["build"],"bypass":["run"],"from":"R1"},"designs":[],"sweep":{},"baseline":true})");
 }
 
 TEST(RunSpecToJson, PrettyFormIsIndentedAndReadsBackTheSame) {

@@ -244,8 +244,9 @@ TEST_F(EvidenceTest, ADirectPlannersRunSaysItDidNotTryTheObjective) {
   start();
   const std::string id = run(R"(["add.S"])");
   EXPECT_THAT(maced_->mace({"status", id}).out,
-              HasSubstr("planner    direct planner: built the spec's core and mesh with OpenPiton's "
-                        "defaults and ran the gate workloads; it did not try to meet the objective"));
+              HasSubstr("planner    direct planner: built the spec's designs (without any, its core and "
+                        "mesh with OpenPiton's defaults) and ran the gate workloads; it did not try to meet "
+                        "the objective"));
   EXPECT_THAT(maced_->mace({"list"}).out, HasSubstr(id + " passed (direct)"));
   EXPECT_THAT(maced_->mace({"status", id, "--json"}).out, HasSubstr("\"planner\":\"direct\""));
   EXPECT_THAT(maced_->mace({"watch", id}).out, HasSubstr("\"planner\":\"direct\""));

@@ -7,7 +7,7 @@
 
 #include "core/plan.h"
 #include "eval/batch_plan.h"
-#include "eval/cache_area.h"
+#include "core/cache_area.h"
 #include "eval/codesign_designs.h"
 #include "support/run_spec_of.h"
 

@@ -1,14 +1,14 @@
 // REQ-EVAL-8: which of a co-design search's feasible designs are on the Pareto front of
 // cache area against cycles.
 
-#include "eval/pareto.h"
+#include "core/pareto.h"
 
 #include <gtest/gtest.h>
 
-namespace mace::eval {
+namespace mace {
 namespace {
 
-DesignPoint at(double area, int64_t cycles) { return {"d", "", area, cycles}; }
+ParetoPoint at(double area, int64_t cycles) { return {"d", "", area, cycles}; }
 
 TEST(ParetoTest, ADesignNoOtherBeatsInAreaWithoutLosingInCyclesIsOnTheFront) {
   // Larger caches, fewer cycles: every one a trade-off, all on the front.
@@ -26,7 +26,7 @@ TEST(ParetoTest, EqualAreaKeepsTheFasterAndEqualDesignsBothStay) {
 }
 
 TEST(ParetoTest, TheFrontAgreesWithDominanceOnEveryPair) {
-  std::vector<DesignPoint> points;
+  std::vector<ParetoPoint> points;
   for (int i = 0; i < 200; ++i) points.push_back(at((i * 37) % 23, (i * 101) % 31));
   const auto front = pareto_front(points);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -38,4 +38,4 @@ TEST(ParetoTest, TheFrontAgreesWithDominanceOnEveryPair) {
 }
 
 }  // namespace
-}  // namespace mace::eval
+}  // namespace mace

@@ -1,6 +1,6 @@
-#include "eval/cache_area.h"
+#include "core/cache_area.h"
 
-namespace mace::eval {
+namespace mace {
 
 std::map<std::string, CacheOverride> default_cache_geometry() {
   return {{"l1i", {16384, 4}}, {"l1d", {8192, 4}}, {"l15", {8192, 4}}, {"l2", {65536, 4}}};
@@ -13,7 +13,10 @@ double cache_area(const CacheOverride& cache) {
 
 double tile_cache_area(const std::map<std::string, CacheOverride>& caches) {
   auto all = default_cache_geometry();
-  for (const auto& [name, cache] : caches) all[name] = cache;
+  for (const auto& [name, cache] : caches) {
+    if (cache.size) all[name].size = cache.size;
+    if (cache.associativity) all[name].associativity = cache.associativity;
+  }
   double area = 0;
   for (const auto& [name, cache] : all) area += cache_area(cache);
   return area;
@@ -25,4 +28,4 @@ double design_cache_area(const DesignConfiguration& design) {
   return tile_cache_area(caches);
 }
 
-}  // namespace mace::eval
+}  // namespace mace

@@ -1,6 +1,7 @@
 #pragma once
-// The co-design search's cache area model (docs/evaluation.md, "Cache area model"): what
-// decides whether a design fits a task's area budget (REQ-EVAL-8).
+// The cache area model (docs/evaluation.md, "Cache area model"): what decides whether a
+// design fits a co-design task's area budget (REQ-EVAL-8), and what a run's own designs are
+// compared by beside their cycles.
 //
 // Area is counted per tile in KiB-equivalents of SRAM: each cache's data array (its size)
 // plus its tag array and way multiplexing, modelled as a fraction of the data array that
@@ -20,7 +21,7 @@
 #include "core/design_configuration.h"
 #include "core/plan.h"
 
-namespace mace::eval {
+namespace mace {
 
 inline constexpr double kTagOverhead = 0.10;
 inline constexpr double kWayOverhead = 0.02;
@@ -29,9 +30,10 @@ inline constexpr double kWayOverhead = 0.02;
 std::map<std::string, CacheOverride> default_cache_geometry();
 
 double cache_area(const CacheOverride& cache);
-// The four caches of one tile, defaults filled in for those `caches` leaves out.
+// The four caches of one tile, defaults filled in for those `caches` leaves out (and for
+// a parameter one leaves at 0).
 double tile_cache_area(const std::map<std::string, CacheOverride>& caches);
 // A built design's: its caches as built, the same model.
 double design_cache_area(const DesignConfiguration& design);
 
-}  // namespace mace::eval
+}  // namespace mace
