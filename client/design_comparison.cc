@@ -7,6 +7,7 @@
 #include "core/csv_field.h"
 #include "core/json_writer.h"
 #include "render.h"
+#include "tile_figures_text.h"
 
 namespace mace::client {
 namespace {
@@ -41,6 +42,47 @@ std::string cell_text(const Comparison& c, std::size_t design, const std::string
       out += " (" + percent_text(*p) + ")";
   }
   return out;
+}
+
+const TileFigures* tile_of(const ComparedResult* r, int tile) {
+  if (r == nullptr) return nullptr;
+  for (const auto& t : r->tiles)
+    if (t.tile == tile) return &t;
+  return nullptr;
+}
+
+// Each workload's tiles, each figure per design with its change against A; nothing when no
+// design ran with monitors.
+void tile_figures_text(const Comparison& c, std::ostringstream& out) {
+  bool any = false;
+  for (const auto& d : c.designs)
+    for (const auto& r : d.results) any = any || !r.tiles.empty();
+  if (!any) return;
+  out << "what each tile did: each figure, change against A\n";
+  for (const auto& workload : c.workloads) {
+    std::vector<int> tiles;
+    for (const auto& d : c.designs)
+      if (const ComparedResult* r = result_of(d, workload))
+        for (const auto& t : r->tiles)
+          if (std::find(tiles.begin(), tiles.end(), t.tile) == tiles.end()) tiles.push_back(t.tile);
+    std::sort(tiles.begin(), tiles.end());
+    for (int tile : tiles) {
+      out << "  " << workload << ", tile " << tile << "\n";
+      const TileFigures* base = tile_of(result_of(c.designs[0], workload), tile);
+      for (std::size_t k = 0; k < kTileCounterCount; ++k) {
+        const auto counter = static_cast<TileCounter>(k);
+        out << "    " << pad(std::string(counter_title(counter)), 22);
+        for (std::size_t i = 0; i < c.designs.size(); ++i) {
+          const TileFigures* t = tile_of(result_of(c.designs[i], workload), tile);
+          std::string cell = t ? cycles_text((*t)[counter]) : "-";
+          if (i > 0 && t && base)
+            if (auto p = change_percent((*base)[counter], (*t)[counter])) cell += " (" + percent_text(*p) + ")";
+          out << letter(i) << " " << pad(cell, 24);
+        }
+        out << "\n";
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -117,6 +159,7 @@ std::string comparison_text(const Comparison& c) {
     for (std::size_t i = 0; i < c.designs.size(); ++i) out << pad(cell_text(c, i, w), 26);
     out << "\n";
   }
+  tile_figures_text(c, out);
   std::string text = out.str();
   // No trailing blanks at line ends.
   std::string cleaned;
@@ -186,6 +229,8 @@ std::string comparison_json(const Comparison& c) {
       w.key("change_percent");
       const auto p = change_percent(base ? base->cycles : std::nullopt, r->cycles);
       p ? w.value(*p) : w.null();
+      w.key("tiles");
+      write_tiles(w, r->tiles);
       w.end_object();
     }
     w.end_array().end_object();

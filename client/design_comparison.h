@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/design_configuration.h"
+#include "core/tile_figures.h"
 
 namespace mace::client {
 
@@ -19,6 +20,7 @@ struct ComparedResult {
   std::optional<int64_t> cycles;      // none when the transcript gave none
   std::optional<int64_t> verdict_time;
   double wall_s = 0;
+  std::vector<TileFigures> tiles;  // in a run with monitors; empty otherwise
 };
 
 struct ComparedDesign {

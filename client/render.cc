@@ -13,6 +13,7 @@
 #include "os/duration_text.h"
 #include "capnp_text.h"
 #include "run_designs.h"
+#include "tile_figures_text.h"
 
 namespace mace::client {
 namespace {
@@ -207,6 +208,8 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
     w.key("cycles");
     r.getCycles() >= 0 ? w.value(r.getCycles()) : w.null();
     w.field("error_line", text(r.getErrorLine())).field("excerpt", text(r.getExcerpt()));
+    w.key("tiles");
+    write_tiles(w, tile_figures_of(r.getTiles()));
     w.end_object();
   }
   w.end_array();
@@ -570,6 +573,7 @@ void human_tasks(api::RunDetail::Reader detail, std::ostringstream& out) {
         out << "    " << text(r.getWorkload()) << ": " << verdict_name(r.getVerdict());
         if (r.getCycles() >= 0) out << " at " << cycles_text(r.getCycles()) << " cycles";
         out << ", " << format_duration(r.getWallS()) << "\n";
+        for (const auto& tile : tile_figures_of(r.getTiles())) out << "      " << tile_line(tile) << "\n";
       }
     }
   }

@@ -281,6 +281,31 @@ constexpr const char* kTail = R"html(</script>
     var dhead = ['design', 'against ' + baseName];
     wl.forEach(function (w) { dhead.push(w + ' cycles'); dhead.push('change'); });
     table(dhead.concat(['build wall', 'build CPU', 'peak memory', 'cache area']), drows, 'designs').setAttribute('data-designs', ds.designs.length);
+    // What each tile did (a run with monitors): each figure per design, change against the
+    // baseline, per workload and tile.
+    var trows = [], titles = { core_requests: 'core requests', l15_requests_to_l2: 'L1.5 requests to L2',
+      l2_lookup_hits: 'L2 lookup hits', l2_lookup_misses: 'L2 lookup misses', noc1_flits: 'NoC1 flits',
+      noc2_flits: 'NoC2 flits', noc3_flits: 'NoC3 flits' };
+    ds.workloads.forEach(function (w) {
+      var tiles = [];
+      w.results.forEach(function (r) { (r && r.tiles || []).forEach(function (t) { if (tiles.indexOf(t.tile) < 0) tiles.push(t.tile); }); });
+      tiles.sort(function (a, b) { return a - b; }).forEach(function (tile) {
+        function of(r) { return r && r.tiles ? r.tiles.filter(function (t) { return t.tile === tile; })[0] : null; }
+        var base = of(w.results[0]);
+        Object.keys(titles).forEach(function (k) {
+          var row = [w.workload, tile, titles[k]];
+          w.results.forEach(function (r, i) {
+            var t = of(r);
+            var v = t ? t[k] : null;
+            var ch = i > 0 && t && base && base[k] ? ' (' + ((v - base[k]) / base[k] * 100 >= 0 ? '+' : '') + ((v - base[k]) / base[k] * 100).toFixed(1) + '%)' : '';
+            row.push({ text: v === null ? '-' : cyclesText(v) + ch, cls: 'num' });
+          });
+          trows.push(row);
+        });
+      });
+    });
+    if (trows.length)
+      table(['workload', 'tile', 'figure'].concat(ds.designs.map(function (d) { return d.task_id; })), trows, 'tile-figures');
     var charts = document.getElementById('design-charts');
     if (charts.children.length) { charts.hidden = false; root.appendChild(charts); }
     else root.appendChild(el('p', { 'class': 'note' }, 'No design passed a gate workload with its cycles: no chart of cycles against area.'));

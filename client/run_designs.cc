@@ -5,6 +5,7 @@
 #include "capnp_text.h"
 #include "core/cache_area.h"
 #include "render.h"
+#include "tile_figures_text.h"
 
 namespace mace::client {
 
@@ -30,6 +31,7 @@ ComparedDesign compared_design(api::RunDetail::Reader run, api::TaskState::Reade
     if (r.getCycles() >= 0) result.cycles = r.getCycles();
     if (r.getVerdictTime() >= 0) result.verdict_time = r.getVerdictTime();
     result.wall_s = r.getWallS();
+    result.tiles = tile_figures_of(r.getTiles());
     d.results.push_back(std::move(result));
   }
   return d;

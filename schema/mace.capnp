@@ -86,6 +86,7 @@ struct RunSpec {
   designs @19 :List(Design);     # configurations to build as they are (docs/run-specs.md)
   sweep @20 :List(CacheSweep);   # values per cache parameter, their product built
   noBaseline @21 :Bool = false;  # JSON "baseline": false: OpenPiton's defaults not built too
+  monitors @22 :Bool = false;    # build with OpenPiton's monitors; each result has its tiles
 }
 
 struct Design {
@@ -162,6 +163,20 @@ struct WorkloadResult {
                                  # transcript's first error line, else its verdict line)
   excerpt @6 :Text;              # not passed: the transcript's lines around its error and
                                  # verdict, each "<line number>: <text>"; "" without one
+  tiles @7 :List(TileFigures);   # what each tile did, in a run with "monitors"; empty else
+}
+
+struct TileFigures {
+  # One tile's figures in one simulation, counted from OpenPiton's monitors' lines
+  # (docs/design-results.md#what-each-tile-did); never estimated.
+  tile @0 :UInt32;               # flat ID: x + y * meshX
+  coreRequests @1 :UInt64;       # requests of the core to its L1.5
+  l15RequestsToL2 @2 :UInt64;    # requests of the L1.5 to an L2 slice (misses, write-throughs)
+  l2LookupHits @3 :UInt64;       # tag lookups of the tile's L2 slice that hit
+  l2LookupMisses @4 :UInt64;     # ... and that missed
+  noc1Flits @5 :UInt64;          # flits the L1.5 sent on NoC1
+  noc2Flits @6 :UInt64;          # flits the L2 slice sent on NoC2
+  noc3Flits @7 :UInt64;          # flits the L2 slice received on NoC3
 }
 
 struct CacheSetting {

@@ -523,6 +523,7 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   w.field("max_wall_s", spec.budget.max_wall_s);
   w.end_object();
   w.field("coverage", spec.coverage);
+  w.field("monitors", spec.monitors);
   w.field("run_every_workload", spec.run_every_workload);
   w.field("rtl_timeout", spec.effective_rtl_timeout());
   w.key("max_cycle");

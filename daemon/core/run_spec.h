@@ -79,6 +79,10 @@ struct RunSpec {
   std::string objective;
   Budget budget;
   bool coverage = false;
+  // Build with OpenPiton's monitors, and count from each transcript what each tile's caches
+  // and network did (core/tile_figures.h): another model per design, transcripts some 80
+  // times longer, simulations a fifth slower (docs/design-results.md#what-each-tile-did).
+  bool monitors = false;
   // Simulate every gate workload of a task whatever the others gave, as OpenPiton's and
   // dvsim's regressions do, so one run reports every failure at once. Off: a task stops
   // at its first workload that does not pass (REQ-VER-1), what the loop needs to decide.

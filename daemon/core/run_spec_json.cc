@@ -33,7 +33,7 @@ using FieldNames = std::span<const std::string_view>;
 
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
-    "core", "mesh", "workloads", "objective", "budget", "coverage", "run_every_workload",
+    "core", "mesh", "workloads", "objective", "budget", "coverage", "monitors", "run_every_workload",
     "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
     "tools", "replay", "designs", "sweep", "baseline"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
@@ -360,6 +360,8 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     read_budget(value);
   } else if (key == "coverage") {
     if (auto b = read_bool(value, path)) spec_.coverage = *b;
+  } else if (key == "monitors") {
+    if (auto b = read_bool(value, path)) spec_.monitors = *b;
   } else if (key == "run_every_workload") {
     if (auto b = read_bool(value, path)) spec_.run_every_workload = *b;
   } else if (key == "rtl_timeout") {

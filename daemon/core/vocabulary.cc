@@ -17,6 +17,7 @@
 #include "core/run_outcome.h"
 #include "core/task_kind.h"
 #include "core/task_stage.h"
+#include "core/tile_figures.h"
 #include "core/verdict.h"
 
 namespace mace {
@@ -346,6 +347,36 @@ CheckLevel worst_level(const std::vector<CheckFinding>& findings) {
   for (const auto& f : findings)
     if (static_cast<int>(f.level) > static_cast<int>(worst)) worst = f.level;
   return worst;
+}
+
+std::string_view to_string(TileCounter counter) {
+  switch (counter) {
+    case TileCounter::core_requests: return "core_requests";
+    case TileCounter::l15_requests_to_l2: return "l15_requests_to_l2";
+    case TileCounter::l2_lookup_hits: return "l2_lookup_hits";
+    case TileCounter::l2_lookup_misses: return "l2_lookup_misses";
+    case TileCounter::noc1_flits: return "noc1_flits";
+    case TileCounter::noc2_flits: return "noc2_flits";
+    case TileCounter::noc3_flits: return "noc3_flits";
+  }
+  return "";
+}
+
+std::optional<TileCounter> tile_counter_from_string(std::string_view text) {
+  return enum_from_string<TileCounter>(text);
+}
+
+std::string_view counter_title(TileCounter counter) {
+  switch (counter) {
+    case TileCounter::core_requests: return "core requests";
+    case TileCounter::l15_requests_to_l2: return "L1.5 requests to L2";
+    case TileCounter::l2_lookup_hits: return "L2 lookup hits";
+    case TileCounter::l2_lookup_misses: return "L2 lookup misses";
+    case TileCounter::noc1_flits: return "NoC1 flits";
+    case TileCounter::noc2_flits: return "NoC2 flits";
+    case TileCounter::noc3_flits: return "NoC3 flits";
+  }
+  return "";
 }
 
 }  // namespace mace

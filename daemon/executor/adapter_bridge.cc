@@ -28,6 +28,7 @@ openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob
   config.rtl_defines = openpiton::normalise_defines(job.defines);
   config.network = job.task.network;
   config.extra_flags = extra_build_flags(spec);
+  config.monitors = spec.monitors;
   return config;
 }
 
@@ -47,6 +48,37 @@ Verdict loop_verdict(openpiton::Verdict verdict) {
     case openpiton::Verdict::maxcycles: return Verdict::maxcycles;
   }
   throw std::logic_error("a verdict the loop does not know");
+}
+
+namespace {
+
+static_assert(openpiton::kTileCounterCount == kTileCounterCount, "the adapter's counters and the loop's differ");
+
+TileCounter loop_counter(openpiton::TileCounter counter) {
+  switch (counter) {
+    case openpiton::TileCounter::core_requests: return TileCounter::core_requests;
+    case openpiton::TileCounter::l15_requests_to_l2: return TileCounter::l15_requests_to_l2;
+    case openpiton::TileCounter::l2_lookup_hits: return TileCounter::l2_lookup_hits;
+    case openpiton::TileCounter::l2_lookup_misses: return TileCounter::l2_lookup_misses;
+    case openpiton::TileCounter::noc1_flits: return TileCounter::noc1_flits;
+    case openpiton::TileCounter::noc2_flits: return TileCounter::noc2_flits;
+    case openpiton::TileCounter::noc3_flits: return TileCounter::noc3_flits;
+  }
+  throw std::logic_error("a tile counter the loop does not know");
+}
+
+}  // namespace
+
+std::vector<TileFigures> loop_tiles(const std::optional<openpiton::TileFigures>& tiles) {
+  std::vector<TileFigures> out;
+  if (!tiles) return out;
+  for (const auto& [tile, counts] : *tiles) {
+    TileFigures figures{.tile = tile, .counts = {}};
+    for (std::size_t i = 0; i < openpiton::kTileCounterCount; ++i)
+      figures.counts[static_cast<std::size_t>(loop_counter(static_cast<openpiton::TileCounter>(i)))] = counts[i];
+    out.push_back(figures);
+  }
+  return out;
 }
 
 FailureReason loop_failure_reason(openpiton::Failure failure) {

@@ -12,6 +12,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/failure.h"
 #include "openpiton/generic_tile.h"
+#include "openpiton/tile_figures.h"
 #include "openpiton/verdict.h"
 
 namespace mace::executor {
@@ -26,6 +27,9 @@ openpiton::BuildConfig build_config_for(const RunSpec& spec, const loop::TaskJob
 CacheGeometry loop_caches(const openpiton::CacheSet& caches);
 
 Verdict loop_verdict(openpiton::Verdict verdict);
+
+// The adapter's tile figures as the loop keeps them, tile by tile in order; none: empty.
+std::vector<TileFigures> loop_tiles(const std::optional<openpiton::TileFigures>& tiles);
 
 // The adapter's failure as the loop names it. A switch without a default: a failure the
 // adapter adds does not compile until it has the loop's word.

@@ -233,6 +233,7 @@ openpiton::SimulationRequest LocalExecutor::simulation_request(const openpiton::
         checkout.root() / openpiton::kGeneratedLinkScript};
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
+  request.monitors = spec_.monitors;
   return request;
 }
 
@@ -254,7 +255,7 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
         if (observer) observer->log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode, run.verdict_time,
-                                    run.cycles, run.error_line, run.excerpt});
+                                    run.cycles, run.error_line, run.excerpt, loop_tiles(run.tiles)});
         if (observer) observer->verdict(site, outcome.verdicts.back());
       });
   const openpiton::SimulationResult& simulated = gate.result;

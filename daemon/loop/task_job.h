@@ -14,6 +14,7 @@
 #include "core/failure_reason.h"
 #include "core/plan.h"
 #include "core/plan_checks.h"
+#include "core/tile_figures.h"
 #include "core/verdict.h"
 
 namespace mace::loop {
@@ -73,6 +74,8 @@ struct WorkloadVerdict {
   // transcript's lines around its error and verdict (openpiton/transcript_excerpt.h).
   std::string error_line = {};
   std::string excerpt = {};
+  // What each tile did, in a run with monitors (core/tile_figures.h); empty otherwise.
+  std::vector<TileFigures> tiles = {};
 };
 
 // What a task's build cost: its wall time (for a reused model, finding and copying it),

@@ -51,6 +51,12 @@ std::vector<std::string> normalise_defines(const std::vector<std::string>& defin
   return {unique.begin(), unique.end()};
 }
 
+std::vector<std::string> build_defines(const BuildConfig& config) {
+  std::vector<std::string> defines = normalise_defines(config.rtl_defines);
+  if (config.monitors) std::erase(defines, std::string(kDefaultRtlDefine));
+  return defines;
+}
+
 std::string canonical_text(const BuildConfig& config) {
   // Versioned so that a deliberate change of this format is visible in every ID at once.
   // Defines are normalised here too: {} and {MINIMAL_MONITORING} build the same model.
@@ -71,6 +77,8 @@ std::string canonical_text(const BuildConfig& config) {
   text += "rtl_edits=" + escaped(config.rtl_edits_hash) + "\n";
   text += "flags=" + std::to_string(config.extra_flags.size()) + "\n";
   for (const auto& flag : config.extra_flags) text += "flag=" + escaped(flag) + "\n";
+  // Only when set, so every model built before monitors existed keeps its ID.
+  if (config.monitors) text += "monitors=1\n";
   return text;
 }
 

@@ -49,18 +49,24 @@ struct BuildConfig {
   CacheSet caches;
   // The network a co-design search chose; empty: OpenPiton's default.
   std::string network;
-  // Sorted, unique; always includes kDefaultRtlDefine.
+  // Sorted, unique; always includes kDefaultRtlDefine (which a build with monitors leaves out).
   std::vector<std::string> rtl_defines;
   // Hash of the RTL edits the build carries (hex); empty: none.
   std::string rtl_edits_hash;
   // Extra sims flags, e.g. "-vlt_build_args=--coverage-line" for coverage (REQ-EXEC-6).
   std::vector<std::string> extra_flags;
+  // Built with OpenPiton's monitors (without kDefaultRtlDefine), whose lines tell what each
+  // tile did (tile_figures.h) at the price of a far longer transcript: another model.
+  bool monitors = false;
 
   bool operator==(const BuildConfig&) const = default;
 };
 
 // Sorted union of kDefaultRtlDefine and `defines`.
 std::vector<std::string> normalise_defines(const std::vector<std::string>& defines);
+// The defines a build of `config` gets: normalise_defines', without kDefaultRtlDefine when
+// it is built with monitors.
+std::vector<std::string> build_defines(const BuildConfig& config);
 
 // What every build ID starts with, so MACE's models can be told from others.
 inline constexpr std::string_view kBuildIdPrefix = "mace_";

@@ -194,7 +194,7 @@ std::vector<std::string> sims_build_argv(const BuildConfig& config,
                    "_associativity=" + std::to_string(config.caches[cache].associativity));
   }
   if (!config.network.empty()) argv.push_back(std::string(kNetworkOption) + config.network);
-  for (const auto& define : normalise_defines(config.rtl_defines)) {
+  for (const auto& define : build_defines(config)) {
     argv.push_back("-config_rtl=" + define);
   }
   if (config.core == Core::generic) {

@@ -155,7 +155,7 @@ Failure cannot_run_from_die_lines(std::string_view die_lines) {
 // REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
 // usable verdict.
 void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
-           const std::string& before_die) {
+           const std::string& before_die, bool monitors) {
   run.wall_seconds = pr.wall_seconds;
   run.timed_out = pr.timed_out;
   run.cancelled = pr.cancelled;
@@ -183,6 +183,7 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
     const SimulationFigures figures = figures_from_verdict_line(run.marker_line);
     run.verdict_time = figures.verdict_time;
     run.cycles = figures.cycles;
+    if (monitors) run.tiles = tile_figures_of(sim_log);
     append_error(run.error, vr.error);
     run.sim_log_tail = os::read_file_tail(sim_log, kSimLogTailLines, kSimLogTailBytes);
   }
@@ -392,7 +393,7 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
   spec.purpose = os::CommandPurpose::simulate;
   run.sims_invoked = true;
   os::ProcessResult pr = request.checkout.run(spec, request.cancel);
-  judge(run, pr, request.core, before_die.line());
+  judge(run, pr, request.core, before_die.line(), request.monitors);
 }
 
 // What a person (and the failure signature) reads of a run that did not pass.

@@ -46,6 +46,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
 #include "openpiton/sim_figures.h"
+#include "openpiton/tile_figures.h"
 #include "openpiton/verdict.h"
 #include "openpiton/workload.h"
 #include "os/process_group.h"
@@ -100,6 +101,9 @@ struct WorkloadRunResult {
   // (sim_figures.h); unset when the transcript gives none.
   std::optional<std::int64_t> verdict_time;
   std::optional<std::int64_t> cycles;
+  // What each tile did, counted from the monitors' lines (tile_figures.h); only for a
+  // request that asked for them (a model built with monitors), and a transcript there is.
+  std::optional<TileFigures> tiles;
   // The last lines of sim.log (up to kSimLogTailLines, at most kSimLogTailBytes), read from
   // the end of the file; empty when there is no sim.log.
   std::string sim_log_tail;
@@ -140,6 +144,9 @@ struct SimulationRequest {
   std::map<std::string, WorkloadOverrides> per_workload{};  // by program name
   // core generic: what MACE's own programs are built for (workload.h); unset otherwise.
   std::optional<GenericProgramTarget> generic{};
+  // The model was built with monitors (BuildConfig::monitors): each run's tile figures are
+  // counted from its transcript.
+  bool monitors = false;
 
   // Wall-clock limit of EACH simulation (seconds convert implicitly). The caller caps it
   // with what is left of the run's budget (REQ-BUD-11); a limit <= 0 means the budget is

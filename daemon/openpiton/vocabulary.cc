@@ -1,5 +1,5 @@
 // The OpenPiton adapter's words for its enums (build_config.h's cores and caches,
-// verdict.h, build_progress.h's phases, failure.h), in one place, as core/vocabulary.cc
+// verdict.h, build_progress.h's phases, failure.h, tile_figures.h's counters), in one place, as core/vocabulary.cc
 // holds the daemon's. Switches without a default: an enumerator without a word does not
 // compile (-Werror=switch).
 #include <optional>
@@ -9,6 +9,7 @@
 #include "openpiton/build_config.h"
 #include "openpiton/build_progress.h"
 #include "openpiton/failure.h"
+#include "openpiton/tile_figures.h"
 #include "openpiton/verdict.h"
 
 namespace mace::openpiton {
@@ -121,6 +122,25 @@ Failure failure_of(os::HostStop stop) {
     case os::HostStop::killed_by_scheduler: return Failure::killed_by_scheduler;
   }
   return Failure::none;
+}
+
+std::string_view to_string(TileCounter counter) {
+  switch (counter) {
+    case TileCounter::core_requests: return "core_requests";
+    case TileCounter::l15_requests_to_l2: return "l15_requests_to_l2";
+    case TileCounter::l2_lookup_hits: return "l2_lookup_hits";
+    case TileCounter::l2_lookup_misses: return "l2_lookup_misses";
+    case TileCounter::noc1_flits: return "noc1_flits";
+    case TileCounter::noc2_flits: return "noc2_flits";
+    case TileCounter::noc3_flits: return "noc3_flits";
+  }
+  return "";
+}
+
+std::optional<TileCounter> tile_counter_from_string(std::string_view text) {
+  for (std::size_t i = 0; i < kTileCounterCount; ++i)
+    if (to_string(static_cast<TileCounter>(i)) == text) return static_cast<TileCounter>(i);
+  return std::nullopt;
 }
 
 }  // namespace mace::openpiton

@@ -194,6 +194,9 @@ void fill(api::TaskState::Builder out, const store::TaskRecord& t, const CacheGe
     results[i].setCycles(t.results[i].cycles.value_or(-1));
     results[i].setErrorLine(t.results[i].error_line);
     results[i].setExcerpt(t.results[i].excerpt);
+    const auto& tiles = t.results[i].tiles;
+    auto out_tiles = results[i].initTiles(static_cast<unsigned>(tiles.size()));
+    for (unsigned k = 0; k < tiles.size(); ++k) fill(out_tiles[k], tiles[k]);
   }
   out.setCheckout(t.checkout);
   out.setRtlEdits(t.rtl_edits);
@@ -381,6 +384,23 @@ api::CheckLevel to_wire(CheckLevel level) {
 
 }  // namespace
 
+void fill(api::TileFigures::Builder out, const TileFigures& figures) {
+  out.setTile(static_cast<uint32_t>(figures.tile));
+  for (std::size_t i = 0; i < kTileCounterCount; ++i) {
+    const auto counter = static_cast<TileCounter>(i);
+    const auto value = static_cast<uint64_t>(figures[counter]);
+    switch (counter) {
+      case TileCounter::core_requests: out.setCoreRequests(value); break;
+      case TileCounter::l15_requests_to_l2: out.setL15RequestsToL2(value); break;
+      case TileCounter::l2_lookup_hits: out.setL2LookupHits(value); break;
+      case TileCounter::l2_lookup_misses: out.setL2LookupMisses(value); break;
+      case TileCounter::noc1_flits: out.setNoc1Flits(value); break;
+      case TileCounter::noc2_flits: out.setNoc2Flits(value); break;
+      case TileCounter::noc3_flits: out.setNoc3Flits(value); break;
+    }
+  }
+}
+
 void fill(api::CheckFinding::Builder out, const CheckFinding& finding) {
   out.setTopic(to_wire(finding.topic));
   out.setSubject(finding.subject);
@@ -481,6 +501,7 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   w.field("max_wall_s", budget.getMaxWallS());
   w.end_object();
   w.field("coverage", in.getCoverage());
+  w.field("monitors", in.getMonitors());
   w.field("run_every_workload", in.getRunEveryWorkload());
   // Zero means "not set" on the wire; leaving the field out gives the JSON form's default.
   if (in.getRtlTimeout() != 0) w.field("rtl_timeout", in.getRtlTimeout());

@@ -6,6 +6,7 @@
 
 #include "core/check_finding.h"
 #include "core/failure_signature.h"
+#include "core/tile_figures.h"
 #include "core/run_spec.h"
 #include "mace.capnp.h"
 #include "service/checkout_status.h"
@@ -48,6 +49,7 @@ void fill(api::LogEntry::Builder out, const service::RunLogLine& line);
 void fill(api::LogChunk::Builder out, const service::LogChunk& chunk);
 void fill(api::CheckoutStatus::Builder out, const service::CheckoutStatus& checkout);
 void fill(api::CheckFinding::Builder out, const CheckFinding& finding);
+void fill(api::TileFigures::Builder out, const TileFigures& figures);
 
 // The structured spec, checked by exactly the rules (and with the messages, in JSON field
 // paths) of the JSON form: it is rendered as JSON and parsed by parse_run_spec_json.

@@ -518,6 +518,13 @@ CREATE TABLE task_coverage_modules (
     R"sql(
 ALTER TABLE runs ADD COLUMN environment_json TEXT NOT NULL DEFAULT '';
 )sql",
+
+    // 19: what each tile did in a simulation of a model built with monitors
+    // (core/tile_figures.h), as JSON; '' for none (every result before, and without them).
+    R"sql(
+ALTER TABLE task_results ADD COLUMN tile_figures TEXT NOT NULL DEFAULT '';
+ALTER TABLE eval_resimulations ADD COLUMN tile_figures TEXT NOT NULL DEFAULT '';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

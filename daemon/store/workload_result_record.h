@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "core/tile_figures.h"
 #include "core/verdict.h"
 
 namespace mace::store {
@@ -27,6 +29,8 @@ struct WorkloadResultRecord {
   // transcript's lines around its error and verdict, for people.
   std::string error_line = {};
   std::string excerpt = {};
+  // What each tile did, in a simulation with monitors; empty otherwise.
+  std::vector<TileFigures> tiles = {};
 };
 
 }  // namespace mace::store

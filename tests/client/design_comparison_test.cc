@@ -75,7 +75,7 @@ TEST(DesignComparison, JsonHasEveryDesignTheDifferencesAndEachChange) {
   EXPECT_THAT(json, HasSubstr(R"("designs":[{"run_id":"r1","task_id":"plain","iteration":1,"run_state":"passed","configuration":[)"));
   EXPECT_THAT(json, HasSubstr(R"("default_configuration":true)"));
   EXPECT_THAT(json, HasSubstr(R"("differences":[{"name":"L1D","values":[{"value":"8 KiB, 4-way","default":true},{"value":"4 KiB, 4-way","default":false}]}])"));
-  EXPECT_THAT(json, HasSubstr(R"({"verdict":"pass","cycles":90000,"verdict_time":45000250,"wall_s":2.0,"change_percent":12.5})"));
+  EXPECT_THAT(json, HasSubstr(R"({"verdict":"pass","cycles":90000,"verdict_time":45000250,"wall_s":2.0,"change_percent":12.5,"tiles":[]})"));
 }
 
 TEST(DesignComparison, CsvHasARowPerDesignAndWorkloadWithTheDifferingItems) {

@@ -10,6 +10,7 @@
 #include "core/plan_checks.h"
 #include "core/planner_prompt.h"
 #include "core/run_spec.h"
+#include "core/tile_figures.h"
 
 namespace mace {
 namespace {
@@ -165,6 +166,28 @@ TEST(DesignsTest, AnLlmPlannerIsToldTheDesignsAsTheStartingPoint) {
   EXPECT_THAT(prompt, HasSubstr("  - baseline: OpenPiton's defaults\n"));
   EXPECT_THAT(prompt, HasSubstr("  - l15_4k: L1.5 4 KiB\n"));
   EXPECT_THAT(planner_prompt({.spec = *parse_with("").spec}), Not(HasSubstr("names these designs")));
+}
+
+// What each tile did crosses the store as JSON and reads back the same; none is "".
+TEST(DesignsTest, TileFiguresReadBackAsTheyWereWritten) {
+  TileFigures t{.tile = 3, .counts = {}};
+  t.counts[static_cast<std::size_t>(TileCounter::noc2_flits)] = 473;
+  const std::string json = tile_figures_json({t});
+  EXPECT_THAT(json, HasSubstr(R"("tile":3)"));
+  EXPECT_THAT(json, HasSubstr(R"("noc2_flits":473)"));
+  EXPECT_EQ(tile_figures_from_json(json), (std::vector<TileFigures>{t}));
+  EXPECT_EQ(tile_figures_json({}), "");
+  EXPECT_EQ(tile_figures_from_json(""), std::vector<TileFigures>{});
+  EXPECT_EQ(tile_figures_from_json(R"([{"tile":-1}])"), std::nullopt);
+  EXPECT_EQ(tile_figures_from_json("not json"), std::nullopt);
+}
+
+TEST(DesignsTest, MonitorsAreASpecOptionOffByDefault) {
+  EXPECT_FALSE(parse_with("").spec->monitors);
+  const auto parsed = parse_with(R"(, "monitors": true)");
+  ASSERT_TRUE(parsed.spec) << messages(parsed.errors);
+  EXPECT_TRUE(parsed.spec->monitors);
+  EXPECT_THAT(messages(parse_with(R"(, "monitors": 1)").errors), HasSubstr("monitors: must be true or false"));
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ using testing::StartsWith;
 
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
-    "core, mesh, workloads, objective, budget, coverage, run_every_workload, rtl_timeout, "
+    "core, mesh, workloads, objective, budget, coverage, monitors, run_every_workload, rtl_timeout, "
     "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay, "
     "designs, sweep, baseline";
 
@@ -754,7 +754,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
               ElementsAre(FieldError{"cores", "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
-            "run_every_workload, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
+            "monitors, run_every_workload, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
             "dispatch, tools, replay, designs, sweep, baseline");
 }
 

@@ -154,12 +154,41 @@ TEST_F(DesignsTest, CompareTakesARunTwoOfItsDesignsOrTwoRuns) {
   EXPECT_THAT(alone.err, HasSubstr("built fewer than two designs"));
 }
 
+// With monitors, each design is another model built without MINIMAL_MONITORING, and each
+// workload's result says what each tile did, compared against the baseline.
+TEST_F(DesignsTest, WithMonitorsEachResultSaysWhatEachTileDidAgainstTheBaseline) {
+  start();
+  const std::string spec = std::string(kSpec).insert(std::string(kSpec).size() - 1, R"(, "monitors": true)");
+  const std::string id = submit(spec);
+  ASSERT_EQ(finish(id).exit_code, 0);
+  for (const auto& args : checkouts_[0]->invocation_args()) {
+    const bool build = std::find(args.begin(), args.end(), "-vlt_build") != args.end();
+    if (build) EXPECT_THAT(args, Not(::testing::Contains("-config_rtl=MINIMAL_MONITORING")));
+  }
+  const std::string status = maced_->mace({"status", id}).out;
+  // The fixture's monitors (tests/fixtures/openpiton/README.md): 10 requests to the L2, one
+  // more per L1.5 miss of memstress.
+  EXPECT_THAT(status, HasSubstr("tile 0: core requests 116, L1.5 requests to L2 2,058, L2 lookups 1,029 hit / "
+                                "1,029 miss, NoC1/2/3 flits 6,174 / 10,290 / 4,116"));
+  EXPECT_THAT(status, HasSubstr("what each tile did: each figure, change against A"));
+  EXPECT_THAT(status, HasSubstr("L1.5 requests to L2   A 2,058                   B 3,082 (+49.8%)"));
+  const std::string json = maced_->mace({"status", id, "--json"}).out;
+  EXPECT_THAT(json, HasSubstr(R"("tiles":[{"tile":0,"core_requests":116,"l15_requests_to_l2":2058,)"));
+
+  // Without monitors, none: another model (the first two builds are not reused).
+  const std::string plain = submit(kSpec);
+  ASSERT_EQ(finish(plain).exit_code, 0);
+  EXPECT_EQ(builds(), 4);
+  EXPECT_THAT(maced_->mace({"status", plain, "--json"}).out, Not(HasSubstr(R"("tiles":[{)")));
+}
+
 // The report: a row per design against the baseline and cycles against cache area per
 // workload, drawn in a real browser without a script error.
 TEST_F(DesignsTest, TheReportShowsEachDesignAndTheChartOfCyclesAgainstArea) {
   if (chromium_binary().empty()) GTEST_SKIP() << "chromium is not installed (scripts/install-deps.sh test)";
   start();
-  const std::string id = submit(kSpec, {"--sweep", "l15=2KiB,16KiB"});
+  const std::string spec = std::string(kSpec).insert(std::string(kSpec).size() - 1, R"(, "monitors": true)");
+  const std::string id = submit(spec, {"--sweep", "l15=2KiB,16KiB"});
   ASSERT_EQ(finish(id).exit_code, 0);
   const std::string page = dir_.file("run.html");
   ASSERT_EQ(maced_->mace({"report", id, "-o", page}).exit_code, 0);
@@ -172,6 +201,7 @@ TEST_F(DesignsTest, TheReportShowsEachDesignAndTheChartOfCyclesAgainstArea) {
   EXPECT_THAT(dom.out, HasSubstr("id=\"plot-pareto-2\""));
   EXPECT_THAT(dom.out, HasSubstr("data-workload=\"memstress\""));
   EXPECT_THAT(dom.out, Not(HasSubstr("id=\"design-charts\" hidden")));
+  EXPECT_THAT(dom.out, HasSubstr("class=\"tile-figures\"")) << "the spec asked for monitors";
   const std::string shot = dir_.file("run.png");
   EXPECT_EQ(browse(page, {"--screenshot=" + shot, "--window-size=1300,2400"}, dir_.path()).exit_code, 0);
   EXPECT_TRUE(std::filesystem::exists(shot));

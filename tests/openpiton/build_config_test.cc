@@ -13,14 +13,17 @@
 
 #include "openpiton/cache_defaults.h"
 #include "openpiton/checkout.h"
+#include "openpiton/sims_command.h"
 #include "os/sha256.h"
 #include "support/child_process.h"
 
 namespace mace::openpiton {
 namespace {
 
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
 CacheSet openpiton_defaults() {
@@ -66,6 +69,21 @@ TEST(BuildConfigDefines, SortedUniqueWithDefault) {
 TEST(BuildConfigId, IsPinnedSoAHashingChangeIsCaught) {
   // Changing this value invalidates every model on every machine: only on purpose.
   EXPECT_EQ(build_id(pico_2x1()), "mace_23c47eade300bf58");
+}
+
+// A model with OpenPiton's monitors is another model, built without MINIMAL_MONITORING;
+// every other model keeps the ID it had before monitors existed (the pinned one above).
+TEST(BuildConfigId, MonitorsMakeAnotherModelWithoutMinimalMonitoring) {
+  BuildConfig config = pico_2x1();
+  config.rtl_defines = {"FOO", "MINIMAL_MONITORING"};
+  EXPECT_THAT(build_defines(config), ElementsAre("FOO", "MINIMAL_MONITORING"));
+  const std::string without = build_id(config);
+  config.monitors = true;
+  EXPECT_THAT(build_defines(config), ElementsAre("FOO"));
+  EXPECT_NE(build_id(config), without);
+  EXPECT_THAT(canonical_text(config), HasSubstr("monitors=1\n"));
+  EXPECT_THAT(sims_build_argv(config, {5, 6, "Verilator 5.006"}), Not(Contains("-config_rtl=MINIMAL_MONITORING")));
+  EXPECT_THAT(sims_build_argv(config, {5, 6, "Verilator 5.006"}), Contains("-config_rtl=FOO"));
 }
 
 TEST(BuildConfigId, IsTheHashOfTheCanonicalText) {
