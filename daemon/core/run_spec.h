@@ -80,8 +80,8 @@ struct RunSpec {
   Budget budget;
   bool coverage = false;
   // Build with OpenPiton's monitors, and count from each transcript what each tile's caches
-  // and network did (core/tile_figures.h): another model per design, transcripts some 80
-  // times longer, simulations a fifth slower (docs/design-results.md#what-each-tile-did).
+  // and network did (core/tile_figures.h): another model per design, transcripts 50 to 140
+  // times longer, simulations up to 4 times slower (docs/design-results.md#what-each-tile-did).
   bool monitors = false;
   // Simulate every gate workload of a task whatever the others gave, as OpenPiton's and
   // dvsim's regressions do, so one run reports every failure at once. Off: a task stops
