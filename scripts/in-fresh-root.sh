@@ -7,7 +7,8 @@
 #   scripts/in-fresh-root.sh [--keep] [--commit REV] COMMAND [ARGS...]
 #   scripts/in-fresh-root.sh scripts/test.sh core store
 #
-# The command runs in the clone (/root/mace inside the root) as root, with an environment of
+# The command runs in the clone (/work/mace inside the root: the suites run mace as another
+# user too, who could not reach a tree under root's own 0700 home) as root, with an environment of
 # its own: PATH, HOME, LANG and MACE_IN_FRESH_ROOT=1, nothing of the caller's but how this
 # machine reaches the network: its name servers and hosts, a proxy, and the certificate
 # authorities it trusts (a machine behind a TLS-inspecting proxy trusts the proxy's; the
@@ -107,9 +108,10 @@ if [ -d /usr/local/share/ca-certificates ]; then
   mkdir -p "$root/usr/local/share/ca-certificates"
   cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
 fi
-git clone --quiet --no-local "$source_repo" "$root/root/mace"
-git -C "$root/root/mace" -c advice.detachedHead=false checkout --quiet --detach "$sha"
-echo "in-fresh-root: a clean clone of $sha in /root/mace"
+mkdir -p -m 0755 "$root/work"
+git clone --quiet --no-local "$source_repo" "$root/work/mace"
+git -C "$root/work/mace" -c advice.detachedHead=false checkout --quiet --detach "$sha"
+echo "in-fresh-root: a clean clone of $sha in /work/mace"
 
 # The command in a session of its own, so that stopping this script (INT, TERM) stops all of
 # it, whatever it started, before the root is removed.
@@ -129,7 +131,7 @@ mount -t tmpfs -o mode=1777,nosuid,nodev shm "$root/dev/shm"
 quoted=$(printf ' %q' "$@")
 exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 MACE_IN_FRESH_ROOT=1 \
   PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${network_env[@]}" \
-  /bin/bash -c "cd /root/mace && exec$quoted"
+  /bin/bash -c "cd /work/mace && exec$quoted"
 INNER
 child=$!
 stop_command() {

@@ -61,15 +61,18 @@ TEST(CheckoutCheckTest, AnUnpatchedTestbenchIsAProblemWithVerilator5Only) {
   const auto with5 = check_checkout(checkout.root(), 5);
   ASSERT_NE(find(with5, CheckoutProblem::testbench_unpatched), nullptr);
   EXPECT_THAT(find(with5, CheckoutProblem::testbench_unpatched)->detail, HasSubstr("ciop_iob.v.pyv"));
-  EXPECT_EQ(find(check_checkout(checkout.root(), 4), CheckoutProblem::testbench_unpatched), nullptr);
-  EXPECT_NE(find(check_checkout(checkout.root(), std::nullopt), CheckoutProblem::testbench_unpatched), nullptr)
+  const auto with4 = check_checkout(checkout.root(), 4);
+  EXPECT_EQ(find(with4, CheckoutProblem::testbench_unpatched), nullptr);
+  const auto unknown = check_checkout(checkout.root(), std::nullopt);
+  EXPECT_NE(find(unknown, CheckoutProblem::testbench_unpatched), nullptr)
       << "an unknown Verilator is taken to be the current one";
 }
 
 TEST(CheckoutCheckTest, ATestbenchNeitherKnownNorPatchedIsNamedAsUnknown) {
   FixtureCheckout checkout;
   checkout.write("piton/verif/env/manycore/ciop_iob.v.pyv", "module ciop_fake_iob; endmodule\n");
-  EXPECT_NE(find(check_checkout(checkout.root(), 5), CheckoutProblem::testbench_unknown), nullptr);
+  const auto findings = check_checkout(checkout.root(), 5);
+  EXPECT_NE(find(findings, CheckoutProblem::testbench_unknown), nullptr);
 }
 
 TEST(CheckoutCheckTest, APathThatIsNotACheckoutIsNamedAndNothingElseIsLookedAt) {
@@ -104,7 +107,9 @@ TEST(CheckoutCheckTest, APathThatResolvesUnderADashBDirectoryIsNamedWithWhereItR
   FixtureCheckout checkout;
   fs::rename(checkout.root(), dir.file("x-By/piton"));
   fs::create_directory_symlink(dir.file("x-By/piton"), checkout.root());  // so it is removed
-  const auto* problem = find(check_checkout(checkout.root(), 5), CheckoutProblem::unusable_path);
+  // Kept while the pointer into it is read.
+  const auto findings = check_checkout(checkout.root(), 5);
+  const auto* problem = find(findings, CheckoutProblem::unusable_path);
   ASSERT_NE(problem, nullptr);
   EXPECT_THAT(problem->detail, HasSubstr("resolves to " + dir.file("x-By/piton")));
 }
