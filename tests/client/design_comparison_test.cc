@@ -66,7 +66,7 @@ TEST(DesignComparison, AWorkloadWithoutCyclesOrNotSimulatedHasNoChange) {
   EXPECT_THAT(text, HasSubstr("  hello      pass 13,886               timeout\n"));
   EXPECT_THAT(text, HasSubstr("  memstress  -                         -\n"));
   const std::string json = comparison_json(c);
-  EXPECT_THAT(json, HasSubstr(R"({"verdict":"timeout","cycles":null,"verdict_time":null,"wall_s":60.0,"change_percent":null})"));
+  EXPECT_THAT(json, HasSubstr(R"({"verdict":"timeout","cycles":null,"verdict_time":null,"wall_s":60.0,"change_percent":null,"tiles":[]})"));
   EXPECT_THAT(json, HasSubstr(R"({"workload":"memstress","results":[null,null]})"));
 }
 

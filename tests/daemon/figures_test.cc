@@ -127,15 +127,19 @@ TEST_F(FiguresTest, CompareShowsTheL15DifferenceAndTheChangeInCycles) {
 
   auto csv = maced_->mace({"compare", id + ":plain", id + ":small", "--csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  EXPECT_THAT(csv.out, HasSubstr("run_id,task_id,iteration,workload,verdict,cycles,change_percent,L1.5\n"));
+  EXPECT_THAT(csv.out, HasSubstr("run_id,task_id,iteration,workload,verdict,cycles,change_percent,area,L1.5\n"));
   EXPECT_THAT(csv.out, HasSubstr(id + ",small,1,memstress,pass," + std::to_string(kMemstressCyclesL15of4k) + ","));
-  EXPECT_THAT(csv.out, HasSubstr(id + ",plain,1,hello,pass,13886,0.00,\"8 KiB, 4-way\"\n"));
+  EXPECT_THAT(csv.out, HasSubstr(id + ",plain,1,hello,pass,13886,0.00,113.3,\"8 KiB, 4-way\"\n"));
 
   // Bad names are refused, saying why; nothing is compared.
   auto unknown_task = maced_->mace({"compare", id + ":plain", id + ":nosuch"});
   EXPECT_EQ(unknown_task.exit_code, 2);
   EXPECT_THAT(unknown_task.err, HasSubstr("has no task nosuch (its tasks: plain, small)"));
-  EXPECT_EQ(maced_->mace({"compare", id}).exit_code, 2);
+  // One run alone: its own designs, the one of OpenPiton's defaults first.
+  const auto own = maced_->mace({"compare", id});
+  EXPECT_EQ(own.exit_code, 0) << own.err;
+  EXPECT_THAT(own.out, HasSubstr("A  " + id + ":plain"));
+  EXPECT_EQ(maced_->mace({"compare", id + ":plain"}).exit_code, 2);
   EXPECT_EQ(maced_->mace({"compare", id + ":", id}).exit_code, 2);
   EXPECT_EQ(maced_->mace({"compare", "no-such-run", id}).exit_code, 2);
 }

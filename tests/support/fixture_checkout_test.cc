@@ -32,13 +32,14 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-// Builds as MACE asks for them (argument 5 is the build ID).
+// Builds as MACE asks for them (argument 5 is the build ID; MINIMAL_MONITORING, which every
+// build of MACE's but one with monitors gets, keeps the monitors' lines out of transcripts).
 const std::vector<std::string> kPico1x1 = {
     "-sys=manycore", "-x_tiles=1",        "-y_tiles=1", "-vlt_build",
-    "-pico",         "-build_id=pico1x1", "-vlt_build_args=--no-timing"};
+    "-pico",         "-build_id=pico1x1", "-config_rtl=MINIMAL_MONITORING", "-vlt_build_args=--no-timing"};
 const std::vector<std::string> kPico2x1 = {
     "-sys=manycore", "-x_tiles=2",        "-y_tiles=1", "-vlt_build",
-    "-pico",         "-build_id=pico2x1", "-vlt_build_args=--no-timing"};
+    "-pico",         "-build_id=pico2x1", "-config_rtl=MINIMAL_MONITORING", "-vlt_build_args=--no-timing"};
 
 std::vector<std::string> run_args(const std::string& build_id, int x_tiles,
                                   std::vector<std::string> extra) {
@@ -187,8 +188,8 @@ TEST(FixtureCheckoutTest, ReadAndWriteAreRelativeToTheRoot) {
 TEST(FakeSimsBuild, CreatesTheModelDirectoryConfigAndBinary) {
   FixtureCheckout checkout;
   std::vector<std::string> args = kPico2x1;
-  args.insert(args.end(), {"-config_rtl=MINIMAL_MONITORING", "-config_rtl=PITON_FAKE_KNOWN_DEFINE",
-                           "-config_l1d_size=4096", "-config_l1d_associativity=2"});
+  args.insert(args.end(), {"-config_rtl=PITON_FAKE_KNOWN_DEFINE", "-config_l1d_size=4096",
+                           "-config_l1d_associativity=2"});
   // From the checkout root, as the worst case for what a build leaves behind.
   auto result = sims(checkout, args, checkout.root());
   ASSERT_EQ(result.exit_code, 0) << result.out << result.err;
@@ -570,6 +571,35 @@ TEST(FakeSimsCycles, EachProgramEndsAtItsOwnTimeAndMemstressAtOneSetByItsFirstCa
   EXPECT_EQ(pass_line("pico_l1d", true, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
   EXPECT_EQ(pass_line("sparc1x1", false, "memstress.S"), "66960250: Simulation -> PASS (HIT GOOD TRAP)");
   EXPECT_EQ(pass_line("sparc_l1d", false, "memstress.S"), "87440250: Simulation -> PASS (HIT GOOD TRAP)");
+}
+
+// A model built without MINIMAL_MONITORING has OpenPiton's monitors: its transcripts carry
+// their lines for every tile (README: "monitors"), memstress's the more the smaller its L1.5.
+TEST(FakeSimsMonitors, AModelWithMonitorsPrintsEachTilesLinesAndOneWithoutPrintsNone) {
+  FixtureCheckout checkout;
+  TempDir build_dir, diags;
+  diags.write("memstress.S", "# memstress\n");
+  std::vector<std::string> monitored = kPico2x1;
+  std::erase(monitored, "-config_rtl=MINIMAL_MONITORING");
+  monitored[5] = "-build_id=monitored";
+  ASSERT_EQ(sims(checkout, monitored, build_dir.path()).exit_code, 0);
+  ASSERT_EQ(sims(checkout, kPico2x1, build_dir.path()).exit_code, 0);
+  auto transcript = [&](const std::string& build_id) {
+    TempDir dir;
+    sims(checkout, run_args(build_id, 2, {"-asm_diag_path=" + diags.path(), "memstress.S"}), dir.path());
+    return slurp(dir.file("sim.log"));
+  };
+  auto count = [](const std::string& text, const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+  };
+  const std::string with = transcript("monitored");
+  EXPECT_EQ(count(with, "TILE1 L1.5: Sending NOC1 "), 2058u);
+  EXPECT_EQ(count(with, "TILE1 noc2 flit raw: "), 5u * 2058u);
+  EXPECT_EQ(count(with, "TILE0-----"), 1u);
+  EXPECT_EQ(count(with, "l2_hit: 1"), 2u * 1029u);
+  EXPECT_EQ(count(transcript("pico2x1"), "flit raw"), 0u);
 }
 
 TEST(FakeSimsPico, TwoTilesWithFinishMaskTimeOutUnlessTileOneIsWoken) {
