@@ -234,6 +234,7 @@ openpiton::SimulationRequest LocalExecutor::simulation_request(const openpiton::
   request.cancel = settings_.cancel;
   request.kill_grace = std::chrono::seconds(3);
   request.monitors = spec_.monitors;
+  request.max_output_bytes = settings_.max_sim_output_bytes;
   return request;
 }
 

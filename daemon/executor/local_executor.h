@@ -55,6 +55,8 @@ struct ExecutorSettings {
   // The ccache directory builds compile through, and its limit in MiB; empty: none.
   std::string compiler_cache_dir = {};
   std::int64_t compiler_cache_max_mb = 0;
+  // The largest file one simulation may write, in bytes; 0: no limit (openpiton/simulator.h).
+  std::uint64_t max_sim_output_bytes = 0;
   // core generic: the descriptor's core (REQ-EXEC-20, REQ-VER-17); unset otherwise.
   std::optional<openpiton::GenericCore> generic = {};
 };

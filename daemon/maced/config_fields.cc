@@ -99,4 +99,16 @@ std::optional<int64_t> limit_field(object obj, std::string_view key, const std::
   return integer_field(obj, key, path, fallback, 1, max, unit, errors);
 }
 
+std::optional<bool> bool_field(object obj, std::string_view key, const std::string& path, bool fallback,
+                               FieldErrors& errors) {
+  element value;
+  if (obj.at_key(key).get(value)) return fallback;
+  bool b = false;
+  if (value.type() != element_type::BOOL || value.get(b)) {
+    errors.push_back({path, "must be true or false, got " + shown(value)});
+    return std::nullopt;
+  }
+  return b;
+}
+
 }  // namespace mace::config_fields

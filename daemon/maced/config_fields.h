@@ -45,6 +45,10 @@ std::optional<int64_t> limit_field(simdjson::dom::object obj, std::string_view k
                                    const std::string& path, int64_t fallback, int64_t max,
                                    std::string_view unit, FieldErrors& errors);
 
+// An optional true or false, or `fallback` when left out.
+std::optional<bool> bool_field(simdjson::dom::object obj, std::string_view key, const std::string& path,
+                               bool fallback, FieldErrors& errors);
+
 // A value shown in a message, cut short so a long one cannot flood the log.
 std::string shown(simdjson::dom::element value);
 

@@ -12,7 +12,7 @@ constexpr std::int64_t kMaxKeepRecentHours = 24 * 365 * 10;
 }  // namespace
 
 void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors) {
-  const auto section_object = config_fields::object_with_keys(value, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours", "max_sim_output_mb", "keep_run_dirs"}, errors);
   if (!section_object) return;
   const simdjson::dom::object obj = *section_object;
   if (auto path = config_fields::string_field(obj, "path", "evidence.path", errors)) {
@@ -34,6 +34,12 @@ void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence
                                                 evidence.keep_recent_hours, 0, kMaxKeepRecentHours, "hours",
                                                 errors))
     evidence.keep_recent_hours = *hours;
+  if (auto mb = config_fields::limit_field(obj, "max_sim_output_mb", "evidence.max_sim_output_mb",
+                                           evidence.max_sim_output_mb, kMaxCacheDirectoryMb, "MiB", errors))
+    evidence.max_sim_output_mb = *mb;
+  if (auto keep = config_fields::bool_field(obj, "keep_run_dirs", "evidence.keep_run_dirs", evidence.keep_run_dirs,
+                                            errors))
+    evidence.keep_run_dirs = *keep;
   if (evidence.max_log_mb > evidence.max_mb)
     errors.push_back({"evidence.max_log_mb", "must be at most evidence.max_mb (" +
                                                  std::to_string(evidence.max_mb) + "), got " +

@@ -3,7 +3,7 @@
 // how much (evidence/evidence_archive.h):
 //
 //   "evidence": {"path": "/srv/mace/runs", "max_mb": 10240, "max_log_mb": 64,
-//                "keep_recent_hours": 24}
+//                "keep_recent_hours": 24, "max_sim_output_mb": 4096, "keep_run_dirs": false}
 //
 // `path`: absolute; default <state directory>/runs. `max_mb`: what the runs' kept logs may
 // take together (default 10240 MiB); beyond it the runs that finished first lose theirs,
@@ -11,6 +11,12 @@
 // keeps its head and tail and says what was cut. `keep_recent_hours`: a run that finished
 // less than this long ago keeps its logs whatever the total (default 24; 0: only runs still
 // going are kept whatever the total).
+// `max_sim_output_mb`: the largest file one simulation may write in its checkout (its
+// sim.log, above all; default 4096 MiB): a simulation that reaches it is stopped and fails,
+// saying so, before the checkout's disk fills. `keep_run_dirs`: false (the default) removes
+// a run's simulation directories from the checkouts when the run ends, once their logs are
+// kept in its evidence (a directory whose log could not be kept stays); true leaves them
+// for people to look at, and the checkouts' disk to whoever keeps them.
 
 #include <cstdint>
 #include <string>
@@ -26,6 +32,8 @@ struct EvidenceConfig {
   std::int64_t max_mb = 10240;
   std::int64_t max_log_mb = 64;
   std::int64_t keep_recent_hours = 24;
+  std::int64_t max_sim_output_mb = 4096;
+  bool keep_run_dirs = false;
 };
 
 void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors);

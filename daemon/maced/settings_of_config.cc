@@ -89,6 +89,8 @@ run::RunSettings run_settings(const MacedConfig& config, const MacedOptions& opt
         under_state_dir_unless(config.compiler_cache.path, options, "ccache").string();
     settings.compiler_cache_max_mb = config.compiler_cache.max_mb;
   }
+  settings.keep_run_dirs = config.evidence.keep_run_dirs;
+  settings.max_sim_output_bytes = static_cast<std::uint64_t>(config.evidence.max_sim_output_mb) << 20;
   if (config.model_store.enabled) {
     settings.model_store = std::make_shared<const openpiton::ModelStore>(openpiton::ModelStoreSettings{
         .directory = under_state_dir_unless(config.model_store.path, options, "models"),

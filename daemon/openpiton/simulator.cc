@@ -16,6 +16,7 @@
 #include "os/environment.h"
 #include "os/file_io.h"
 #include "os/program_search.h"
+#include "os/text.h"
 
 namespace mace::openpiton {
 namespace {
@@ -151,11 +152,29 @@ Failure cannot_run_from_die_lines(std::string_view die_lines) {
   return Failure::none;
 }
 
+// The file of the run that reached the output limit (a write past it failed), if one did;
+// sims' transcripts are the files that grow with the simulation, so only the run
+// directory's own files are looked at, a bounded number of them.
+std::optional<fs::path> file_at_output_limit(const fs::path& run_dir, std::uint64_t limit) {
+  constexpr std::size_t kMaxFilesLooked = 1000;
+  std::error_code ec;
+  std::size_t looked = 0;
+  for (fs::directory_iterator it(run_dir, ec), end; !ec && it != end && looked < kMaxFilesLooked;
+       it.increment(ec), ++looked) {
+    std::error_code size_error;
+    if (!it->is_regular_file(size_error)) continue;
+    const auto size = it->file_size(size_error);
+    if (!size_error && size >= limit) return it->path();
+  }
+  return std::nullopt;
+}
+
 // Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
 // REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
 // usable verdict.
-void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
-           const std::string& before_die, bool monitors) {
+void judge(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request,
+           const std::string& before_die) {
+  const Core core = request.core;
   run.wall_seconds = pr.wall_seconds;
   run.timed_out = pr.timed_out;
   run.cancelled = pr.cancelled;
@@ -183,12 +202,25 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, Core core,
     const SimulationFigures figures = figures_from_verdict_line(run.marker_line);
     run.verdict_time = figures.verdict_time;
     run.cycles = figures.cycles;
-    if (monitors) run.tiles = tile_figures_of(sim_log);
+    if (request.monitors) run.tiles = tile_figures_of(sim_log);
     append_error(run.error, vr.error);
     run.sim_log_tail = os::read_file_tail(sim_log, kSimLogTailLines, kSimLogTailBytes);
   }
   run.status_line = os::read_first_line(run.run_dir / "status.log");
   run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
+
+  if (request.max_output_bytes > 0 && !pr.cancelled && pr.host_stop == os::HostStop::none) {
+    if (auto file = file_at_output_limit(run.run_dir, request.max_output_bytes)) {
+      // Whatever the transcript says, the run did not end as it would have: it does not pass.
+      run.output_limit_reached = true;
+      run.returncode = -1;
+      append_error(run.error, file->filename().string() + " reached the limit on a simulation's output (" +
+                                  os::mib_text(request.max_output_bytes) +
+                                  ", evidence.max_sim_output_mb in maced's configuration) and the "
+                                  "simulation was stopped there");
+      return;
+    }
+  }
 
   if (pr.host_stop != os::HostStop::none) {
     run.host_stop = pr.host_stop;
@@ -391,9 +423,10 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
   LineBeforeDie before_die;
   spec.on_line = [&before_die](std::string_view line) { before_die.see(line); };
   spec.purpose = os::CommandPurpose::simulate;
+  spec.max_file_bytes = request.max_output_bytes;
   run.sims_invoked = true;
   os::ProcessResult pr = request.checkout.run(spec, request.cancel);
-  judge(run, pr, request.core, before_die.line(), request.monitors);
+  judge(run, pr, request, before_die.line());
 }
 
 // What a person (and the failure signature) reads of a run that did not pass.

@@ -80,6 +80,7 @@ struct WorkloadRunResult {
   bool timed_out = false;      // hit its wall-clock limit (verdict: transcript's or timeout)
   bool cancelled = false;      // stopped by the request's os::CancelToken
   bool launch_failed = false;  // sims could not be started (see error)
+  bool output_limit_reached = false;  // a file of the run reached max_output_bytes (see error)
   bool sims_invoked = false;   // false when prepare_workload failed
   // The machine or scheduler that ran sims ended it; error says what happened.
   os::HostStop host_stop = os::HostStop::none;
@@ -159,6 +160,11 @@ struct SimulationRequest {
   std::optional<std::chrono::steady_clock::time_point> deadline{};
   // Between SIGTERM and SIGKILL to a simulation's process group on timeout or cancel.
   std::chrono::milliseconds kill_grace{5000};
+  // The largest file a simulation may write (sim.log above all), in bytes; 0: no limit. A
+  // run that reaches it is stopped there (os::ProcessSpec::max_file_bytes) and does not
+  // pass: its error says the limit was reached, so a design printing without end fails
+  // before it fills the checkout's disk.
+  std::uint64_t max_output_bytes = 0;
 
   // May be null. Cancelling stops the running simulation (its whole process group) and
   // starts no further one; failure_reason cancelled.

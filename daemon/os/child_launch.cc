@@ -18,7 +18,7 @@ namespace {
 // Only async-signal-safe calls from here on: another thread of the parent may have held a
 // malloc or stdio lock at the moment of fork. Everything is prepared before the fork.
 
-enum ChildStage : int { kSetsid = 1, kPdeathsig, kRedirect, kChdir, kExec };
+enum ChildStage : int { kSetsid = 1, kPdeathsig, kRedirect, kChdir, kFileLimit, kExec };
 
 struct ChildFailure {
   int stage;
@@ -31,6 +31,7 @@ struct ChildPlan {
   int output_write = -1;
   int status_write = -1;  // CLOEXEC: EOF in the parent means exec succeeded
   const char* working_dir = nullptr;  // null: stay
+  rlim_t max_file_bytes = RLIM_INFINITY;  // RLIMIT_FSIZE, for the child and what it starts
   std::vector<const char*> candidates;  // paths to try in order
   bool searched = false;  // candidates come from a PATH search
   char* const* argv = nullptr;
@@ -72,6 +73,15 @@ int above_stdio(int fd) { return fd > 2 ? fd : ::fcntl(fd, F_DUPFD_CLOEXEC, 3); 
     child_fail(status_fd, kRedirect, errno);
 
   if (plan.working_dir && ::chdir(plan.working_dir) < 0) child_fail(status_fd, kChdir, errno);
+  if (plan.max_file_bytes != RLIM_INFINITY) {
+    // Only lowered: a limit the daemon itself runs under is never raised for its children.
+    struct rlimit limit {};
+    if (::getrlimit(RLIMIT_FSIZE, &limit) < 0) child_fail(status_fd, kFileLimit, errno);
+    if (limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur > plan.max_file_bytes) {
+      limit.rlim_cur = plan.max_file_bytes;
+      if (::setrlimit(RLIMIT_FSIZE, &limit) < 0) child_fail(status_fd, kFileLimit, errno);
+    }
+  }
 
 #ifdef CLOSE_RANGE_CLOEXEC
   // Other libraries of the daemon may have descriptors without CLOEXEC (or be between open
@@ -113,6 +123,9 @@ std::string describe_failure(const ChildFailure& failure, const ProcessSpec& spe
       return "cannot redirect standard input/output: " + why;
     case kChdir:
       return "cannot change directory to '" + spec.working_dir + "': " + why;
+    case kFileLimit:
+      return "cannot limit the size of the files it writes to " + std::to_string(spec.max_file_bytes) +
+             " bytes: " + why;
     case kExec: {
       std::string message = "cannot execute '" + spec.argv[0] + "': " + why;
       if (!path_searched.empty()) message += " (searched PATH=" + path_searched + ")";
@@ -189,6 +202,7 @@ LaunchedChild launch_child(const ProcessSpec& spec) {
   plan.output_write = output_write.get();
   plan.status_write = status_write.get();
   plan.working_dir = spec.working_dir.empty() ? nullptr : spec.working_dir.c_str();
+  if (spec.max_file_bytes > 0) plan.max_file_bytes = static_cast<rlim_t>(spec.max_file_bytes);
   for (const auto& candidate : candidates) plan.candidates.push_back(candidate.c_str());
   plan.searched = !path_searched.empty();
   plan.argv = argv.data();

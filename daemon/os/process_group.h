@@ -61,6 +61,12 @@ struct ProcessSpec {
   std::map<std::string, std::string> env;
   // The child's working directory; empty: the daemon's.
   std::string working_dir;
+  // The largest file the command (and everything it starts) may write, in bytes; zero: no
+  // limit. A write past it fails, and the process that made it gets SIGXFSZ, which ends it
+  // unless it is caught (RLIMIT_FSIZE, inherited by every descendant, and by a Slurm job
+  // through srun's propagation of limits). So a runaway transcript stops at this size
+  // instead of filling the disk.
+  std::uint64_t max_file_bytes = 0;
   // What the command is for: how a runner that places work elsewhere names it and what it
   // asks for it (a Slurm job's name and resources, os/command_runner.h).
   CommandPurpose purpose = CommandPurpose::command;

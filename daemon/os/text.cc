@@ -1,5 +1,7 @@
 #include "os/text.h"
 
+#include <cstdio>
+
 namespace mace::os {
 
 std::vector<std::string_view> split_lines_keeping_newlines(std::string_view text) {
@@ -151,6 +153,13 @@ bool starts_with_ignoring_case(std::string_view s, std::string_view prefix) {
   for (std::size_t i = 0; i < prefix.size(); ++i)
     if (lower(s[i]) != lower(prefix[i])) return false;
   return true;
+}
+
+std::string mib_text(std::uint64_t bytes) {
+  if (bytes % (1u << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
 }
 
 }  // namespace mace::os

@@ -3,6 +3,7 @@
 // line ends, so two callers never disagree about what "the lines of" a text are.
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,5 +66,8 @@ bool is_identifier(std::string_view s);
 
 // Whether `s` starts with `prefix`, ASCII letters compared without case.
 bool starts_with_ignoring_case(std::string_view s, std::string_view prefix);
+
+// A size for people in MiB: "4096 MiB" when whole, else one decimal ("12.5 MiB").
+std::string mib_text(std::uint64_t bytes);
 
 }  // namespace mace::os

@@ -1,6 +1,9 @@
 #include "run/log_keeper.h"
 
+#include <system_error>
 #include <vector>
+
+#include "os/text.h"
 
 namespace mace::run {
 namespace {
@@ -37,6 +40,7 @@ void LogKeeper::started(const executor::TaskCallSite& site, const std::string& w
       workload.empty() ? evidence::EvidenceKind::build_log : evidence::EvidenceKind::sim_log;
   Pending log = record(site, kind, workload, path);
   std::lock_guard lock(mutex_);
+  if (kind == evidence::EvidenceKind::sim_log) run_dirs_.emplace(path.parent_path(), true);
   pending_[pending_key(site, workload)] = std::move(log);
 }
 
@@ -84,6 +88,10 @@ void LogKeeper::keep_remaining() {
 
 std::optional<std::filesystem::path> LogKeeper::keep(const Pending& log) {
   if (!archive_) return std::nullopt;
+  auto not_kept = [&] {
+    std::lock_guard lock(mutex_);
+    if (auto dir = run_dirs_.find(log.source.parent_path()); dir != run_dirs_.end()) dir->second = false;
+  };
   try {
     const evidence::KeptFile kept = archive_->keep(log.place, log.source);
     const store::KeptLogRecord record{kept.path.string(),
@@ -98,6 +106,7 @@ std::optional<std::filesystem::path> LogKeeper::keep(const Pending& log) {
   } catch (const std::exception& e) {
     // The run goes on: its log is still where it was written, which `mace logs` serves
     // with a word of warning, and the run's log says why it was not kept.
+    not_kept();
     const std::string why = e.what();
     try {
       recorder_.with_store([&](store::Store& s) { s.log_file_not_kept(log.row_id, why); });
@@ -112,6 +121,52 @@ std::optional<std::filesystem::path> LogKeeper::keep(const Pending& log) {
     }
   }
   return std::nullopt;
+}
+
+void LogKeeper::remove_kept_run_dirs() {
+  if (!archive_) return;
+  std::map<std::filesystem::path, bool> dirs;
+  {
+    std::lock_guard lock(mutex_);
+    dirs.swap(run_dirs_);
+  }
+  std::size_t removed = 0, left = 0;
+  std::uintmax_t bytes = 0;
+  std::string first_problem;
+  for (const auto& [dir, kept] : dirs) {
+    // Only what the simulator claims: a directory of `<model dir>/runs`.
+    if (!kept || dir.parent_path().filename() != "runs") {
+      ++left;
+      continue;
+    }
+    std::error_code ec;
+    if (!std::filesystem::exists(dir, ec)) continue;
+    std::uintmax_t size = 0;
+    for (std::filesystem::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (std::error_code file_error; it->is_regular_file(file_error)) size += it->file_size(file_error);
+    ec.clear();
+    std::filesystem::remove_all(dir, ec);
+    if (ec) {
+      ++left;
+      if (first_problem.empty()) first_problem = dir.string() + ": " + ec.message();
+      continue;
+    }
+    ++removed;
+    bytes += size;
+  }
+  if (removed == 0 && first_problem.empty()) return;
+  std::string text;
+  if (removed > 0)
+    text = "removed " + std::to_string(removed) + " simulation director" + (removed == 1 ? "y" : "ies") +
+           " (" + os::mib_text(bytes) + ") from the checkouts; their logs are kept with the run";
+  if (!first_problem.empty())
+    text += std::string(text.empty() ? "" : "; ") + "could not remove " + std::to_string(left) +
+            " simulation director" + (left == 1 ? "y" : "ies") + " from the checkouts (" + first_problem + ")";
+  try {
+    recorder_.message(text);
+  } catch (const std::exception&) {
+    // The store refuses (a full disk): the removal stands all the same.
+  }
 }
 
 }  // namespace mace::run

@@ -8,6 +8,12 @@
 // not yet kept (a task that threw, a cancel) is kept from where it was written.
 // The executor calls this from its tasks' threads; the copy is made there, and only its
 // record goes through the recorder.
+//
+// A simulation's directory in the checkout (`<model dir>/runs/<workload>-<n>`) outlives its
+// task: the run's later diagnoses read it, as the failed run or as a passing reference. So
+// the directories are removed when the run ends, once their logs are kept (unless maced is
+// told to keep them), and the run's log says what was removed: otherwise every simulation
+// ever run stays in the checkout, and one that wrote gigabytes keeps them there.
 
 #include <cstdint>
 #include <filesystem>
@@ -27,7 +33,8 @@ namespace mace::run {
 
 class LogKeeper {
  public:
-  // `archive` null: logs are recorded where they are written and never copied.
+  // `archive` null: logs are recorded where they are written and never copied (and so no
+  // simulation directory is ever removed).
   LogKeeper(RunRecorder& recorder, std::shared_ptr<const evidence::EvidenceArchive> archive,
             Clock now_ms = system_now_ms);
 
@@ -38,6 +45,10 @@ class LogKeeper {
   void finished(const executor::TaskCallSite& site, const std::string& workload);
   // Keeps every log of the run still not kept (the run is ending).
   void keep_remaining();
+  // Removes from the checkouts the run's simulation directories whose logs are kept, and
+  // says in the run's log what was removed (how many, how much) and what could not be. Call
+  // when the run ends, after keep_remaining().
+  void remove_kept_run_dirs();
 
   // A task's merged coverage (openpiton/coverage.h): its merged data and each annotated
   // source file, recorded and kept at once (they are complete). Where they are now.
@@ -65,6 +76,8 @@ class LogKeeper {
   Clock now_ms_;
   std::mutex mutex_;                         // tasks of a batch log at once
   std::map<std::string, Pending> pending_;   // by call site and workload
+  // The run's simulation directories, each with whether every log written there is kept.
+  std::map<std::filesystem::path, bool> run_dirs_;
 };
 
 }  // namespace mace::run

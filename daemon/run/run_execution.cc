@@ -167,9 +167,11 @@ class Run {
       result = loop::run_loop(in, *planner_, runner, replay_.observer(observer_));
     } catch (...) {
       logs_.keep_remaining();
+      if (!settings_.keep_run_dirs) logs_.remove_kept_run_dirs();
       throw;
     }
     logs_.keep_remaining();
+    if (!settings_.keep_run_dirs) logs_.remove_kept_run_dirs();
     if (eval_job_ && spec_.options.build_only && result.state == RunState::passed)
       if (auto ending = resimulate_accepted_designs(runner, result.iterations)) return *ending;
     auto [state, reason] = replay_.conclude(result);
@@ -318,6 +320,7 @@ class Run {
     s.model_store = settings_.model_store.get();
     s.compiler_cache_dir = settings_.compiler_cache_dir;
     s.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
+    s.max_sim_output_bytes = settings_.max_sim_output_bytes;
     if (settings_.slurm) {  // a build gets its job's allocation, whoever else runs
       const auto& build = slurm::resources_for(*settings_.slurm, slurm::StepKind::build,
                                                std::string(to_string(spec_.core)));

@@ -58,6 +58,11 @@ struct RunSettings {
   // Where each run keeps its own copies of its logs (run/log_keeper.h); null: nowhere, the
   // store records where they were written and nothing more.
   std::shared_ptr<const evidence::EvidenceArchive> evidence;
+  // Whether a run's simulation directories stay in the checkouts after their logs are kept
+  // in its evidence (run/log_keeper.h); by default they are removed when the run ends.
+  bool keep_run_dirs = false;
+  // The largest file one simulation may write, in bytes; 0: no limit (openpiton/simulator.h).
+  std::uint64_t max_sim_output_bytes = 0;
   // How a level's tasks go onto the checkouts when a spec does not say (`executor.dispatch`
   // in maced's configuration), and how often a task lost to the infrastructure runs again.
   Dispatch dispatch = Dispatch::queue;

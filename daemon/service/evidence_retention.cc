@@ -1,18 +1,10 @@
 #include "service/evidence_retention.h"
 
-#include <cstdio>
 #include <exception>
 
+#include "os/text.h"
+
 namespace mace::service {
-namespace {
-
-std::string mib(std::uint64_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
-}
-
-}  // namespace
 
 EvidenceRetention::EvidenceRetention(store::Store& store, RunService& runs,
                                      const evidence::EvidenceArchive& archive, std::ostream& log,
@@ -27,8 +19,8 @@ EvidenceRetention::Report EvidenceRetention::apply() {
   const auto& limits = archive_.settings().retention;
   const evidence::RetentionPlan plan = evidence::plan_retention(runs, limits, now);
   Report report{{}, 0, plan.total_bytes, plan.still_over};
-  const std::string why = "the runs' kept logs took " + mib(plan.total_bytes) + ", above evidence.max_mb (" +
-                          mib(limits.max_total_bytes) + "), and this run's were among the oldest";
+  const std::string why = "the runs' kept logs took " + os::mib_text(plan.total_bytes) + ", above evidence.max_mb (" +
+                          os::mib_text(limits.max_total_bytes) + "), and this run's were among the oldest";
   for (const auto& run_id : plan.remove) {
     try {
       archive_.remove_run(run_id);
@@ -50,8 +42,8 @@ EvidenceRetention::Report EvidenceRetention::apply() {
          << " (retention rule: " << why << ")\n";
   }
   if (plan.still_over && !said_over_)
-    log_ << "maced: the runs' kept logs take " << mib(plan.total_bytes - report.freed_bytes)
-         << ", above evidence.max_mb (" << mib(limits.max_total_bytes)
+    log_ << "maced: the runs' kept logs take " << os::mib_text(plan.total_bytes - report.freed_bytes)
+         << ", above evidence.max_mb (" << os::mib_text(limits.max_total_bytes)
          << "), and every run left is running or finished less than evidence.keep_recent_hours ago\n";
   said_over_ = plan.still_over;
   return report;

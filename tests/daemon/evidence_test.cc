@@ -148,6 +148,53 @@ TEST_F(EvidenceTest, ALogOverTheLimitKeepsItsHeadAndTailAndSaysWhatWasCut) {
   EXPECT_TRUE(fs::exists(maced_->state_dir() + "/runs/" + id + "/iter1/build/sims/add.S/sim.log.gz"));
 }
 
+// The directories in `model`'s runs/ of the checkout (`<workload>-<n>`).
+std::vector<std::string> run_directories(const FixtureCheckout& checkout) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& model : fs::directory_iterator(checkout.root() + "/build/manycore", ec))
+    for (const auto& run : fs::directory_iterator(model.path() / "runs", ec)) names.push_back(run.path().filename());
+  return names;
+}
+
+// A checkout keeps no simulation of a run that ended: its sim.log is kept with the run,
+// and the run's log says what left the checkout. Before, every simulation ever run stayed.
+TEST_F(EvidenceTest, ARunsSimulationDirectoriesLeaveTheCheckoutWhenItEndsAndItsLogSaysSo) {
+  start();
+  add_diag("sub.S");
+  const std::string id = run(R"(["add.S", "sub.S"])");
+  EXPECT_THAT(maced_->mace({"status", id}).out, HasSubstr("passed"));
+  EXPECT_THAT(run_directories(checkout_), ::testing::IsEmpty());
+  EXPECT_THAT(logs({id}).out, HasSubstr("removed 2 simulation directories ("));
+  EXPECT_THAT(logs({id}).out, HasSubstr(") from the checkouts; their logs are kept with the run"));
+  EXPECT_THAT(logs({id, "--sim", "sub.S"}).out, HasSubstr("HIT GOOD TRAP")) << "the kept copy is served";
+}
+
+TEST_F(EvidenceTest, WithKeepRunDirsTheSimulationDirectoriesStay) {
+  start(R"({"keep_run_dirs": true})");
+  const std::string id = run(R"(["add.S"])");
+  EXPECT_THAT(run_directories(checkout_), ::testing::ElementsAre("add.S-1"));
+  EXPECT_THAT(logs({id}).out, Not(HasSubstr("simulation director")));
+}
+
+// A design printing without end fills no disk: its simulation stops at the limit and the
+// run fails saying why. The fake sims writes 64 MiB; the limit is 8.
+TEST_F(EvidenceTest, ASimulationWritingPastTheOutputLimitIsStoppedAndFailsSayingSo) {
+  start(R"({"max_sim_output_mb": 8})");
+  checkout_.set_control("run", "huge");
+  checkout_.set_control("huge_mb", "64");
+  const std::string id = run(R"(["add.S"])");
+  const auto status = maced_->mace({"status", id});
+  EXPECT_THAT(status.out, Not(HasSubstr("passed"))) << status.out;
+  const auto shown = maced_->mace({"--json", "status", id});
+  EXPECT_THAT(shown.out, HasSubstr("sim.log reached the limit on a simulation's output (8 MiB, "
+                                   "evidence.max_sim_output_mb in maced's configuration)"))
+      << shown.out;
+  EXPECT_THAT(run_directories(checkout_), ::testing::IsEmpty()) << "and its directory left the checkout";
+  EXPECT_THAT(logs({id, "--list"}).out, HasSubstr("sim.log add.S  8.0 MiB")) << "what it wrote, kept";
+  EXPECT_THAT(logs({id}).out, HasSubstr("removed 1 simulation directory ("));
+}
+
 TEST_F(EvidenceTest, TheRetentionRuleRemovesTheOldestFinishedRunsLogsAndLogsSaysSo) {
   start(R"({"max_mb": 1, "keep_recent_hours": 0})");
   checkout_.set_control("noise_kb", "700");  // a sim.log no compressor shrinks below the limit
@@ -159,7 +206,7 @@ TEST_F(EvidenceTest, TheRetentionRuleRemovesTheOldestFinishedRunsLogsAndLogsSays
   EXPECT_EQ(removed.exit_code, 2);
   EXPECT_THAT(removed.err, HasSubstr("the sim.log of add.S (iteration 1, task build) was removed by the "
                                      "retention rule on "));
-  EXPECT_THAT(removed.err, HasSubstr("above evidence.max_mb (1.0 MiB)"));
+  EXPECT_THAT(removed.err, HasSubstr("above evidence.max_mb (1 MiB)"));
   EXPECT_THAT(removed.err, Not(HasSubstr("(yet)")));
   EXPECT_THAT(logs({a}).out, HasSubstr("the retention rule removed this run's 2 kept log files"));
   EXPECT_THAT(logs({a, "--list"}).out, HasSubstr("removed by the retention rule on"));

@@ -268,7 +268,7 @@ int64_t peak_rss_kib(pid_t pid) {
 TEST_F(WatchAndLogsTest, ALargeSimLogIsStreamedInBoundedMemoryAndFollowEndsWithTheRun) {
   // Kept whole (by default a run keeps 64 MiB of a log): a follower slower than the writer
   // goes on from the run's copy once the simulation has ended, and must see the same bytes.
-  start(R"({"max_log_mb": 256})");
+  start(R"({"max_log_mb": 256, "keep_run_dirs": true})");  // compared with the original below
   checkout_.set_control("run", "huge");
   checkout_.set_control("huge_mb", "160");
   checkout_.set_control("run_sleep", "1");

@@ -18,6 +18,19 @@ TEST(EvidenceConfig, DefaultsKeepTheRunsLogsUnderTheStateDirectory) {
   EXPECT_EQ(parsed.config->evidence.max_mb, 10240);
   EXPECT_EQ(parsed.config->evidence.max_log_mb, 64);
   EXPECT_EQ(parsed.config->evidence.keep_recent_hours, 24);
+  EXPECT_EQ(parsed.config->evidence.max_sim_output_mb, 4096);
+  EXPECT_FALSE(parsed.config->evidence.keep_run_dirs);
+}
+
+// What a simulation may write in its checkout, and whether its directory stays there.
+TEST(EvidenceConfig, ReadsTheSimulationOutputLimitAndWhetherRunDirectoriesStay) {
+  auto parsed = parse_maced_config(R"({"evidence": {"max_sim_output_mb": 100, "keep_run_dirs": true}})");
+  ASSERT_TRUE(parsed.config) << parsed.errors.front().to_string();
+  EXPECT_EQ(parsed.config->evidence.max_sim_output_mb, 100);
+  EXPECT_TRUE(parsed.config->evidence.keep_run_dirs);
+  EXPECT_THAT(errors_of(R"({"evidence": {"max_sim_output_mb": 0, "keep_run_dirs": "yes"}})"),
+              ElementsAre("evidence.max_sim_output_mb: must be an integer from 1 to 1073741824 (MiB), got 0",
+                          "evidence.keep_run_dirs: must be true or false, got \"yes\""));
 }
 
 TEST(EvidenceConfig, ReadsAPathAndItsLimits) {
@@ -43,10 +56,10 @@ TEST(EvidenceConfig, EveryProblemIsNamedByItsPath) {
               ElementsAre("evidence.max_log_mb: must be at most evidence.max_mb (10), got 20"));
   EXPECT_THAT(errors_of(R"({"evidence": {"keep": 1}})"),
               ElementsAre("evidence.keep: unknown field; expected one of: path, max_mb, max_log_mb, "
-                          "keep_recent_hours"));
+                          "keep_recent_hours, max_sim_output_mb, keep_run_dirs"));
   EXPECT_THAT(errors_of(R"({"evidence": 5})"),
-              ElementsAre("evidence: must be an object with \"path\", \"max_mb\", \"max_log_mb\" and "
-                          "\"keep_recent_hours\""));
+              ElementsAre("evidence: must be an object with \"path\", \"max_mb\", \"max_log_mb\", "
+                          "\"keep_recent_hours\", \"max_sim_output_mb\" and \"keep_run_dirs\""));
 }
 
 TEST(EvidenceConfig, ASyntaxErrorInTheFileSaysItsLineAndColumn) {

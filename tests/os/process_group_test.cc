@@ -169,6 +169,22 @@ TEST(ProcessGroup, LeaderKilledBySignalReportsTheSignalAndNoExitCode) {
   EXPECT_FALSE(result.succeeded());
 }
 
+// A runaway writer stops at the file size limit instead of filling the disk: the write past
+// it fails and the writer gets SIGXFSZ, as does everything it starts.
+TEST(ProcessGroup, AFileSizeLimitStopsAWriterAndItsChildrenAtTheLimit) {
+  char dir_template[] = "/tmp/mace-fsize-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  ProcessSpec spec = shell("head -c 3000000 /dev/zero > direct; sh -c 'head -c 3000000 /dev/zero > nested'; exit 7");
+  spec.working_dir = dir;
+  spec.max_file_bytes = 1 << 20;
+  ProcessResult result = run_process_group(spec);
+  EXPECT_EQ(result.exit_code, 7) << "the shell itself wrote nothing past the limit";
+  EXPECT_EQ(std::filesystem::file_size(dir + "/direct"), 1u << 20);
+  EXPECT_EQ(std::filesystem::file_size(dir + "/nested"), 1u << 20);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ProcessGroup, ChildRunsAsLeaderOfItsOwnSessionAndGroup) {
   ProcessResult result = run_process_group(shell("ps -o pid=,pgid=,sid= -p $$ | awk '{print $1, $2, $3}'"));
   ASSERT_EQ(result.exit_code, 0) << result.tail;
