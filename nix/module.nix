@@ -224,13 +224,15 @@ in
         User = cfg.user;
         Group = cfg.group;
         StateDirectory = cfg.stateDirectory;
-        StateDirectoryMode = "0750";
+        StateDirectoryMode = "0700";
         RuntimeDirectory = "maced";
         RuntimeDirectoryPreserve = true;
         EnvironmentFile = lib.optional (cfg.llm.environmentFile != null) cfg.llm.environmentFile;
 
         WatchdogSec = cfg.watchdogSec;
         Restart = "on-failure";
+        # 2: a bad configuration; 3: a state maced cannot serve (maced(8), EXIT STATUS).
+        RestartPreventExitStatus = "2 3";
         RestartSec = 5;
         KillMode = "control-group";
         TimeoutStopSec = 75;
@@ -257,7 +259,7 @@ in
         LockPersonality = true;
         RestrictAddressFamilies = [ "AF_UNIX" "AF_INET" "AF_INET6" "AF_NETLINK" ];
         SystemCallArchitectures = "native";
-        UMask = "0027";
+        UMask = "0077";
       };
     };
   };

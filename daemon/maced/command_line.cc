@@ -5,6 +5,8 @@ namespace {
 
 std::string usage(const std::string& installed_workloads) {
   return "usage: maced [--socket PATH] [--state-dir DIR] [--config FILE]\n"
+         "       maced --backup NEW_DIR [--state-dir DIR] [--config FILE]\n"
+         "       maced --restore BACKUP_DIR [--state-dir DIR] [--config FILE]\n"
          "\n"
          "  --socket PATH     Unix socket to listen on when systemd passes none\n"
          "                    (default $RUNTIME_DIRECTORY/maced.sock, else /run/maced/maced.sock)\n"
@@ -13,6 +15,10 @@ std::string usage(const std::string& installed_workloads) {
          "  --config FILE     configuration file (JSON; see docs/operating-maced.md)\n"
          "  --workloads DIR   the gate workloads (default $MACE_WORKLOADS_DIR, else the installed\n"
          "                    " + installed_workloads + ")\n"
+         "  --backup NEW_DIR  write a backup of the state (the store and the runs' kept logs) into\n"
+         "                    a new directory, while maced runs or not, and exit\n"
+         "  --restore BACKUP_DIR\n"
+         "                    restore the state from a backup, with maced stopped, and exit\n"
          "  --version         print the version and exit\n";
 }
 
@@ -50,7 +56,9 @@ CommandLine parse_command_line(const std::vector<std::string>& args,
       {"--socket", &MacedOptions::socket_path},
       {"--state-dir", &MacedOptions::state_dir},
       {"--config", &MacedOptions::config_path},
-      {"--workloads", &MacedOptions::workloads_dir}};
+      {"--workloads", &MacedOptions::workloads_dir},
+      {"--backup", &MacedOptions::backup_to},
+      {"--restore", &MacedOptions::restore_from}};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--version") {
@@ -72,6 +80,8 @@ CommandLine parse_command_line(const std::vector<std::string>& args,
     }
     if (!known) return refuse("unknown argument " + arg);
   }
+  if (!line.options.backup_to.empty() && !line.options.restore_from.empty())
+    return refuse("--backup and --restore: one at a time");
   apply_defaults(line.options, env, installed_workloads);
   return line;
 }

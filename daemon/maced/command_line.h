@@ -14,6 +14,10 @@ struct MacedOptions {
   std::string state_dir;
   std::string config_path;  // empty: no file, every default
   std::string workloads_dir;
+  // Instead of serving: write a backup of the state into this new directory, or restore
+  // the state from the backup in this one (maced/state_backup.h); empty: serve.
+  std::string backup_to;
+  std::string restore_from;
 };
 
 // What the command line asks: to run with these options, or to exit at once with

@@ -27,6 +27,7 @@
 #include "maced/cluster_jobs.h"
 #include "maced/command_line.h"
 #include "maced/config.h"
+#include "maced/database_at_start.h"
 #include "maced/host_platform.h"
 #include "maced/keeper.h"
 #include "maced/listen_socket.h"
@@ -35,8 +36,12 @@
 #include "maced/recovery.h"
 #include "maced/run_supervisor.h"
 #include "maced/settings_of_config.h"
+#include "maced/state_backup.h"
+#include "maced/state_lock.h"
+#include "maced/state_permissions.h"
 #include "maced/systemd_notify.h"
 #include "os/file_io.h"
+#include "os/text.h"
 #include "os/unique_fd.h"
 #include "service/eval_service.h"
 #include "service/evidence_retention.h"
@@ -50,6 +55,9 @@ using mace::MacedOptions;
 
 // A configuration is a page of JSON; more is a mistake (a log named by accident).
 constexpr std::size_t kMaxConfigBytes = 4 << 20;
+// The state cannot be served as it is (a damaged database, another maced on it): starting
+// again will not help, so systemd does not (RestartPreventExitStatus=).
+constexpr int kExitStateUnusable = 3;
 
 const char* env_or_null(const char* name) { return std::getenv(name); }
 
@@ -199,10 +207,50 @@ kj::Promise<void> watchdog_pings(kj::Timer& timer, std::chrono::microseconds int
   });
 }
 
+// Where this maced's runs keep their logs (evidence.path, else <state>/runs).
+std::filesystem::path evidence_root(const MacedOptions& options, const MacedConfig& config) {
+  return std::filesystem::absolute(mace::under_state_dir_unless(config.evidence.path, options, "runs"));
+}
+
+int back_up(const MacedOptions& options, const MacedConfig& config) {
+  try {
+    const auto summary = mace::back_up_state(options.state_dir, evidence_root(options, config), options.backup_to, std::cerr);
+    std::cout << "backed up " << summary.runs << " runs (schema " << summary.schema_version << ") and "
+              << summary.files << " kept files (" << mace::os::mib_text(summary.bytes) << ") into "
+              << options.backup_to << "\n";
+    if (!summary.gone.empty())
+      std::cout << summary.gone.size() << " kept files were removed by the retention rule before they were copied "
+                << "(listed in backup.json)\n";
+    if (!summary.outside.empty())
+      std::cout << summary.outside.size() << " kept files lie outside the evidence root and were not copied "
+                << "(listed in backup.json), the first: " << summary.outside.front() << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "maced: backup failed: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int restore(const MacedOptions& options, const MacedConfig& config) {
+  try {
+    const auto summary = mace::restore_state(options.restore_from, options.state_dir, evidence_root(options, config), std::cerr);
+    std::cout << "restored " << summary.runs << " runs (schema " << summary.schema_version << ") and "
+              << summary.files << " kept files (" << mace::os::mib_text(summary.bytes) << ") into "
+              << options.state_dir << "; start maced to serve them\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "maced: restore failed: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 // Everything from opening the store to the end of the last run at shutdown.
 int serve(const MacedOptions& options, const MacedConfig& config) {
   std::filesystem::create_directories(options.state_dir);
+  // What the group may see is the API's to say, not the disk's.
+  mace::secure_state(options.state_dir, options.socket_path, {evidence_root(options, config)}, std::cerr);
   const auto db = std::filesystem::path(options.state_dir) / "mace.db";
+  if (!mace::database_is_usable(db, std::cerr)) return kExitStateUnusable;
   auto store = mace::store::Store::open(db);
   const std::optional<gid_t> admin_gid = mace::resolve_admin_group(config.admin_group);
   // What runs see of the configuration: the checkouts maced takes, none it refused.
@@ -293,6 +341,8 @@ int main(int argc, char** argv) {
     return *line.exit_code;
   }
   const MacedOptions& options = line.options;
+  // Every file maced and its children make is its user's alone (maced/state_permissions.h).
+  mace::restrict_new_files();
 
   // REQ-PLAT-1: before anything is read or started.
   if (auto problems = mace::this_host_platform_problems(); !problems.empty()) {
@@ -302,7 +352,18 @@ int main(int argc, char** argv) {
   MacedConfig config;
   if (!load_config(options, config)) return 2;
   if (on_slurm(config)) config.executor.slurm.instance = mace::slurm_instance_of(options.state_dir);
+  if (!options.backup_to.empty()) return back_up(options, config);
 
+  // One maced per state directory, before anything of it is touched (the keeper of a second
+  // one would cancel the first one's Slurm jobs when it exits).
+  std::optional<mace::StateLock> lock;
+  try {
+    lock.emplace(options.state_dir, options.restore_from.empty() ? options.socket_path : "(restoring a backup)");
+  } catch (const std::runtime_error& e) {
+    std::cerr << "maced: " << e.what() << "\n";
+    return kExitStateUnusable;
+  }
+  if (!options.restore_from.empty()) return restore(options, config);
   // While maced has a single thread: the keeper runs ordinary C++ after fork, which is
   // only safe before any other thread exists.
   try {

@@ -108,4 +108,33 @@ WHERE run_id = ?1 AND kept_at_ms IS NOT NULL AND removed_at_ms IS NULL
   return db_->changes();
 }
 
+std::vector<std::string> Store::kept_file_paths() const {
+  auto stmt = db_->prepare(
+      "SELECT path FROM log_files WHERE kept_at_ms IS NOT NULL AND removed_at_ms IS NULL ORDER BY id");
+  std::vector<std::string> paths;
+  while (stmt.step()) paths.push_back(stmt.text(0));
+  return paths;
+}
+
+int64_t Store::move_evidence_root(const std::string& from, const std::string& to) {
+  // `from` + '/' as a prefix, compared as bytes (LIKE would read '_' and '%' in it).
+  const std::string prefix = from + "/";
+  int64_t changed = 0;
+  Transaction txn(*db_);
+  for (const char* sql : {
+           "UPDATE log_files SET path = ?2 || substr(path, ?3) WHERE substr(path, 1, ?4) = ?1",
+           "UPDATE task_coverage SET data_path = ?2 || substr(data_path, ?3) WHERE substr(data_path, 1, ?4) = ?1",
+           "UPDATE task_coverage SET annotated_dir = ?2 || substr(annotated_dir, ?3) "
+           "WHERE substr(annotated_dir, 1, ?4) = ?1",
+       }) {
+    auto stmt = db_->prepare(sql);
+    const auto length = static_cast<int64_t>(prefix.size());
+    stmt.bind(1, prefix).bind(2, to + "/").bind(3, length + 1).bind(4, length);
+    stmt.run();
+    changed += db_->changes();
+  }
+  txn.commit();
+  return changed;
+}
+
 }  // namespace mace::store

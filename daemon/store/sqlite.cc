@@ -32,6 +32,35 @@ Database::Database(const std::filesystem::path& path, int flags) : path_(path) {
   sqlite3_file_control(db_, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
 }
 
+void Database::set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline) {
+  deadline_ = deadline;
+  if (!deadline_) {
+    sqlite3_progress_handler(db_, 0, nullptr, nullptr);
+    return;
+  }
+  // Every few thousand virtual-machine steps: cheap, and fine-grained enough for seconds.
+  sqlite3_progress_handler(
+      db_, 4096,
+      [](void* self) -> int {
+        const auto& deadline = static_cast<Database*>(self)->deadline_;
+        return deadline && std::chrono::steady_clock::now() >= *deadline ? 1 : 0;
+      },
+      this);
+}
+
+bool Database::is_interrupt(const Error& error) { return error.code() == SQLITE_INTERRUPT; }
+
+void Database::backup_to(const std::filesystem::path& destination) {
+  Database copy(destination, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  sqlite3_backup* backup = sqlite3_backup_init(copy.db_, "main", db_, "main");
+  if (!backup) copy.fail(sqlite3_errcode(copy.db_), "start the backup");
+  // All pages in one step: one read transaction, so one snapshot.
+  int rc = sqlite3_backup_step(backup, -1);
+  const int finish = sqlite3_backup_finish(backup);
+  if (rc != SQLITE_DONE) fail(rc, "copy the database");
+  if (finish != SQLITE_OK) copy.fail(finish, "finish the backup");
+}
+
 Database::~Database() {
   // close_v2, not close: a Statement that outlives its Database (a caller's bug) then
   // defers the close instead of leaking the connection.

@@ -3,6 +3,7 @@
 // call of the store lives in sqlite.cc, so error handling is written once: any failure
 // throws Error (a std::runtime_error) naming the database file and SQLite's own message.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -54,6 +55,15 @@ class Database {
 
   const std::filesystem::path& path() const { return path_; }
 
+  // Any statement still running at `deadline` is interrupted and fails (SQLITE_INTERRUPT),
+  // so a check of a large file can be bounded in time; unset: none.
+  void set_deadline(std::optional<std::chrono::steady_clock::time_point> deadline);
+  static bool is_interrupt(const Error& error);
+
+  // Copies the whole database, as one consistent snapshot, into a new file at `destination`
+  // (SQLite's online backup: in WAL mode writers of this file go on meanwhile).
+  void backup_to(const std::filesystem::path& destination);
+
   // Throws the store's error for a failed call whose result code is `rc`.
   [[noreturn]] void fail(int rc, std::string_view what) const;
 
@@ -61,6 +71,7 @@ class Database {
   friend class Statement;
   sqlite3* db_ = nullptr;
   std::filesystem::path path_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 class Statement {

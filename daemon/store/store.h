@@ -209,6 +209,11 @@ class Store {
   std::vector<RunEvidenceRecord> evidence_by_run() const;
   // Marks every kept file of the run removed, at `at_ms`, for `reason`; returns how many.
   int64_t mark_evidence_removed(const std::string& run_id, int64_t at_ms, const std::string& reason);
+  // Where every kept, not removed, file is (a backup copies them).
+  std::vector<std::string> kept_file_paths() const;
+  // Every stored path to a kept file (logs, coverage) that is under `from` moves under `to`
+  // (a restore into another evidence root); returns how many rows changed.
+  int64_t move_evidence_root(const std::string& from, const std::string& to);
   // The same, with `now_ms` as the end of a run still unfinished.
   RunMetrics metrics(const std::string& run_id, int64_t now_ms) const;
 
