@@ -10,6 +10,7 @@
 
 #include "maced/peer_caller.h"
 #include "rpc/connection_refusal.h"
+#include "rpc/frame_budget_stream.h"
 #include "rpc/maced_server.h"
 
 namespace mace {
@@ -46,22 +47,29 @@ service::Caller peer_caller(kj::AsyncIoStream& stream, std::optional<gid_t> admi
 // One connection served. The RPC system reads and writes the stream, so it is destroyed
 // first (members go in reverse order).
 struct ClientConnections::Connection {
-  Connection(ClientConnections& owner, kj::Own<kj::AsyncIoStream> accepted)
+  Connection(ClientConnections& owner, kj::Own<kj::AsyncIoStream> accepted, service::Caller caller)
       : owner(owner),
+        caller(caller),
         stream(kj::mv(accepted)),
+        budgeted(*stream, owner.frame_budget_of(caller.uid), kMaxMessageBytes),
         activity(std::make_shared<rpc::ConnectionActivity>(owner.tool_sessions_)),
-        network(*stream, capnp::rpc::twoparty::Side::SERVER, client_message_limits()),
+        network(budgeted, capnp::rpc::twoparty::Side::SERVER, client_message_limits()),
         // Its own bootstrap capability, so each client's knows who that client is.
         rpc_system(capnp::makeRpcServer(
-            network, kj::heap<rpc::MacedServer>(owner.service_, peer_caller(*stream, owner.admin_gid_),
-                                                owner.tool_sessions_, activity, owner.eval_,
+            network, kj::heap<rpc::MacedServer>(owner.service_, caller, owner.tool_sessions_, activity, owner.eval_,
                                                 owner.lister_, owner.check_up_))) {
     ++owner.served_;
+    if (!caller.admin) ++owner.served_by_uid_[caller.uid];
   }
-  ~Connection() { --owner.served_; }
+  ~Connection() {
+    --owner.served_;
+    if (!caller.admin && --owner.served_by_uid_[caller.uid] == 0) owner.served_by_uid_.erase(caller.uid);
+  }
 
   ClientConnections& owner;
+  const service::Caller caller;
   kj::Own<kj::AsyncIoStream> stream;
+  rpc::FrameBudgetStream budgeted;
   std::shared_ptr<rpc::ConnectionActivity> activity;
   capnp::TwoPartyVatNetwork network;
   capnp::RpcSystem<capnp::rpc::twoparty::VatId> rpc_system;
@@ -86,9 +94,40 @@ ClientConnections::ClientConnections(service::RunService& service,
       error_handler_(log),
       tasks_(error_handler_) {}
 
+std::shared_ptr<rpc::FrameBudget> ClientConnections::frame_budget_of(uint32_t uid) {
+  std::weak_ptr<rpc::FrameBudget>& entry = budgets_[uid];
+  auto budget = entry.lock();
+  if (!budget) {
+    budget = std::make_shared<rpc::FrameBudget>(limits_.max_pending_bytes_per_user);
+    entry = budget;
+  }
+  // Users gone: their entries go too, so the map holds no more than the connections.
+  std::erase_if(budgets_, [](const auto& e) { return e.second.expired(); });
+  return budget;
+}
+
+std::string ClientConnections::refusal_for(const service::Caller& caller) const {
+  // A reserve as large as the limit (limits made in code, not read from a configuration,
+  // which refuses it) is none.
+  const std::size_t reserve = limits_.admin_reserve < limits_.max_connections ? limits_.admin_reserve : 0;
+  const std::size_t everyones = caller.admin ? limits_.max_connections : limits_.max_connections - reserve;
+  if (served_ >= everyones)
+    return "maced: too many connections (limit " + std::to_string(limits_.max_connections) +
+           (caller.admin || reserve == 0 ? "" : ", of which " + std::to_string(reserve) + " are kept for administrators") +
+           "); try again";
+  if (caller.admin) return "";
+  const auto mine = served_by_uid_.find(caller.uid);
+  if (mine != served_by_uid_.end() && mine->second >= limits_.max_per_user)
+    return "maced: you have " + std::to_string(mine->second) +
+           " connections open, the most one user may have (connections.max_per_user in maced's "
+           "configuration); close some and try again";
+  return "";
+}
+
 void ClientConnections::add(kj::Own<kj::AsyncIoStream> stream) {
-  if (served_ >= limits_.max_connections) {
-    refuse(kj::mv(stream));
+  const service::Caller caller = peer_caller(*stream, admin_gid_);
+  if (std::string reason = refusal_for(caller); !reason.empty()) {
+    refuse(kj::mv(stream), reason);
     return;
   }
   if (at_limit_) {
@@ -98,26 +137,23 @@ void ClientConnections::add(kj::Own<kj::AsyncIoStream> stream) {
     at_limit_ = false;
     refused_in_episode_ = 0;
   }
-  auto connection = kj::heap<Connection>(*this, kj::mv(stream));
+  auto connection = kj::heap<Connection>(*this, kj::mv(stream), caller);
   auto disconnected = connection->network.onDisconnect();
   auto idle = idle_for_the_timeout(connection->activity);
   // Whichever comes first ends the connection: the client leaving, or the idle timeout.
   tasks_.add(disconnected.exclusiveJoin(kj::mv(idle)).attach(kj::mv(connection)));
 }
 
-void ClientConnections::refuse(kj::Own<kj::AsyncIoStream> stream) {
+void ClientConnections::refuse(kj::Own<kj::AsyncIoStream> stream, const std::string& reason) {
   if (!at_limit_) {
-    log_ << "maced: " << served_
-         << " connections open, the limit (connections.max): refusing new ones until some "
-            "close\n";
+    log_ << "maced: " << served_ << " connections open; refusing new ones (" << reason.substr(7)
+         << ") until some close\n";
     log_.flush();
     at_limit_ = true;
   }
   ++refused_in_episode_;
   if (refusing_ >= kMaxLingeringRefusals) return;  // `stream` is closed here, unexplained
   ++refusing_;
-  auto reason = "maced: too many connections (limit " + std::to_string(limits_.max_connections) +
-                "); try again";
   auto refusal = rpc::refuse_connection(*stream, reason)
                      .exclusiveJoin(timer_.afterDelay(kRefusalLinger))
                      // A client that left before it was told has nothing more to hear.

@@ -1,9 +1,14 @@
 #pragma once
 // The client connections maced serves (docs/operating-maced.md). Each gets its own RPC system
 // whose bootstrap capability knows who the peer is (SO_PEERCRED; maced/peer_caller.h), and:
-// - at most `max_connections` are served at once. One more is told "maced: too many
-//   connections (limit N); try again" and closed (rpc/connection_refusal.h), so a flood
-//   of clients cannot take the descriptors the store and the builds need;
+// - at most `max_connections` are served at once, the last `admin_reserve` of them only to
+//   maced's administrators, and at most `max_per_user` of one other user's. One more is
+//   told why ("maced: too many connections (limit N); try again", "maced: you have N
+//   connections open, the most one user may (connections.max_per_user)") and closed
+//   (rpc/connection_refusal.h), so a flood of clients cannot take the descriptors the
+//   store and the builds need, nor one user everyone else's places;
+// - what one user's connections have announced of messages still arriving is bounded
+//   (max_pending_bytes_per_user, rpc/frame_budget_stream.h);
 // - one with nothing under way (rpc/connection_activity.h) for `idle_timeout` is closed,
 //   so idle sockets cannot hold places and descriptors for ever;
 // - a message larger than kMaxMessageBytes, or nested deeper than kMaxMessageNesting,
@@ -13,8 +18,11 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <optional>
 #include <ostream>
+#include <string>
 
 #include <kj/async-io.h>
 #include <kj/timer.h>
@@ -23,6 +31,7 @@
 #include "maced/connection_limits.h"
 #include "rpc/check_up_source.h"
 #include "rpc/connection_activity.h"
+#include "rpc/frame_budget.h"
 #include "rpc/run_lister.h"
 #include "service/eval_service.h"
 #include "service/run_service.h"
@@ -59,7 +68,10 @@ class ClientConnections {
     std::ostream& log_;
   };
 
-  void refuse(kj::Own<kj::AsyncIoStream> stream);
+  // Why `caller` may not have one more connection now; empty: it may.
+  std::string refusal_for(const service::Caller& caller) const;
+  void refuse(kj::Own<kj::AsyncIoStream> stream, const std::string& reason);
+  std::shared_ptr<rpc::FrameBudget> frame_budget_of(uint32_t uid);
   // Resolves once `activity` has been idle for the idle timeout.
   kj::Promise<void> idle_for_the_timeout(std::shared_ptr<rpc::ConnectionActivity> activity);
 
@@ -73,6 +85,8 @@ class ClientConnections {
   const std::optional<gid_t> admin_gid_;
   std::ostream& log_;
   std::size_t served_ = 0;
+  std::map<uint32_t, std::size_t> served_by_uid_;   // non-administrators' connections
+  std::map<uint32_t, std::weak_ptr<rpc::FrameBudget>> budgets_;
   std::size_t refusing_ = 0;  // refusals waiting for their client to hang up
   std::size_t refused_in_episode_ = 0;
   bool at_limit_ = false;

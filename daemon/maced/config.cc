@@ -236,7 +236,9 @@ void read_replay(element replay, MacedConfig& config, FieldErrors& errors) {
 
 // `connections`: the limits on client connections (maced/connection_limits.h).
 void read_connections(element value, MacedConfig& config, FieldErrors& errors) {
-  const auto section_object = config_fields::object_with_keys(value, "connections", {"max", "idle_timeout_s"}, errors);
+  const auto section_object = config_fields::object_with_keys(
+      value, "connections", {"max", "idle_timeout_s", "max_per_user", "admin_reserve", "max_pending_mb_per_user"},
+      errors);
   if (!section_object) return;
   const object obj = *section_object;
   if (auto n = limit_field(obj, "max", "connections.max", kDefaultMaxConnections,
@@ -245,11 +247,41 @@ void read_connections(element value, MacedConfig& config, FieldErrors& errors) {
   if (auto s = limit_field(obj, "idle_timeout_s", "connections.idle_timeout_s",
                            kDefaultIdleTimeoutS, kMaxIdleTimeoutS, "seconds", errors))
     config.connections.idle_timeout = std::chrono::seconds(*s);
+  if (auto n = limit_field(obj, "max_per_user", "connections.max_per_user", kDefaultMaxConnectionsPerUser,
+                           kMaxMaxConnections, "connections", errors))
+    config.connections.max_per_user = static_cast<std::size_t>(*n);
+  // The default reserve follows a small connections.max: a quarter of it at most.
+  const bool reserve_given = obj.at_key("admin_reserve").error() == simdjson::SUCCESS;
+  config.connections.admin_reserve =
+      std::min<std::size_t>(kDefaultAdminReserve, config.connections.max_connections / 4);
+  if (auto n = config_fields::integer_field(obj, "admin_reserve", "connections.admin_reserve",
+                                            static_cast<int64_t>(config.connections.admin_reserve), 0,
+                                            kMaxMaxConnections, "connections", errors);
+      n && reserve_given)
+    config.connections.admin_reserve = static_cast<std::size_t>(*n);
+  if (auto mb = limit_field(obj, "max_pending_mb_per_user", "connections.max_pending_mb_per_user",
+                            kDefaultMaxPendingMbPerUser, kMaxMaxPendingMbPerUser, "MiB", errors))
+    config.connections.max_pending_bytes_per_user = static_cast<std::size_t>(*mb) << 20;
+  // Everyone else must have a place too.
+  if (config.connections.admin_reserve >= config.connections.max_connections)
+    errors.push_back({"connections.admin_reserve", "must be below connections.max (" +
+                                                       std::to_string(config.connections.max_connections) +
+                                                       "), got " + std::to_string(config.connections.admin_reserve)});
 }
 
 // With Slurm, each checkout's node is where its work runs: it must name a Slurm node.
+// Without it, every checkout is maced's own machine's: a node name would be ignored, and
+// the checkout's work would run here while its owner thinks it runs there.
 void check_checkout_nodes(const MacedConfig& config, FieldErrors& errors) {
-  if (config.executor.kind != ExecutorConfig::Kind::slurm) return;
+  if (config.executor.kind != ExecutorConfig::Kind::slurm) {
+    for (std::size_t i = 0; i < config.checkouts.size(); ++i)
+      if (config.checkouts[i].node != "local")
+        errors.push_back({"checkouts[" + std::to_string(i) + "].node",
+                          "names a machine (\"" + config.checkouts[i].node.substr(0, 64) +
+                              "\"), but executor.kind is \"local\": every checkout's work runs on maced's own "
+                              "machine; leave the node out, or set executor.kind to \"slurm\""});
+    return;
+  }
   for (std::size_t i = 0; i < config.checkouts.size(); ++i)
     if (std::string problem = slurm_node_problem(config.checkouts[i].node); !problem.empty())
       errors.push_back({"checkouts[" + std::to_string(i) + "].node", problem});

@@ -21,9 +21,31 @@ inline constexpr int64_t kMaxMaxConnections = 65536;
 inline constexpr int64_t kDefaultIdleTimeoutS = 600;
 inline constexpr int64_t kMaxIdleTimeoutS = 86400;
 
+// `connections.max_per_user`: connections one uid may hold at once, so one user's idle or
+// runaway clients cannot take everyone's places. maced's administrators (root, its own
+// user, access.admin_group) are not counted against it.
+inline constexpr int64_t kDefaultMaxConnectionsPerUser = 32;
+
+// `connections.admin_reserve`: places of connections.max kept for administrators: other
+// users are refused once max - admin_reserve are served, so an administrator can always
+// reach a maced that everyone else has filled up.
+inline constexpr int64_t kDefaultAdminReserve = 8;
+
+// `connections.max_pending_mb_per_user`: what one uid's connections may have announced of
+// messages they are still sending. A message's size is in its first bytes, and maced
+// reserves that much for it; beyond this budget a connection's next message is not read
+// until the user's earlier ones are in (rpc/frame_budget_stream.h), so a user who starts
+// many large messages and never finishes them holds this much of maced's memory, not
+// connections × kMaxMessageBytes.
+inline constexpr int64_t kDefaultMaxPendingMbPerUser = 64;
+inline constexpr int64_t kMaxMaxPendingMbPerUser = 65536;
+
 struct ConnectionLimits {
   std::size_t max_connections = kDefaultMaxConnections;
   std::chrono::seconds idle_timeout{kDefaultIdleTimeoutS};
+  std::size_t max_per_user = kDefaultMaxConnectionsPerUser;
+  std::size_t admin_reserve = kDefaultAdminReserve;
+  std::size_t max_pending_bytes_per_user = static_cast<std::size_t>(kDefaultMaxPendingMbPerUser) << 20;
 };
 
 // Not configurable: the largest message a client may send. Cap'n Proto reserves the size a

@@ -27,16 +27,20 @@ std::optional<Grant> CheckoutPool::grant_next(const std::vector<QueuedRun>& queu
     ++in_use[uid_of_.at(*holder)];
     ++held[*holder];
   }
-  // Fewest checkouts in use first, then a run that holds none, then the oldest run: a user
-  // with a long queue or a wide plan cannot keep everyone else waiting.
-  using Key = std::tuple<size_t, bool, std::string>;
+  // Fewest checkouts in use first, then the user served longest ago, then a run that holds
+  // none, then the oldest run: a user with a long queue or a wide plan cannot keep everyone
+  // else waiting.
+  using Key = std::tuple<size_t, uint64_t, bool, std::string>;
   std::optional<Key> best;
   Grant grant;
+  uint32_t granted_uid = 0;
   auto consider = [&](const std::string& run_id, uint32_t uid, bool starts) {
-    const Key key{in_use[uid], held[run_id] > 0, run_id};
+    const auto served = last_served_.find(uid);
+    const Key key{in_use[uid], served == last_served_.end() ? 0 : served->second, held[run_id] > 0, run_id};
     if (best && !(key < *best)) return;
     best = key;
     grant = {run_id, *free, starts};
+    granted_uid = uid;
   };
   for (const auto& run : queued)
     if (!uid_of_.count(run.run_id)) consider(run.run_id, run.uid, true);
@@ -45,6 +49,7 @@ std::optional<Grant> CheckoutPool::grant_next(const std::vector<QueuedRun>& queu
   if (!best) return std::nullopt;
 
   holder_[*free] = grant.run_id;
+  last_served_[granted_uid] = ++grants_;
   if (grant.starts_run) {
     for (const auto& run : queued)
       if (run.run_id == grant.run_id) uid_of_[run.run_id] = run.uid;

@@ -3,9 +3,12 @@
 // starts with one checkout, asks for more as its levels need them (want) and gives back
 // what it has nothing left for (release), so concurrent runs share the pool; one task at a
 // time runs on a checkout (REQ-EXEC-2), so a checkout belongs to one run at a time. Who
-// gets the next free checkout is fair between users: the user with the fewest checkouts in
-// use goes first; among one user's runs, one holding none (a queued run, which then
-// starts), then the oldest.
+// gets the next free checkout is fair between users (docs/operating-maced.md, "Fair
+// shares"): the user with the fewest checkouts in use goes first; among users holding as
+// many, the one served longest ago (a user never served first of all), so turns alternate
+// between users however long one user's queue is; among one user's runs, one holding none
+// (a queued run, which then starts), then the oldest. One user's queue so delays another
+// user's run by at most one task per checkout.
 //
 // Plain bookkeeping, called from one thread; no knowledge of threads or sockets.
 
@@ -73,6 +76,10 @@ class CheckoutPool {
   std::vector<std::optional<std::string>> holder_;  // run holding each checkout
   std::map<std::string, uint32_t> uid_of_;          // runs under way
   std::map<std::string, size_t> wanted_;            // what each run under way could use
+  // When each user was last given a checkout, in grants made (not time: nothing here
+  // depends on a clock); a user absent was never served.
+  std::map<uint32_t, uint64_t> last_served_;
+  uint64_t grants_ = 0;
 };
 
 }  // namespace mace::service

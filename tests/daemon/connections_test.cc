@@ -6,6 +6,8 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -290,6 +292,61 @@ TEST(Connections, AHugeAnnouncedMessageIsRefusedWithoutReservingMemory) {
   ASSERT_TRUE(maced.process().running());
   auto version = maced.mace({"version"}, quick());
   EXPECT_EQ(version.exit_code, 0) << version.err;
+}
+
+// One user starts many large messages and never finishes them: maced reads no more of them
+// than the user's budget (connections.max_pending_mb_per_user), where before every
+// connection could make it hold 8 MiB, and serves another user as ever.
+TEST(Connections, OneUsersUnfinishedMessagesHoldNoMoreThanItsBudget) {
+  if (::getuid() != 0) GTEST_SKIP() << "needs root to flood as another user";
+  TempDir dir;
+  ::chmod(dir.path().c_str(), 0755);
+  MacedInstance maced(dir, with_config(dir, R"({"connections": {"max_pending_mb_per_user": 8}})"));
+  ::chmod(maced.socket_path().c_str(), 0666);
+  ASSERT_EQ(maced.mace({"version"}).exit_code, 0);
+  const pid_t pid = maced.process().pid();
+  const long peak_before = status_kib(pid, "VmHWM:");
+
+  // Ten connections of uid 65534, each announcing a message of 7 MiB and sending all of it
+  // but its last word, then holding on.
+  constexpr int kConnections = 10;
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t flooder = ::fork();
+  if (flooder == 0) {
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(1);
+    std::vector<int> fds;
+    const std::string mebibyte(1 << 20, '\0');
+    for (int i = 0; i < kConnections; ++i) {
+      int fd = connect_unix(maced.socket_path());
+      if (fd < 0) ::_exit(2);
+      timeval send_timeout{0, 300000};
+      ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_timeout, sizeof send_timeout);
+      fds.push_back(fd);
+      if (!send_frame_header(fd, (7u << 20) / 8)) continue;
+      for (int mib = 0; mib < 7; ++mib)
+        if (::send(fd, mebibyte.data(), mib == 6 ? mebibyte.size() - 8 : mebibyte.size(), MSG_NOSIGNAL) < 0) break;
+    }
+    char done = 1;
+    (void)!::write(ready[1], &done, 1);
+    ::pause();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char done = 0;
+  ASSERT_EQ(::read(ready[0], &done, 1), 1);
+  ::close(ready[0]);
+  std::this_thread::sleep_for(500ms);  // whatever maced would read, it has read
+
+  const long peak_after = status_kib(pid, "VmHWM:");
+  std::cout << "maced VmHWM " << peak_before << " -> " << peak_after << " KiB with " << kConnections
+            << " unfinished messages of 7 MiB\n";
+  // 70 MiB announced; the budget is 8 (one message at a time, as it is larger than half).
+  EXPECT_LT(peak_after - peak_before, 24 * 1024) << "maced's peak RSS grew by " << peak_after - peak_before << " KiB";
+  auto version = maced.mace({"version"}, quick());
+  EXPECT_EQ(version.exit_code, 0) << "another user is served as ever: " << version.err;
+  ::kill(flooder, SIGKILL);
+  ::waitpid(flooder, nullptr, 0);
 }
 
 }  // namespace

@@ -22,15 +22,15 @@ TEST(MacedConfig, EmptyObjectGivesTheDefaults) {  // REQ-PLAT-7
   EXPECT_THAT(parsed.config->checkouts, IsEmpty());
 }
 
-TEST(MacedConfig, ReadsCheckoutsPerNodeAndTheLlmDefaults) {
+TEST(MacedConfig, ReadsCheckoutsAndTheLlmDefaults) {
   auto parsed = parse_maced_config(R"({
-    "checkouts": [{"path": "/srv/a"}, {"path": "/srv/b", "node": "n2"}],
+    "checkouts": [{"path": "/srv/a"}, {"path": "/srv/b", "node": "local"}],
     "llm": {"backend": "claude", "model": "sonnet",
             "prices": {"gemini-2.5-flash": {"input": 0.5, "output": 3}}}})");
   ASSERT_TRUE(parsed.config) << parsed.errors.front().to_string();
   ASSERT_EQ(parsed.config->checkouts.size(), 2u);
   EXPECT_EQ(parsed.config->checkouts[0].node, "local");
-  EXPECT_EQ(parsed.config->checkouts[1].node, "n2");
+  EXPECT_EQ(parsed.config->checkouts[1].node, "local");
   EXPECT_EQ(parsed.config->llm_backend, "claude");
   EXPECT_EQ(parsed.config->llm_model, "sonnet");
   EXPECT_EQ(parsed.config->llm_prices_json, R"({"gemini-2.5-flash":{"input":0.5,"output":3}})");
@@ -49,6 +49,15 @@ TEST(MacedConfig, EveryProblemIsNamedByItsPath) {
   EXPECT_EQ(errors_of(R"({"llm": {"prices": {"m": {"input": -1}}}})")[0].rfind("llm.prices.m", 0), 0u);
   EXPECT_THAT(errors_of("[1]"), ElementsAre("must be a JSON object"));
   EXPECT_EQ(errors_of("{").size(), 1u);
+}
+
+// A node is a Slurm node; without Slurm the checkout's work would run on maced's machine
+// while its owner believes it runs there.
+TEST(MacedConfig, ACheckoutOnAnotherMachineNeedsTheSlurmExecutor) {
+  EXPECT_THAT(errors_of(R"({"checkouts": [{"path": "/srv/a"}, {"path": "/srv/b", "node": "n2"}]})"),
+              ElementsAre("checkouts[1].node: names a machine (\"n2\"), but executor.kind is \"local\": every "
+                          "checkout's work runs on maced's own machine; leave the node out, or set "
+                          "executor.kind to \"slurm\""));
 }
 
 // ---------------------------------------------------------------- tools (REQ-EXEC-7)
@@ -251,10 +260,37 @@ TEST(MacedConfig, ConnectionLimitsDefaultAndAreCheckedByPath) {
                           "connections.idle_timeout_s: must be an integer from 1 to 86400 "
                           "(seconds), got \"10m\""));
   EXPECT_THAT(errors_of(R"({"connections": {"max": 2.5, "idle": 1}})"),
-              ElementsAre("connections.idle: unknown field; expected one of: max, idle_timeout_s",
+              ElementsAre("connections.idle: unknown field; expected one of: max, idle_timeout_s, max_per_user, "
+                          "admin_reserve, max_pending_mb_per_user",
                           "connections.max: must be an integer from 1 to 65536 (connections), got 2.5"));
   EXPECT_THAT(errors_of(R"({"connections": 256})"),
-              ElementsAre("connections: must be an object with \"max\" and \"idle_timeout_s\""));
+              ElementsAre("connections: must be an object with \"max\", \"idle_timeout_s\", \"max_per_user\", "
+                          "\"admin_reserve\" and \"max_pending_mb_per_user\""));
+}
+
+// docs/operating-maced.md "Limits": what one user may hold of maced's connections and of
+// its memory for messages under way, and the places kept for administrators.
+TEST(MacedConfig, PerUserConnectionLimitsDefaultAndAreCheckedByPath) {
+  auto defaults = parse_maced_config("{}");
+  ASSERT_TRUE(defaults.config);
+  EXPECT_EQ(defaults.config->connections.max_per_user, 32u);
+  EXPECT_EQ(defaults.config->connections.admin_reserve, 8u);
+  EXPECT_EQ(defaults.config->connections.max_pending_bytes_per_user, std::size_t{64} << 20);
+  auto set = parse_maced_config(
+      R"({"connections": {"max": 100, "max_per_user": 5, "admin_reserve": 10, "max_pending_mb_per_user": 16}})");
+  ASSERT_TRUE(set.config) << set.errors.front().to_string();
+  EXPECT_EQ(set.config->connections.max_per_user, 5u);
+  EXPECT_EQ(set.config->connections.admin_reserve, 10u);
+  EXPECT_EQ(set.config->connections.max_pending_bytes_per_user, std::size_t{16} << 20);
+  // A small limit takes a small reserve by default, so everyone else still has places.
+  EXPECT_EQ(parse_maced_config(R"({"connections": {"max": 4}})").config->connections.admin_reserve, 1u);
+  EXPECT_EQ(parse_maced_config(R"({"connections": {"max": 2}})").config->connections.admin_reserve, 0u);
+
+  EXPECT_THAT(errors_of(R"({"connections": {"max": 10, "admin_reserve": 10}})"),
+              ElementsAre("connections.admin_reserve: must be below connections.max (10), got 10"));
+  EXPECT_THAT(errors_of(R"({"connections": {"max_per_user": 0, "max_pending_mb_per_user": 0}})"),
+              ElementsAre("connections.max_per_user: must be an integer from 1 to 65536 (connections), got 0",
+                          "connections.max_pending_mb_per_user: must be an integer from 1 to 65536 (MiB), got 0"));
 }
 
 // docs/operating-maced.md: how much of the queue one user may hold.

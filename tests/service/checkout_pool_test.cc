@@ -65,11 +65,28 @@ TEST(CheckoutPool, AUserWithALongQueueOrAWidePlanDoesNotStarveAnother) {
               ElementsAre("+a1@0", "+b1@1", "+a2@2", "+a3@3"));
   pool.release("a2");
   pool.release("a3");
-  // a1 wants three more, b1 one more. Both users have one in use: the older run first;
-  // then uid 1000 has two, so uid 2000's run.
+  // a1 wants three more, b1 one more. Both users have one in use: uid 2000, served longest
+  // ago (before a2 and a3), first; then uid 2000 has two, so uid 1000's run.
   pool.want("a1", 4);
   pool.want("b1", 2);
-  EXPECT_THAT(hand_out(pool, {}), ElementsAre("a1@2", "b1@3"));
+  EXPECT_THAT(hand_out(pool, {}), ElementsAre("b1@2", "a1@3"));
+}
+
+// One checkout, one user with a long queue, another with one run submitted after all of it:
+// when the checkout frees, the user served longest ago goes first, so the second user waits
+// one task, not the whole queue; then the turns alternate.
+TEST(CheckoutPool, WithOneCheckoutTheUserServedLongestAgoGoesNext) {
+  auto pool = pool_of(1);
+  std::vector<QueuedRun> queued = {{"a1", 1000}, {"a2", 1000}, {"a3", 1000}};
+  EXPECT_THAT(hand_out(pool, queued), ElementsAre("+a1@0"));
+  queued = {{"a2", 1000}, {"a3", 1000}, {"b1", 2000}};
+  pool.release("a1");
+  EXPECT_THAT(hand_out(pool, queued), ElementsAre("+b1@0")) << "b was never served, a just was";
+  pool.release("b1");
+  queued = {{"a2", 1000}, {"a3", 1000}, {"b2", 2000}};
+  EXPECT_THAT(hand_out(pool, queued), ElementsAre("+a2@0")) << "now a was served longest ago";
+  pool.release("a2");
+  EXPECT_THAT(hand_out(pool, {{"a3", 1000}, {"b2", 2000}}), ElementsAre("+b2@0"));
 }
 
 TEST(CheckoutPool, ReleasingFreesExactlyThatRunsCheckouts) {
