@@ -1,6 +1,9 @@
 #include "core/json_syntax.h"
 
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "os/text.h"
@@ -43,7 +46,8 @@ std::string shown_at(std::string_view text, std::size_t i) {
 // or records the error and returns false.
 class Scanner {
  public:
-  explicit Scanner(std::string_view text) : text_(text) {}
+  // `check_ranges`: also a number JSON allows but a 64-bit parser cannot hold is an error.
+  explicit Scanner(std::string_view text, bool check_ranges = false) : text_(text), check_ranges_(check_ranges) {}
   std::optional<JsonSyntaxError> run();
 
  private:
@@ -79,7 +83,34 @@ class Scanner {
   std::vector<char> open_;  // '{' or '[' of each container not yet closed
   bool after_comma_ = false;
   std::optional<JsonSyntaxError> error_;
+  bool check_ranges_ = false;
 };
+
+// What is wrong with the number `literal` (well-formed JSON) for a parser of 64-bit
+// integers and doubles, as simdjson is; empty: nothing.
+std::string number_range_problem(std::string_view literal) {
+  const bool integer = literal.find_first_of(".eE") == std::string_view::npos;
+  const std::string copy(literal.substr(0, 400));
+  if (integer) {
+    const bool negative = copy.front() == '-';
+    errno = 0;
+    if (negative) {
+      (void)std::strtoll(copy.c_str(), nullptr, 10);
+    } else {
+      (void)std::strtoull(copy.c_str(), nullptr, 10);
+    }
+    if (errno == ERANGE || literal.size() > copy.size())
+      return std::string("the integer ") + (literal.size() > 24 ? std::string(literal.substr(0, 20)) + "..." : std::string(literal)) +
+             " is too large: integers go from -9223372036854775808 to 18446744073709551615";
+    return "";
+  }
+  errno = 0;
+  const double value = std::strtod(copy.c_str(), nullptr);
+  if (std::isinf(value) || literal.size() > copy.size())
+    return std::string("the number ") + (literal.size() > 24 ? std::string(literal.substr(0, 20)) + "..." : std::string(literal)) +
+           " is too large for a double (at most about 1.8e308)";
+  return "";
+}
 
 std::optional<JsonSyntaxError> Scanner::run() {
   for (;;) {
@@ -226,6 +257,9 @@ bool Scanner::scan_number() {
     if (!digits()) return fail(start, "a number needs a digit in its exponent");
   }
   if (at_ < text_.size() && os::is_word_char(text_[at_])) return fail(start, "not a number: " + shown_at(text_, start));
+  if (check_ranges_)
+    if (std::string problem = number_range_problem(text_.substr(start, at_ - start)); !problem.empty())
+      return fail(start, problem);
   return true;
 }
 
@@ -246,8 +280,10 @@ std::string JsonSyntaxError::to_string() const {
   return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what;
 }
 
-std::optional<JsonSyntaxError> json_syntax_error(std::string_view text) {
-  std::optional<JsonSyntaxError> error = Scanner(text).run();
+namespace {
+
+std::optional<JsonSyntaxError> first_error(std::string_view text, bool check_ranges) {
+  std::optional<JsonSyntaxError> error = Scanner(text, check_ranges).run();
   if (!error) return error;
   // Lines end at '\n'; a column counts characters, a byte that is not UTF-8 as one.
   for (std::size_t i = 0; i < error->offset && i < text.size(); ++i) {
@@ -261,8 +297,14 @@ std::optional<JsonSyntaxError> json_syntax_error(std::string_view text) {
   return error;
 }
 
+}  // namespace
+
+std::optional<JsonSyntaxError> json_syntax_error(std::string_view text) { return first_error(text, false); }
+
 std::string invalid_json_message(std::string_view text, std::string_view parser_message) {
-  if (auto error = json_syntax_error(text)) return "invalid JSON at " + error->to_string();
+  if (auto error = first_error(text, false)) return "invalid JSON at " + error->to_string();
+  // The grammar holds: a number out of a parser's range, most likely.
+  if (auto error = first_error(text, true)) return "invalid JSON at " + error->to_string();
   return "invalid JSON: " + std::string(parser_message);
 }
 

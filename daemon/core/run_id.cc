@@ -1,5 +1,7 @@
 #include "core/run_id.h"
 
+#include "os/text.h"
+
 #include <cstdio>
 #include <ctime>
 #include <random>
@@ -39,6 +41,12 @@ bool looks_like_run_id(const std::string& s) {
     }
   }
   return true;
+}
+
+std::string id_for_message(const std::string& id) {
+  constexpr std::size_t kShownBytes = 64;
+  if (id.size() <= kShownBytes) return id;
+  return std::string(os::clip_utf8(id, kShownBytes)) + "... (" + std::to_string(id.size()) + " bytes)";
 }
 
 }  // namespace mace

@@ -22,4 +22,8 @@ class RunIdGenerator {
 
 bool looks_like_run_id(const std::string& s);
 
+// An ID a client sent, as an error message echoes it: whole when short, else its start and
+// its length ("abcabc... (102400 bytes)"), so a message never carries a client's megabyte.
+std::string id_for_message(const std::string& id);
+
 }  // namespace mace

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/cache_area.h"
+#include "core/run_id.h"
 #include "eval/codesign_designs.h"
 #include "eval/job_instructions.h"
 #include "eval/suite.h"
@@ -260,7 +261,7 @@ bool EvalService::start_job(const store::EvalBatchRecord& batch, const store::Ev
 
 eval::BatchView EvalService::view(const std::string& batch_id, const Caller& caller) const {
   auto batch = store_.find_eval_batch(batch_id);
-  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + batch_id + "'"});
+  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
   if (!caller.admin && caller.uid != batch->submitted_by_uid &&
       runs_.others_see() != OthersSee::everything)
     throw RequestError({"batchId", "batch " + batch_id + " is uid " +
@@ -336,7 +337,7 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
 
 void EvalService::cancel(const std::string& batch_id, const Caller& caller) {
   auto batch = store_.find_eval_batch(batch_id);
-  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + batch_id + "'"});
+  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
   // Every permission first, so that a refusal changes nothing: reading a batch (others may,
   // when they see everything) is not cancelling it.
   if (!caller.admin && caller.uid != batch->submitted_by_uid)

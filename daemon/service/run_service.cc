@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "core/joined.h"
+#include "core/run_id.h"
 #include "os/file_io.h"
 #include "service/answer_pages.h"
 #include "service/run_listing.h"
@@ -69,7 +70,7 @@ FieldErrors RunService::check(const RunSpec& spec, const Caller& caller) const {
 FieldErrors RunService::check_named_runs(const RunSpec& spec, const Caller& caller) const {
   if (!spec.replay.from) return {};
   auto named = store_.find_run(*spec.replay.from);
-  if (!named) return {{"replay.from", "no run named '" + *spec.replay.from + "'"}};
+  if (!named) return {{"replay.from", "no run named '" + id_for_message(*spec.replay.from) + "'"}};
   if (auto why = unreadable(*named, caller)) return {{"replay.from", *why}};
   return {};
 }
@@ -82,7 +83,7 @@ FieldErrors RunService::refusals(const RunSpec& spec, const Caller* reader,
   if (reader) {
     if (FieldErrors errors = check_named_runs(spec, *reader); !errors.empty()) return errors;
   } else if (spec.replay.from && !store_.find_run(*spec.replay.from)) {
-    return {{"replay.from", "no run named '" + *spec.replay.from + "'"}};
+    return {{"replay.from", "no run named '" + id_for_message(*spec.replay.from) + "'"}};
   }
   // A misspelt workload fails every iteration alike: refused now, naming where it was looked for.
   if (settings_.check_workloads)
@@ -203,7 +204,7 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
 
 store::RunRecord RunService::run(const std::string& run_id) const {
   auto found = store_.find_run(run_id);
-  if (!found) throw RequestError({"runId", "no run named '" + run_id + "'"});
+  if (!found) throw RequestError({"runId", "no run named '" + id_for_message(run_id) + "'"});
   return *found;
 }
 
@@ -440,7 +441,7 @@ void RunService::tell_watchers(const store::EventRecord& event) {
 void RunService::set_state(const std::string& run_id, RunState state,
                            const std::string& reason) {
   if (!store_.set_run_state(run_id, state, reason, clock_()))
-    throw RequestError({"runId", "no run named '" + run_id + "'"});
+    throw RequestError({"runId", "no run named '" + id_for_message(run_id) + "'"});
   store::EventRecord changed;
   changed.run_id = run_id;
   changed.kind = EventKind::state_changed;

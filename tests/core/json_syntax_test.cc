@@ -70,8 +70,14 @@ TEST(JsonSyntax, EveryTextSimdjsonRefusesForItsGrammarHasAPlace) {
     EXPECT_NE(error_of(json), "") << json;
     EXPECT_THAT(invalid_json_message(json, "parser words"), ::testing::StartsWith("invalid JSON at line 1, column "));
   }
-  EXPECT_EQ(invalid_json_message("1e400", "Problem while parsing a number"),
-            "invalid JSON: Problem while parsing a number") << "the grammar holds: the parser's words";
+  // The grammar holds, but no 64-bit parser holds the number: its place all the same.
+  EXPECT_EQ(invalid_json_message("{\n  \"a\": 1e400}", "Problem while parsing a number"),
+            "invalid JSON at line 2, column 8: the number 1e400 is too large for a double (at most about 1.8e308)");
+  EXPECT_EQ(invalid_json_message("[18446744073709551616]", "Problem while parsing a number"),
+            "invalid JSON at line 1, column 2: the integer 18446744073709551616 is too large: integers go from "
+            "-9223372036854775808 to 18446744073709551615");
+  EXPECT_EQ(invalid_json_message("[18446744073709551615, -9223372036854775808, 1.5e308]", "other words"),
+            "invalid JSON: other words") << "every number fits: the parser's words";
 }
 
 }  // namespace

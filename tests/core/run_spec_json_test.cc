@@ -911,14 +911,21 @@ TEST(ParseRunSpec, TopLevelMustBeAnObject) {
   EXPECT_THAT(errors_for("42"), ElementsAre(FieldError{"", rule + "42"}));
 }
 
-TEST(ParseRunSpec, NumberOutOfDoubleRangeIsInvalidJson) {
-  EXPECT_THAT(parse_run_spec_json(with_budget(R"("max_usd":1e400)")).errors,
-              ElementsAre(FieldError{"", "invalid JSON: Problem while parsing a number"}));
+// A number the parser cannot hold is named with its line and column, like a syntax error.
+TEST(ParseRunSpec, NumberOutOfDoubleRangeIsInvalidJsonAtItsPlace) {
+  const auto errors = parse_run_spec_json(with_budget(R"("max_usd":1e400)")).errors;
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0].message, ::testing::MatchesRegex(
+                                     "invalid JSON at line [0-9]+, column [0-9]+: the number 1e400 is too large for a "
+                                     "double \\(at most about 1.8e308\\)"));
 }
 
-TEST(ParseRunSpec, IntegerBeyond64BitsIsInvalidJson) {
-  EXPECT_THAT(parse_run_spec_json(spec_json(R"("max_cycle":123456789012345678901234567890)")).errors,
-              ElementsAre(FieldError{"", "invalid JSON: Problem while parsing a number"}));
+TEST(ParseRunSpec, IntegerBeyond64BitsIsInvalidJsonAtItsPlace) {
+  const auto errors = parse_run_spec_json(spec_json(R"("max_cycle":123456789012345678901234567890)")).errors;
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0].message, ::testing::MatchesRegex(
+                                     "invalid JSON at line [0-9]+, column [0-9]+: the integer 12345678901234567890\\.\\.\\. "
+                                     "is too large: integers go from .*"));
 }
 
 TEST(ParseRunSpec, NegativeZeroIsNotAPositiveInteger) {
