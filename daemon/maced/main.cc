@@ -104,6 +104,20 @@ std::map<std::string, std::string> check_checkouts_at_start(const MacedConfig& c
   return mace::refused_checkouts(findings);
 }
 
+// What a submit is told when every configured checkout was refused at start.
+std::string no_checkout_can_run(const std::map<std::string, std::string>& refused) {
+  std::string text = "no checkout of this maced can run it: every one was refused when maced started (";
+  std::size_t shown = 0;
+  for (const auto& [path, why] : refused) {
+    if (shown++ == 3) {
+      text += "; ...";
+      break;
+    }
+    text += (shown > 1 ? "; " : "") + path + ": " + why;
+  }
+  return text + "); nothing was queued. `mace doctor` says how to fix them; maced checks them again when it restarts";
+}
+
 // What a maced that died left: its running runs (which cannot be resumed safely yet) end
 // in error; their Slurm jobs are cancelled before anything touches their checkouts; their
 // logs go into their evidence before another run writes there; their RTL edits are undone
@@ -257,7 +271,10 @@ int serve(const MacedOptions& options, const MacedConfig& config) {
   const auto refused = check_checkouts_at_start(config);
   MacedConfig usable = config;
   std::erase_if(usable.checkouts, [&](const mace::CheckoutConfig& c) { return refused.count(c.path) > 0; });
-  mace::service::RunService service(*store, mace::service_settings(usable, options));
+  mace::service::ServiceSettings service_settings = mace::service_settings(usable, options);
+  if (usable.checkouts.empty() && !config.checkouts.empty())
+    service_settings.no_checkout_can_run = no_checkout_can_run(refused);
+  mace::service::RunService service(*store, std::move(service_settings));
   const auto evidence = mace::evidence_archive(config, options);
   recover_from_previous_maced(config, *store, service, *evidence);
   // The tools of the LLM calls in flight, for the `mace mcp` forwarders their agents start.

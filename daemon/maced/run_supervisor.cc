@@ -66,8 +66,8 @@ void RunSupervisor::grant_checkouts() {
   auto queued_runs = service_.queued_runs();
   if (pool_.size() == 0) {
     if (!queued_runs.empty() && !told_no_checkouts_) {
-      std::cerr << "maced: runs are queued but no OpenPiton checkout is configured "
-                   "(\"checkouts\" in the config file)\n";
+      std::cerr << "maced: runs are queued but no OpenPiton checkout can take them (none in the "
+                   "\"checkouts\" of the config file, or every one refused at start: `mace doctor` says why)\n";
       told_no_checkouts_ = true;
     }
     return;

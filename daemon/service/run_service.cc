@@ -77,6 +77,7 @@ FieldErrors RunService::check_named_runs(const RunSpec& spec, const Caller& call
 
 FieldErrors RunService::refusals(const RunSpec& spec, const Caller* reader,
                                  store::RunRecord& run) const {
+  if (!settings_.no_checkout_can_run.empty()) return {{"", settings_.no_checkout_can_run}};
   if (FieldErrors errors = unknown_tools(spec, settings_.tool_names); !errors.empty()) return errors;
   // REQ-REPLAY-3: bypassed calls are served from this run's entries, so it must exist, and
   // be the submitter's to read.

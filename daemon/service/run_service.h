@@ -140,6 +140,10 @@ struct ServiceSettings {
   std::function<FieldErrors(const RunSpec& spec)> check_workloads;
   // How many runs and evaluation jobs one user may have queued (queue_limits.h).
   QueueLimits queue;
+  // Why no run can start on this maced, when none can (every configured checkout was refused
+  // at start): a submit is then refused with it, instead of a run queued for ever. Empty:
+  // runs can start (or no checkout is configured at all, and the queue waits for one).
+  std::string no_checkout_can_run;
   // Told after a run is queued, and after one is cancelled: the scheduler starts queued
   // runs and stops a cancelled one's builds and simulations.
   std::function<void(const std::string& run_id)> on_queued;

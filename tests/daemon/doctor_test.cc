@@ -109,6 +109,24 @@ TEST_F(DoctorTest, JsonGivesEveryFindingWithItsTopicLevelAndFix) {
   EXPECT_EQ(backends, 4) << "vertex, claude, opencode, antigravity";
 }
 
+// A maced whose every checkout was refused cannot run anything: a submit says so, naming
+// each checkout and why, and queues nothing, where before it queued a run for ever (and
+// earlier still answered "maced internal error: not an OpenPiton checkout").
+TEST(DoctorAllRefusedTest, ASubmitToAMacedWithNoUsableCheckoutIsRefusedSayingWhy) {
+  TempDir dir;
+  dir.write("maced.json", R"({"checkouts": [{"path": "/nonexistent/openpiton"}]})");
+  MacedOptions options;
+  options.extra_args = {"--config", dir.file("maced.json"), "--workloads", source_root() + "/workloads"};
+  MacedInstance maced(dir, options);
+  dir.write("spec.json", R"({"core": "pico", "workloads": ["hello"], "backend": "direct", "objective": "o"})");
+  const auto submitted = maced.mace({"submit", dir.file("spec.json")});
+  EXPECT_EQ(submitted.exit_code, 2) << submitted.out << submitted.err;
+  EXPECT_THAT(submitted.err, HasSubstr("no checkout of this maced can run it: every one was refused when maced "
+                                       "started (/nonexistent/openpiton: nothing is there); nothing was queued"));
+  EXPECT_THAT(submitted.err, Not(HasSubstr("internal error")));
+  EXPECT_THAT(maced.mace({"list"}).out, Not(HasSubstr("queued")));
+}
+
 TEST(DoctorUnreachableTest, AMacedThatCannotBeReachedIsExit3WithHowToStartOne) {
   TempDir dir;
   ProcessOptions options;
