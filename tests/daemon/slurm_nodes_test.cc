@@ -5,6 +5,9 @@
 // of maced leaving no job on any node, and `mace status` over every node. With
 // MACE_TEST_PITON_ROOT and MACE_TEST_PITON_ROOT_2, a real pico run on two nodes.
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
@@ -183,6 +186,56 @@ TEST_F(SlurmNodesTest, ANodeSetDownMidRunCostsARetryOnAnotherNodeNotTheRun) {
   EXPECT_THAT(column(db(), "SELECT DISTINCT checkout FROM slurm_jobs WHERE run_id = '" + next + "'"),
               ::testing::ElementsAre(checkouts_[1]->root()));
   EXPECT_THAT(maced_->mace({"status"}).out, HasSubstr("NODE UNAVAILABLE: node " + nodes[0]));
+}
+
+// Two users share two nodes' checkouts; Alice's long queue holds one, and Bob's run gets
+// the other by its fair share (docs/operating-maced.md "Fair shares") on the node that is
+// then lost: Bob's task is lost to the infrastructure, not to his design, and runs again
+// on the other node when his turn comes; every run of both users passes.
+TEST_F(SlurmNodesTest, ANodeLostUnderAnotherUsersFairShareCostsThatRunARetryAndNoRunIsLost) {
+  if (::getuid() != 0) GTEST_SKIP() << "needs root to submit as two users";
+  const std::vector<std::string> nodes = {cluster().nodes()[0], cluster().nodes()[1]};
+  start_on(nodes);
+  ::chmod(dir_.path().c_str(), 0755);
+  ::chmod(maced_->socket_path().c_str(), 0666);
+  // Every run builds one model (the first builds it, the others take it from the store);
+  // what keeps a checkout is the simulation.
+  checkouts_[0]->set_control("run_sleep", "8");
+  checkouts_[1]->set_control("run_sleep", "30");
+  auto submit_as = [&](uint32_t uid, const std::string& name) {
+    dir_.write(name, direct_spec(R"(, "budget": {"max_iterations": 1})"));
+    ::chmod(dir_.file(name).c_str(), 0644);
+    ProcessOptions options;
+    options.uid = uid;
+    const auto r = maced_->mace({"submit", dir_.file(name)}, options);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out.substr(0, r.out.find('\n'));
+  };
+  auto has_a_job = [&](const std::string& id) { return live_jobs_of(id).find("RUNNING") != std::string::npos; };
+  std::vector<std::string> alices;
+  alices.push_back(submit_as(65533, "a1.json"));
+  ASSERT_TRUE(eventually([&] { return has_a_job(alices[0]); }, std::chrono::seconds(60)));
+  alices.push_back(submit_as(65533, "a2.json"));
+  ASSERT_TRUE(eventually([&] { return has_a_job(alices[1]); }, std::chrono::seconds(60)))
+      << maced_->mace({"status"}).out;
+  alices.push_back(submit_as(65533, "a3.json"));
+  const std::string bobs = submit_as(65534, "b.json");
+
+  // Alice's first run ends on the first node; Bob's run, not Alice's third, takes its place.
+  ASSERT_TRUE(eventually([&] { return job_running_for(bobs, "simulate"); }, std::chrono::seconds(90)))
+      << maced_->mace({"status"}).out;
+  EXPECT_THAT(column(db(), "SELECT DISTINCT checkout FROM slurm_jobs WHERE run_id = '" + bobs + "'"),
+              ::testing::ElementsAre(checkouts_[0]->root()));
+  EXPECT_THAT(maced_->mace({"status", alices[2]}).out, HasSubstr("queued"));
+  cluster().set_node_down(nodes[0], "power supply failed");
+
+  for (const auto& id : alices) EXPECT_EQ(wait_for(id, 240).exit_code, 0) << status(id);
+  EXPECT_EQ(wait_for(bobs, 240).exit_code, 0) << status(bobs) << maced_->mace({"logs", bobs}).out;
+  const std::string log = maced_->mace({"logs", bobs}).out;
+  EXPECT_THAT(log, HasSubstr("task build lost to the infrastructure (node_failure) on " + checkouts_[0]->root()));
+  EXPECT_THAT(log, HasSubstr("power supply failed"));
+  EXPECT_THAT(status(bobs), HasSubstr(R"("checkout":")" + checkouts_[1]->root() + "\""));
+  EXPECT_THAT(status(bobs), HasSubstr(R"("state":"passed")"));
 }
 
 // A node whose slurmd dies mid-build (as a machine that crashes): Slurm marks it DOWN when
