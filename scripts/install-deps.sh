@@ -24,9 +24,10 @@ declare -A group=(
     tcsh bison flex gawk libbit-vector-perl libelf-dev xxd make perl python3 git ccache"
   # systemd-analyze and nix-instantiate check the units and the flake; man renders the
   # manual pages; chromium checks the HTML reports; slurm-wlm and munge make the Slurm
-  # executor's test cluster; ccache is maced's compiler cache. zlib1g-dev (build): large
-  # logs a run keeps are compressed.
-  [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache"
+  # executor's test cluster; ccache is maced's compiler cache; patch checks that the diffs
+  # of RTL edits apply with it as with git. zlib1g-dev (build): large logs a run keeps are
+  # compressed.
+  [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache patch"
   [sanitize]="clang libclang-rt-14-dev llvm-14"
 )
 
