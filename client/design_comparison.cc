@@ -230,7 +230,7 @@ std::string comparison_json(const Comparison& c) {
       const auto p = change_percent(base ? base->cycles : std::nullopt, r->cycles);
       p ? w.value(*p) : w.null();
       w.key("tiles");
-      write_tiles(w, r->tiles);
+      write_tile_figures(w, r->tiles);
       w.end_object();
     }
     w.end_array().end_object();

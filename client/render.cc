@@ -209,7 +209,7 @@ void write_json(JsonWriter& w, api::TaskState::Reader t) {
     r.getCycles() >= 0 ? w.value(r.getCycles()) : w.null();
     w.field("error_line", text(r.getErrorLine())).field("excerpt", text(r.getExcerpt()));
     w.key("tiles");
-    write_tiles(w, tile_figures_of(r.getTiles()));
+    write_tile_figures(w, tile_figures_of(r.getTiles()));
     w.end_object();
   }
   w.end_array();

@@ -30,14 +30,5 @@ std::string tile_line(const TileFigures& t) {
          n(TileCounter::noc1_flits) + " / " + n(TileCounter::noc2_flits) + " / " + n(TileCounter::noc3_flits);
 }
 
-void write_tiles(JsonWriter& w, const std::vector<TileFigures>& tiles) {
-  w.begin_array();
-  for (const auto& t : tiles) {
-    w.begin_object().field("tile", t.tile);
-    for (std::size_t i = 0; i < kTileCounterCount; ++i) w.field(to_string(static_cast<TileCounter>(i)), t.counts[i]);
-    w.end_object();
-  }
-  w.end_array();
-}
 
 }  // namespace mace::client

@@ -17,7 +17,4 @@ std::vector<TileFigures> tile_figures_of(capnp::List<api::TileFigures>::Reader t
 // flits 376 / 473 / 241"
 std::string tile_line(const TileFigures& tile);
 
-// [{"tile": 0, "core_requests": 645, ...}, ...]
-void write_tiles(JsonWriter& w, const std::vector<TileFigures>& tiles);
-
 }  // namespace mace::client

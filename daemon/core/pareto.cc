@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "core/html_text.h"
+
 namespace mace {
 
 bool dominates(const ParetoPoint& a, const ParetoPoint& b) {
@@ -38,20 +40,7 @@ std::vector<bool> pareto_front(const std::vector<ParetoPoint>& points) {
 
 namespace {
 
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string escaped(const std::string& s) { return html_escaped(s); }
 
 std::string fixed(double v, int decimals) {
   char buf[64];

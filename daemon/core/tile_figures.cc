@@ -6,9 +6,7 @@
 
 namespace mace {
 
-std::string tile_figures_json(const std::vector<TileFigures>& tiles) {
-  if (tiles.empty()) return "";
-  JsonWriter w;
+void write_tile_figures(JsonWriter& w, const std::vector<TileFigures>& tiles) {
   w.begin_array();
   for (const auto& t : tiles) {
     w.begin_object().field("tile", t.tile);
@@ -16,6 +14,12 @@ std::string tile_figures_json(const std::vector<TileFigures>& tiles) {
     w.end_object();
   }
   w.end_array();
+}
+
+std::string tile_figures_json(const std::vector<TileFigures>& tiles) {
+  if (tiles.empty()) return "";
+  JsonWriter w;
+  write_tile_figures(w, tiles);
   return w.take();
 }
 

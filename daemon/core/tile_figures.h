@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/enum_text.h"
+#include "core/json_writer.h"
 
 namespace mace {
 
@@ -42,6 +43,8 @@ struct TileFigures {
 // [{"tile":0,"core_requests":645,...}, ...] ("" for none, so a stored value that is empty
 // reads back as none), and back; nullopt for text that is not such a list.
 std::string tile_figures_json(const std::vector<TileFigures>& tiles);
+// The same list as one value of `w` (an empty list for none), for a document that holds it.
+void write_tile_figures(JsonWriter& w, const std::vector<TileFigures>& tiles);
 std::optional<std::vector<TileFigures>> tile_figures_from_json(std::string_view json);
 
 }  // namespace mace

@@ -4,26 +4,13 @@
 #include <cstdio>
 #include <map>
 
+#include "core/html_text.h"
 #include "core/pareto.h"
 
 namespace mace::eval {
 namespace {
 
-// Everything a suite or run put in the page is text, escaped.
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+std::string escaped(const std::string& s) { return html_escaped(s); }
 
 struct MethodSummary {
   int64_t runs = 0;

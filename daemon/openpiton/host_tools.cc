@@ -42,35 +42,34 @@ std::string first_version_line(const std::filesystem::path& program,
 
 }  // namespace
 
-std::string_view program_name(HostTool tool) {
+namespace {
+
+// The program a tool is run as, and the Debian package that brings it.
+struct ToolNames {
+  std::string_view program;
+  std::string_view package;
+};
+
+ToolNames names_of(HostTool tool) {
   switch (tool) {
-    case HostTool::verilator: return "verilator";
-    case HostTool::cxx_compiler: return "g++";
-    case HostTool::make: return "make";
-    case HostTool::perl: return "perl";
-    case HostTool::python3: return "python3";
-    case HostTool::git: return "git";
-    case HostTool::riscv_gcc: return "riscv64-unknown-elf-gcc";
-    case HostTool::verilator_coverage: return "verilator_coverage";
-    case HostTool::ccache: return "ccache";
+    case HostTool::verilator: return {"verilator", "verilator"};
+    case HostTool::cxx_compiler: return {"g++", "g++"};
+    case HostTool::make: return {"make", "make"};
+    case HostTool::perl: return {"perl", "perl"};
+    case HostTool::python3: return {"python3", "python3"};
+    case HostTool::git: return {"git", "git"};
+    case HostTool::riscv_gcc: return {"riscv64-unknown-elf-gcc", "gcc-riscv64-unknown-elf"};
+    case HostTool::verilator_coverage: return {"verilator_coverage", "verilator"};
+    case HostTool::ccache: return {"ccache", "ccache"};
   }
-  return "?";
+  return {"?", "?"};
 }
 
-std::string_view debian_package(HostTool tool) {
-  switch (tool) {
-    case HostTool::verilator: return "verilator";
-    case HostTool::cxx_compiler: return "g++";
-    case HostTool::make: return "make";
-    case HostTool::perl: return "perl";
-    case HostTool::python3: return "python3";
-    case HostTool::git: return "git";
-    case HostTool::riscv_gcc: return "gcc-riscv64-unknown-elf";
-    case HostTool::verilator_coverage: return "verilator";
-    case HostTool::ccache: return "ccache";
-  }
-  return "?";
-}
+}  // namespace
+
+std::string_view program_name(HostTool tool) { return names_of(tool).program; }
+
+std::string_view debian_package(HostTool tool) { return names_of(tool).package; }
 
 bool needed_by_every_run(HostTool tool) {
   switch (tool) {
