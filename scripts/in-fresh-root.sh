@@ -110,6 +110,12 @@ if [ -d /usr/local/share/ca-certificates ]; then
 fi
 mkdir -p -m 0755 "$root/work"
 git clone --quiet --no-local "$source_repo" "$root/work/mace"
+# A commit no branch or tag holds (an experiment, a detached HEAD) is not cloned: fetch it
+# by name, which the local upload-pack allows when told to.
+if ! git -C "$root/work/mace" cat-file -e "$sha^{commit}" 2>/dev/null; then
+  git -C "$root/work/mace" fetch --quiet --upload-pack "git -c uploadpack.allowAnySHA1InWant=true upload-pack" \
+    "$source_repo" "$sha"
+fi
 git -C "$root/work/mace" -c advice.detachedHead=false checkout --quiet --detach "$sha"
 echo "in-fresh-root: a clean clone of $sha in /work/mace"
 
