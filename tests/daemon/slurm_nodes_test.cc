@@ -224,8 +224,11 @@ TEST_F(SlurmNodesTest, ANodeLostUnderAnotherUsersFairShareCostsThatRunARetryAndN
   // Alice's first run ends on the first node; Bob's run, not Alice's third, takes its place.
   ASSERT_TRUE(eventually([&] { return job_running_for(bobs, "simulate"); }, std::chrono::seconds(90)))
       << maced_->mace({"status"}).out;
-  EXPECT_THAT(column(db(), "SELECT DISTINCT checkout FROM slurm_jobs WHERE run_id = '" + bobs + "'"),
-              ::testing::ElementsAre(checkouts_[0]->root()));
+  // maced records a job once squeue shows it, which may come after the job has started.
+  const std::string bobs_checkouts =
+      "SELECT DISTINCT checkout FROM slurm_jobs WHERE run_id = '" + bobs + "'";
+  EXPECT_TRUE(eventually([&] { return !column(db(), bobs_checkouts).empty(); }, std::chrono::seconds(10)));
+  EXPECT_THAT(column(db(), bobs_checkouts), ::testing::ElementsAre(checkouts_[0]->root()));
   EXPECT_THAT(maced_->mace({"status", alices[2]}).out, HasSubstr("queued"));
   cluster().set_node_down(nodes[0], "power supply failed");
 
