@@ -547,8 +547,43 @@ void refuse_newer_schema(Database& db) {
                              std::to_string(kLatest));
 }
 
-int migrate(Database& db, int up_to) {
+namespace {
+
+bool has_table(Database& db, const char* table) {
+  auto stmt = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  stmt.bind(1, table);
+  return stmt.step();
+}
+
+bool has_column(Database& db, const char* table, const char* column) {
+  auto stmt = db.prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2");
+  stmt.bind(1, table).bind(2, column);
+  return stmt.step();
+}
+
+// main held the Slurm table as migration 6 for one commit (c6a3336), before a merge made
+// the LLM costs' columns 6 and the Slurm table 7. A database that commit wrote is at
+// version 6 with slurm_jobs and without the cost columns: it gets those columns and is
+// then at version 7, which it matches (the table is the same, index for index); the
+// migrations go on from there.
+void reconcile_slurm_line_version_6(Database& db) {
+  if (read_schema_version(db) != 6) return;
+  Transaction txn(db);
+  if (read_schema_version(db) != 6 || !has_table(db, "slurm_jobs") ||
+      has_column(db, "llm_calls", "cache_read_tokens"))
+    return;
+  db.exec(kMigrations[5]);
+  db.exec("PRAGMA user_version = 7");
+  txn.commit();
+}
+
+}  // namespace
+
+int migrate(Database& db, int up_to) { return migrate(db, up_to, {}); }
+
+int migrate(Database& db, int up_to, const std::function<void(int version)>& before_commit) {
   refuse_newer_schema(db);
+  if (up_to >= 7) reconcile_slurm_line_version_6(db);
   int applied = 0;
   for (int version = 1; version <= std::min(up_to, kLatest); ++version) {
     // Cheap check outside the lock so reopening a current database takes no write lock.
@@ -558,6 +593,7 @@ int migrate(Database& db, int up_to) {
     db.exec(kMigrations[version - 1]);
     // user_version lives in the file header, so it commits or rolls back with the rest.
     db.exec("PRAGMA user_version = " + std::to_string(version));
+    if (before_commit) before_commit(version);
     txn.commit();
     ++applied;
   }
