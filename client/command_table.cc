@@ -51,15 +51,19 @@ const std::vector<CommandInfo> kCommands = {
      "each annotated file for --file.\n",
      cmd_logs,
      {{"--build", "--follow", "--list", "--raw", "--coverage"}, {"--sim", "--task", "--iteration", "--tail", "--file"}}},
-    {"report", "RUN -o FILE.html [--with-logs]", "write the run as one self-contained HTML page",
+    {"report", "RUN -o FILE.html [--with-logs] [--junit FILE.xml]",
+     "write the run as one self-contained HTML page, or its verdicts as JUnit XML",
      "Writes one HTML file that needs nothing else to be viewed: the run's summary and\n"
      "environment, each iteration's task DAG, a timeline of builds and simulations per\n"
      "checkout, the verdicts, the failures by signature with each failed workload's\n"
      "transcript around its error and verdict, coverage, narrowing builds, diagnoses, the\n"
      "post-mortem and the LLM calls. Each log is named by the `mace logs RUN --file ID` that\n"
      "reads it; with --with-logs the run's kept logs (and coverage files) are copied beside\n"
-     "the page, into FILE-logs/, and the page links to them there.\n",
-     cmd_report, {{"--with-logs"}, {"-o"}}},
+     "the page, into FILE-logs/, and the page links to them there. --junit FILE.xml writes\n"
+     "the verdicts as JUnit XML for a CI's test view (Jenkins, GitLab, GitHub): a testsuite\n"
+     "per task, a testcase per workload, each failure with its verdict, error line,\n"
+     "transcript excerpt and sim.log, the run's provenance as properties.\n",
+     cmd_report, {{"--with-logs"}, {"-o", "--junit"}}},
     {"compare", "RUN | RUN[:TASK] RUN[:TASK]... [--csv]", "designs side by side: configuration and cycles",
      "Puts two or more designs side by side: each one's build configuration in words (OpenPiton's\n"
      "defaults marked), its cache area and build figures, the items in which they differ, and\n"
@@ -69,6 +73,16 @@ const std::vector<CommandInfo> kCommands = {
      "RUN, the run's last task that passed, else its last that simulated anything. --json for\n"
      "scripts, --csv for a spreadsheet (one row per design and workload).\n",
      cmd_compare, {{"--csv"}, {}}},
+    {"failures", "[--since WHEN] [--core CORE] [--max-runs N]", "failure signatures across your runs, most frequent first",
+     "Groups every workload that did not pass, in every run you may read (yours; every run\n"
+     "for maced's administrators), by failure signature (the verdict and error line with its\n"
+     "numbers and addresses written N and #), the most frequent first: how often and in how\n"
+     "many runs, the first and last run that hit it, the configurations and workloads it hit,\n"
+     "and whether each configuration passed that workload in a later run (fixed) or not since\n"
+     "(open). --since 7d, 24h, 90m or a UTC date (2026-12-01, 2026-12-01T08:30); --core pico;\n"
+     "--max-runs N reads at most the newest N runs (default 1000, at most 5000). --json for\n"
+     "scripts.\n",
+     cmd_failures, {{}, {"--since", "--core", "--max-runs"}}},
     {"metrics", "RUN", "successful tasks, iterations, failures recovered, time, cost",
      "The run's five metrics: successful tasks, iterations, failures recovered, execution\n"
      "time and compute cost.\n",

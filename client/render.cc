@@ -341,30 +341,44 @@ void write_json(JsonWriter& w, api::TaskCoverage::Reader c) {
   w.end_object();
 }
 
-std::string human_environment(std::string_view json) {
-  if (json.empty()) return "";
+RunEnvironment run_environment(std::string_view json) {
+  RunEnvironment env;
   simdjson::dom::parser parser;
-  simdjson::dom::element env;
-  if (parser.parse(json.data(), json.size()).get(env) != simdjson::SUCCESS) return "";
+  simdjson::dom::element root;
+  if (json.empty() || parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) return env;
   auto field = [](simdjson::dom::element e, const char* key) {
     std::string_view v;
     return e[key].get_string().get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
   };
-  std::ostringstream out;
-  out << "environment MACE " << field(env, "mace_version");
-  if (const std::string commit = field(env, "mace_commit"); !commit.empty())
-    out << " (" << commit.substr(0, 12) << ")";
-  if (const std::string host = field(env, "host"); !host.empty()) out << " on " << host;
-  out << "\n";
+  env.mace_version = field(root, "mace_version");
+  env.mace_commit = field(root, "mace_commit");
+  env.host = field(root, "host");
+  env.backend = field(root, "backend");
+  env.model = field(root, "model");
   simdjson::dom::array checkouts;
-  if (env["checkouts"].get_array().get(checkouts) == simdjson::SUCCESS)
-    for (simdjson::dom::element c : checkouts) {
-      const std::string commit = field(c, "commit");
-      const std::string fingerprint = field(c, "source_fingerprint");
-      out << "  " << field(c, "path") << ": OpenPiton " << commit.substr(0, commit.rfind("unknown", 0) == 0 ? commit.size() : 12)
-          << ", fingerprint " << fingerprint.substr(0, fingerprint.rfind("unknown", 0) == 0 ? fingerprint.size() : 16)
-          << ", " << field(c, "verilator") << "\n";
-    }
+  if (root["checkouts"].get_array().get(checkouts) == simdjson::SUCCESS)
+    for (simdjson::dom::element c : checkouts)
+      env.checkouts.push_back({field(c, "path"), field(c, "commit"), field(c, "source_fingerprint"), field(c, "verilator")});
+  return env;
+}
+
+std::string human_environment(std::string_view json) {
+  if (json.empty()) return "";
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) return "";
+  const RunEnvironment env = run_environment(json);
+  std::ostringstream out;
+  out << "environment MACE " << env.mace_version;
+  if (!env.mace_commit.empty()) out << " (" << env.mace_commit.substr(0, 12) << ")";
+  if (!env.host.empty()) out << " on " << env.host;
+  out << "\n";
+  for (const auto& c : env.checkouts) {
+    out << "  " << c.path << ": OpenPiton " << c.commit.substr(0, c.commit.rfind("unknown", 0) == 0 ? c.commit.size() : 12)
+        << ", fingerprint "
+        << c.source_fingerprint.substr(0, c.source_fingerprint.rfind("unknown", 0) == 0 ? c.source_fingerprint.size() : 16)
+        << ", " << c.verilator << "\n";
+  }
   return out.str();
 }
 

@@ -5,15 +5,19 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "answer_pages.h"
 #include "commands.h"
 #include "core/pareto.h"
 #include "core/run_outcome.h"
 #include "exit_codes.h"
+#include "junit_report.h"
 #include "maced_connection.h"
+#include "os/utc_text.h"
 #include "render.h"
 #include "report_page.h"
 #include "run_designs.h"
@@ -152,18 +156,135 @@ std::string design_charts(api::RunDetail::Reader detail) {
   return html;
 }
 
+// Where each simulation's sim.log is on maced's host, by (iteration, task, workload): the
+// task's own simulations, not a narrowing rebuild's.
+using SimLogPaths = std::map<std::tuple<uint32_t, std::string, std::string>, std::string>;
+
+SimLogPaths sim_log_paths(api::Maced::Client& maced, kj::AsyncIoContext& io, const std::string& run_id) {
+  auto request = maced.logFilesRequest();
+  request.setRunId(run_id);
+  auto response = request.send().wait(io.waitScope);
+  SimLogPaths paths;
+  for (auto f : response.getFiles())
+    if (f.getKind() == "sim_log" && f.getNarrowing().size() == 0)
+      paths[{f.getIteration(), f.getTaskId().cStr(), f.getWorkload().cStr()}] = f.getPath().cStr();
+  return paths;
+}
+
+// The run's provenance, from its environment: MACE's version and commit, the host, the LLM,
+// and each checkout's commit, source fingerprint and Verilator.
+void add_environment(JunitRun& run, std::string_view json) {
+  const RunEnvironment env = run_environment(json);
+  for (const auto& [key, value] : {std::pair{"mace_version", env.mace_version}, {"mace_commit", env.mace_commit},
+                                   {"host", env.host}, {"backend", env.backend}, {"model", env.model}})
+    if (!value.empty()) run.properties.emplace_back(key, value);
+  run.hostname = env.host;
+  for (const auto& c : env.checkouts) {
+    run.properties.emplace_back("checkout " + c.path + " commit", c.commit);
+    run.properties.emplace_back("checkout " + c.path + " source_fingerprint", c.source_fingerprint);
+    run.properties.emplace_back("checkout " + c.path + " verilator", c.verilator);
+  }
+}
+
+// The failure of one workload that did not pass: its verdict, error line and transcript
+// excerpt, and where its sim.log is.
+JunitCase failed_case(const std::string& run_id, api::TaskState::Reader t, api::WorkloadResult::Reader r,
+                      const SimLogPaths& logs) {
+  JunitCase c;
+  c.name = r.getWorkload().cStr();
+  c.time_s = r.getWallS();
+  c.outcome = JunitCase::Outcome::failed;
+  c.type = verdict_name(r.getVerdict());
+  c.message = r.getErrorLine().size() ? r.getErrorLine().cStr() : "verdict " + c.type;
+  c.details = "verdict: " + c.type + "\n";
+  if (r.getCycles() >= 0) c.details += "cycles: " + std::to_string(r.getCycles()) + "\n";
+  if (r.getExcerpt().size()) c.details += "\n" + std::string(r.getExcerpt().cStr()) + "\n";
+  const auto log = logs.find({t.getIteration(), t.getTaskId().cStr(), c.name});
+  if (log != logs.end() && !log->second.empty()) c.details += "\nsim.log: " + log->second + "\n";
+  c.details += "read it: mace logs " + run_id + " --iteration " + std::to_string(t.getIteration()) +
+               " --task " + t.getTaskId().cStr() + " --sim " + c.name + "\n";
+  return c;
+}
+
+// The run as JUnit's suites: one per task, one case per workload it simulated; a task that
+// simulated nothing is one case "build", an error when its build failed, else skipped.
+JunitRun junit_run(api::RunDetail::Reader detail, const SimLogPaths& logs) {
+  const auto summary = detail.getSummary();
+  JunitRun run;
+  run.run_id = summary.getRunId().cStr();
+  const int64_t started = summary.getStartedAtMs() ? summary.getStartedAtMs() : summary.getSubmittedAtMs();
+  run.timestamp = started > 0 ? os::utc_iso8601(started) : "";
+  run.properties = {{"state", state_name(summary.getState())},
+                    {"reason", summary.getReason().cStr()},
+                    {"core", summary.getCore().cStr()},
+                    {"mesh", std::to_string(summary.getMeshX()) + "x" + std::to_string(summary.getMeshY())},
+                    {"objective", summary.getObjective().cStr()}};
+  add_environment(run, detail.getEnvironmentJson().cStr());
+  for (auto t : detail.getTasks()) {
+    JunitSuite suite;
+    const std::string task = t.getTaskId().cStr();
+    suite.name = "iteration " + std::to_string(t.getIteration()) + " task " + task;
+    suite.classname = "mace." + run.run_id + ".iter" + std::to_string(t.getIteration()) + "." + task;
+    if (has_configuration(t)) suite.properties.emplace_back("configuration", configuration_text(design_configuration(t)));
+    for (const auto& [name, value] : std::initializer_list<std::pair<const char*, std::string>>{
+             {"kind", t.getKind().cStr()}, {"checkout", t.getCheckout().cStr()}, {"build_id", t.getBuildId().cStr()},
+             {"build_outcome", t.getBuildOutcome().cStr()}, {"build_source", t.getBuildSource().cStr()},
+             {"failure_reason", t.getFailureReason().cStr()}})
+      if (!value.empty()) suite.properties.emplace_back(name, value);
+    for (auto r : t.getResults()) {
+      if (r.getVerdict() == api::Verdict::PASS) {
+        JunitCase c;
+        c.name = r.getWorkload().cStr();
+        c.time_s = r.getWallS();
+        suite.cases.push_back(std::move(c));
+      } else {
+        suite.cases.push_back(failed_case(run.run_id, t, r, logs));
+      }
+    }
+    if (t.getResults().size() == 0) {
+      JunitCase c;
+      c.name = "build";
+      c.time_s = t.getBuildWallS() > 0 ? t.getBuildWallS() : 0;
+      const std::string reason = t.getFailureReason().size() ? t.getFailureReason().cStr() : stage_name(t.getStage());
+      c.outcome = t.getBuildOutcome() == "failed" ? JunitCase::Outcome::error : JunitCase::Outcome::skipped;
+      c.type = reason;
+      c.message = c.outcome == JunitCase::Outcome::error ? "the build failed: " + reason
+                                                          : "nothing simulated: task " + reason;
+      c.details = "read the build log: mace logs " + run.run_id + " --iteration " + std::to_string(t.getIteration()) +
+                  " --task " + task + " --build\n";
+      suite.cases.push_back(std::move(c));
+    }
+    run.suites.push_back(std::move(suite));
+  }
+  return run;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) std::cerr << "mace report: cannot write " << path << "\n";
+  return static_cast<bool>(out);
+}
+
 }  // namespace
 
 int cmd_report(const GlobalOptions& global, const Arguments& args) {
   const auto output = args.value("-o");
-  if (args.positional.size() != 1 || !output || output->empty()) {
-    std::cerr << "usage: mace report RUN -o FILE.html [--with-logs]\n";
+  const auto junit = args.value("--junit");
+  if (args.positional.size() != 1 || (!output && !junit) || (output && output->empty()) ||
+      (junit && junit->empty())) {
+    std::cerr << "usage: mace report RUN -o FILE.html [--with-logs] | RUN --junit FILE.xml\n";
     return kExitBadInput;
   }
   // --with-logs: the logs go to FILE-logs/ beside the page, which links to them there.
   std::optional<std::filesystem::path> logs_dir;
   std::string logs_link;
   if (args.has("--with-logs")) {
+    if (!output) {
+      std::cerr << "mace report: --with-logs copies the logs beside the page of -o FILE.html\n";
+      return kExitBadInput;
+    }
     const std::filesystem::path page(*output);
     logs_link = page.stem().string() + "-logs";
     logs_dir = page.parent_path() / logs_link;
@@ -175,6 +296,11 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
 
     auto whole = whole_run_detail(maced, io.waitScope, run_id);
     const auto detail = whole->getRoot<api::RunDetail>().asReader();
+    if (junit) {
+      if (!write_file(*junit, junit_xml(junit_run(detail, sim_log_paths(maced, io, run_id))))) return kExitBadInput;
+      std::cout << *junit << "\n";
+      if (!output) return kExitOk;
+    }
     write_run_detail_fields(data, detail);
     const auto planner = planner_kind_from_string(detail.getSummary().getPlanner().cStr());
     data.field("planner_description", planner ? std::string(describe(*planner)) : std::string());
@@ -203,13 +329,7 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     data.end_array();
     data.end_object();
 
-    std::ofstream out(*output, std::ios::binary | std::ios::trunc);
-    out << report_html(data.str(), design_charts(detail));
-    out.close();
-    if (!out) {
-      std::cerr << "mace report: cannot write " << *output << "\n";
-      return kExitBadInput;
-    }
+    if (!write_file(*output, report_html(data.str(), design_charts(detail)))) return kExitBadInput;
     std::cout << *output << "\n";
     return kExitOk;
   });

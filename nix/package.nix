@@ -1,5 +1,5 @@
 { lib, stdenv, meson, ninja, pkg-config, capnproto, libuv, sqlite, simdjson, curl, zlib
-, openssl, systemd, gtest, git, bash, python3, jq }:
+, openssl, systemd, gtest, git, bash, python3, jq, libxml2 }:
 
 stdenv.mkDerivation {
   pname = "mace";
@@ -8,7 +8,7 @@ stdenv.mkDerivation {
 
   nativeBuildInputs = [ meson ninja pkg-config capnproto ];
   buildInputs = [ capnproto libuv sqlite simdjson curl zlib openssl systemd gtest ];
-  nativeCheckInputs = [ git bash python3 jq ];
+  nativeCheckInputs = [ git bash python3 jq libxml2 ];  # libxml2: xmllint checks JUnit XML
 
   # maced is a daemon (meson's sbindir), but Nix profiles and the NixOS module look in bin.
   mesonFlags = [ "--sbindir=bin" ];

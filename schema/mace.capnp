@@ -474,6 +474,8 @@ struct LogFile {
   cutBytes @9 :UInt64;      # left out of its middle by the per-log limit; 0: whole
   compressed @10 :Bool;
   note @11 :Text;           # not kept, or removed: why, and when
+  path @12 :Text;           # on maced's host: the kept copy once kept, else where it was
+                            # written ("" once removed)
 }
 
 struct ListFilter {
@@ -653,6 +655,44 @@ interface Maced {
   # workloads, the disk, the Slurm nodes, each LLM backend. Everyone may ask; it names
   # paths and programs, never a credential. Takes a few seconds (it runs `--version`s,
   # sinfo, a CLI's auth status); concurrent asks share one check.
+
+  failures @20 (query :FailureQuery) -> (history :FailureHistory);
+  # Failure signatures across the runs the caller may read (their own; every run for an
+  # administrator or where others see everything), the most frequent first: when each was
+  # first and last seen, the configurations and workloads it hit, and whether those passed
+  # in a later run (`mace failures`). Read off the event loop; at most 100 signatures.
+}
+
+struct FailureQuery {
+  sinceMs @0 :Int64;             # runs submitted at or after (Unix epoch ms); 0: any
+  core @1 :Text;                 # "": any core
+  maxRuns @2 :UInt32;            # the newest runs read, at most; 0: 1000; at most 5000
+}
+
+struct FailureSignature {
+  # One failure signature across runs (docs/failures.md#failures-across-runs).
+  signature @0 :Text;            # as a run's FailureGroup.signature
+  verdict @1 :Verdict;
+  errorLine @2 :Text;            # of its newest occurrence, as its transcript had it
+  occurrences @3 :UInt32;        # failed simulations
+  runs @4 :UInt32;
+  firstRunId @5 :Text;
+  firstAtMs @6 :Int64;           # the first run's submission
+  lastRunId @7 :Text;
+  lastAtMs @8 :Int64;
+  configurations @9 :List(Text); # in words, most occurrences first, at most 10
+  configurationsTotal @10 :UInt32;
+  workloads @11 :List(Text);     # most occurrences first, at most 20
+  workloadsTotal @12 :UInt32;
+  passedLater @13 :UInt32;       # (configuration, workload) pairs passed in a later run
+  stillFailing @14 :UInt32;      # pairs not passed since their last failure
+}
+
+struct FailureHistory {
+  signatures @0 :List(FailureSignature);
+  signaturesTotal @1 :UInt32;    # before the cut to 100
+  runsRead @2 :UInt32;
+  moreRuns @3 :Bool;             # runs of the window were not read (maxRuns)
 }
 
 struct EvalRequest {

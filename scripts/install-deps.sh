@@ -25,9 +25,10 @@ declare -A group=(
   # systemd-analyze and nix-instantiate check the units and the flake; man renders the
   # manual pages; chromium checks the HTML reports; slurm-wlm and munge make the Slurm
   # executor's test cluster; ccache is maced's compiler cache; patch checks that the diffs
-  # of RTL edits apply with it as with git. zlib1g-dev (build): large logs a run keeps are
+  # of RTL edits apply with it as with git; xmllint (libxml2-utils) checks JUnit XML against
+  # its schema. zlib1g-dev (build): large logs a run keeps are
   # compressed.
-  [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache patch"
+  [test]="jq systemd nix-bin man-db chromium slurm-wlm munge ccache patch libxml2-utils"
   [sanitize]="clang libclang-rt-14-dev llvm-14"
 )
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "os/thread_ordering.h"
+#include "service/service_error.h"
 
 namespace mace {
 namespace {
@@ -33,25 +34,48 @@ ListingThread::~ListingThread() {
   thread_.join();
 }
 
-kj::Promise<service::RunPage> ListingThread::list_page(store::RunFilter filter,
-                                                       service::Caller caller) {
-  auto paf = kj::newPromiseAndCrossThreadFulfiller<service::RunPage>();
+template <typename Answer>
+kj::Promise<Answer> ListingThread::queue(std::function<Answer(const store::Store&)> read) {
+  auto paf = kj::newPromiseAndCrossThreadFulfiller<Answer>();
+  // Shared by the job's three functions; only the listing thread uses it.
+  auto fulfiller = std::make_shared<kj::Own<kj::CrossThreadPromiseFulfiller<Answer>>>(kj::mv(paf.fulfiller));
   {
     std::lock_guard lock(mutex_);
-    jobs_.push_back({std::move(filter), caller, kj::mv(paf.fulfiller)});
+    jobs_.push_back({[fulfiller] { return (*fulfiller)->isWaiting(); },
+                     [this, fulfiller, read = std::move(read)](const store::Store& store) {
+                       Answer answer = read(store);
+                       os::published(this);
+                       (*fulfiller)->fulfill(kj::mv(answer));
+                     },
+                     [this, fulfiller](kj::Exception e) {
+                       os::published(this);
+                       (*fulfiller)->reject(kj::mv(e));
+                     }});
   }
   wake_.notify_one();
-  // The page is handed over through kj's cross-thread fulfiller, whose ordering
+  // The answer is handed over through kj's cross-thread fulfiller, whose ordering
   // ThreadSanitizer cannot see in Debian's kj (os/thread_ordering.h).
   return paf.promise.then(
-      [this](service::RunPage page) {
+      [this](Answer answer) {
         os::received(this);
-        return page;
+        return answer;
       },
-      [this](kj::Exception&& e) -> service::RunPage {
+      [this](kj::Exception&& e) -> Answer {
         os::received(this);
         kj::throwFatalException(kj::mv(e));
       });
+}
+
+kj::Promise<service::RunPage> ListingThread::list_page(store::RunFilter filter, service::Caller caller) {
+  return queue<service::RunPage>([this, filter = std::move(filter), caller](const store::Store& store) {
+    return service::list_runs_page(store, others_see_, filter, caller);
+  });
+}
+
+kj::Promise<service::FailureHistory> ListingThread::failures(service::FailureQuery query, service::Caller caller) {
+  return queue<service::FailureHistory>([this, query = std::move(query), caller](const store::Store& store) {
+    return service::failures_across_runs(store, others_see_, query, caller);
+  });
 }
 
 void ListingThread::run() {
@@ -69,18 +93,16 @@ void ListingThread::run() {
       jobs_.pop_front();
     }
     // The caller has hung up (its call was cancelled): nothing to read for it.
-    if (!job.answer->isWaiting()) continue;
+    if (!job.waiting()) continue;
     try {
       if (!store) store = store::Store::open(db_);
-      auto page = service::list_runs_page(*store, others_see_, job.filter, job.caller);
-      os::published(this);
-      job.answer->fulfill(kj::mv(page));
+      job.answer(*store);
+    } catch (const service::RequestError& e) {
+      job.fail(kj::Exception(kj::Exception::Type::FAILED, __FILE__, __LINE__, kj::heapString(e.what())));
     } catch (const std::exception& e) {
       // Opened again for the next listing: the file may have been replaced meanwhile.
       store.reset();
-      auto error = internal_error(e.what());
-      os::published(this);
-      job.answer->reject(kj::mv(error));
+      job.fail(internal_error(e.what()));
     }
   }
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Listings of runs read on a thread of maced's own, through a store connection of its own
+// Listings of runs and failures across runs read on a thread of maced's own, through a store connection of its own
 // (WAL lets it read while the event loop writes), at a lower scheduling priority than
 // maced's other threads: a user who lists a queue of a thousand large runs over and over
 // costs the event loop, and so everyone else's calls, only the filling of each answer, and
@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -25,13 +26,19 @@ class ListingThread final : public rpc::RunLister {
   ~ListingThread() override;
 
   kj::Promise<service::RunPage> list_page(store::RunFilter filter, service::Caller caller) override;
+  kj::Promise<service::FailureHistory> failures(service::FailureQuery query, service::Caller caller) override;
 
  private:
+  // One read: whether its caller still waits, the read that answers it (it throws when
+  // the store cannot be read), and how it fails.
   struct Job {
-    store::RunFilter filter;
-    service::Caller caller;
-    kj::Own<kj::CrossThreadPromiseFulfiller<service::RunPage>> answer;
+    std::function<bool()> waiting;
+    std::function<void(const store::Store&)> answer;
+    std::function<void(kj::Exception)> fail;
   };
+  // Queues `read` and resolves, on the calling thread's loop, with what it returned.
+  template <typename Answer>
+  kj::Promise<Answer> queue(std::function<Answer(const store::Store&)> read);
   void run();
 
   const std::filesystem::path db_;

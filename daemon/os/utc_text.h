@@ -10,4 +10,7 @@ namespace mace::os {
 // `unix_ms`: milliseconds since the Unix epoch.
 std::string utc_text(std::int64_t unix_ms);
 
+// The same as ISO 8601 without a zone, as JUnit XML's timestamps are: "2026-12-02T07:05:02".
+std::string utc_iso8601(std::int64_t unix_ms);
+
 }  // namespace mace::os

@@ -237,6 +237,43 @@ void fill(api::FailureGroup::Builder out, const FailureGroup& g) {
 
 namespace {
 
+template <typename List>
+void fill_texts(List out, const std::vector<std::string>& texts) {
+  for (unsigned i = 0; i < texts.size(); ++i) out.set(i, texts[i]);
+}
+
+uint32_t count(int64_t n) { return static_cast<uint32_t>(std::clamp<int64_t>(n, 0, UINT32_MAX)); }
+
+}  // namespace
+
+void fill(api::FailureHistory::Builder out, const service::FailureHistory& history) {
+  out.setSignaturesTotal(count(history.signatures_total));
+  out.setRunsRead(count(history.runs_read));
+  out.setMoreRuns(history.more_runs);
+  auto signatures = out.initSignatures(static_cast<unsigned>(history.entries.size()));
+  for (unsigned i = 0; i < history.entries.size(); ++i) {
+    const FailureHistoryEntry& e = history.entries[i];
+    auto o = signatures[i];
+    o.setSignature(e.signature);
+    o.setVerdict(to_wire(e.verdict));
+    o.setErrorLine(e.error_line);
+    o.setOccurrences(count(e.occurrences));
+    o.setRuns(count(e.runs));
+    o.setFirstRunId(e.first_run_id);
+    o.setFirstAtMs(e.first_at_ms);
+    o.setLastRunId(e.last_run_id);
+    o.setLastAtMs(e.last_at_ms);
+    fill_texts(o.initConfigurations(static_cast<unsigned>(e.configurations.size())), e.configurations);
+    o.setConfigurationsTotal(count(e.configurations_total));
+    fill_texts(o.initWorkloads(static_cast<unsigned>(e.workloads.size())), e.workloads);
+    o.setWorkloadsTotal(count(e.workloads_total));
+    o.setPassedLater(count(e.passed_later));
+    o.setStillFailing(count(e.still_failing));
+  }
+}
+
+namespace {
+
 void fill(api::ModuleCoverage::Builder out, const store::CoverageCountsRecord& m) {
   out.setModule(m.module);
   out.setLinesCovered(static_cast<uint64_t>(m.lines_covered));
@@ -327,6 +364,7 @@ void fill(api::LogFile::Builder out, const store::LogFileRecord& file, const std
   out.setCutBytes(kept_of_it > 0 ? static_cast<uint64_t>(file.original_bytes - kept_of_it) : 0);
   out.setCompressed(file.compressed);
   out.setNote(note);
+  if (file.removed_at_ms == 0) out.setPath(file.path);
 }
 
 void fill(api::LogEntry::Builder out, const service::RunLogLine& line) {

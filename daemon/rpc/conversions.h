@@ -11,6 +11,7 @@
 #include "mace.capnp.h"
 #include "service/checkout_status.h"
 #include "service/run_event_log.h"
+#include "service/failures_across_runs.h"
 #include "service/run_service.h"
 #include "store/store.h"
 
@@ -39,6 +40,7 @@ void fill(capnp::List<api::CacheSetting>::Builder out, const CacheGeometry& cach
           const CacheGeometry& defaults);
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
 void fill(api::FailureGroup::Builder out, const FailureGroup& group);
+void fill(api::FailureHistory::Builder out, const service::FailureHistory& history);
 void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& coverage);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);

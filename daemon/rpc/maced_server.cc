@@ -175,6 +175,24 @@ kj::Promise<void> MacedServer::list(ListContext context) {
       .then([context](service::RunPage page) mutable { set_page(context.getResults(), page); });
 }
 
+kj::Promise<void> MacedServer::failures(FailuresContext context) {
+  service::FailureQuery query;
+  kj::Promise<void> refused = answer([&] {
+    auto in = context.getParams().getQuery();
+    query.since_ms = in.getSinceMs();
+    query.core = text(in.getCore());
+    query.max_runs = in.getMaxRuns();
+    service::check_failure_query(query);
+    if (!lister_) fill(context.getResults().initHistory(), service_.failures(query, caller_));
+  });
+  if (!lister_) return refused;
+  return refused
+      .then([lister = lister_, caller = caller_, query = std::move(query)]() mutable {
+        return lister->failures(std::move(query), caller);
+      })
+      .then([context](service::FailureHistory history) mutable { fill(context.getResults().initHistory(), history); });
+}
+
 kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
   return answer([&] {
     auto results = context.getResults();

@@ -52,6 +52,7 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> cancel(CancelContext context) override;
   kj::Promise<void> replay(ReplayContext context) override;
   kj::Promise<void> checkUp(CheckUpContext context) override;
+  kj::Promise<void> failures(FailuresContext context) override;
   // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).
   kj::Promise<void> listTools(ListToolsContext context) override;
   kj::Promise<void> callTool(CallToolContext context) override;

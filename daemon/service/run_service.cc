@@ -369,6 +369,10 @@ RunPage RunService::list_page(const store::RunFilter& filter, const Caller& call
   return list_runs_page(store_, settings_.others_see, filter, caller);
 }
 
+FailureHistory RunService::failures(const FailureQuery& query, const Caller& caller) const {
+  return failures_across_runs(store_, settings_.others_see, query, caller);
+}
+
 LogPage RunService::log_page(const std::string& run_id, int64_t after_seq, int64_t limit,
                              const Caller& caller) const {
   readable_run(run_id, caller);

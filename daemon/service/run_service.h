@@ -22,6 +22,7 @@
 #include "service/clock.h"
 #include "service/queue_limits.h"
 #include "service/run_event_log.h"
+#include "service/failures_across_runs.h"
 #include "service/run_listing.h"
 #include "store/store.h"
 
@@ -213,6 +214,8 @@ class RunService {
   // after_seq on, up to `limit` events (0: all). llm_call_page: its calls from the one at
   // index `from`. Each throws as detail() does.
   RunPage list_page(const store::RunFilter& filter, const Caller& caller) const;
+  // Failure signatures across the runs `caller` may read (failures_across_runs.h).
+  FailureHistory failures(const FailureQuery& query, const Caller& caller) const;
   // detail(run_id, caller) from `from` on in each list, as much as fits one answer (the
   // tasks first, then the narrowing builds, then the diagnoses), with `more` set when any
   // list goes on; its long texts cut (answer_pages.h).

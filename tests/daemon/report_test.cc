@@ -13,6 +13,7 @@
 #include "llm/fake_vertex_server.h"  // tests/llm/
 #include "support/fixture_checkout.h"
 #include "support/headless_browser.h"
+#include "support/junit_schema.h"
 #include "support/maced_instance.h"
 
 namespace mace::testing {
@@ -204,6 +205,55 @@ TEST_F(ReportTest, AnArchitectSeesTheEnvironmentFailuresCoverageAndTheLogsBeside
   const ProcessResult plain_dom = browse(dir_.file("plain.html"), {"--dump-dom"});
   EXPECT_THAT(plain_dom.out, ::testing::ContainsRegex("class=\"log-command\">mace logs " + id + " --file [0-9]+</td>"));
   EXPECT_THAT(plain_dom.out, Not(HasSubstr("class=\"log-link\"")));
+}
+
+// REQ-VER-15: a regression's verdicts in a CI's test view. One workload fails, one task's
+// build fails in the next run: JUnit XML valid against the format's structure, a testcase
+// per workload, the failure with its verdict line, excerpt and the sim.log kept on maced's
+// host, the failed build an error, the run's provenance in properties.
+TEST_F(ReportTest, VerdictsExportAsJunitXmlWithEachFailureAndItsLog) {
+  for (const char* name : {"lw.S", "sw.S"})
+    checkout_.write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
+                    checkout_.read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkout_.set_control("run.lw", "fail");
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "run_every_workload": true, "objective": "regression", "workloads": ["add.S", "lw.S", "sw.S"]})");
+  auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
+  const std::string id = submitted.out.substr(0, submitted.out.find('\n'));
+  const std::string xml_path = dir_.file("out/run.xml");
+  std::filesystem::create_directories(dir_.file("out"));
+  auto made = maced_->mace({"report", id, "--junit", xml_path});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_EQ(made.out, xml_path + "\n");
+  EXPECT_EQ(junit_schema_errors(xml_path), "");
+  const std::string xml = read_all(xml_path);
+  EXPECT_THAT(xml, HasSubstr("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"0\""));
+  EXPECT_THAT(xml, HasSubstr("<testcase name=\"add.S\" classname=\"mace." + id + ".iter1.build\""));
+  EXPECT_THAT(xml, HasSubstr("<failure message=\"4498250 : Simulation -&gt; FAIL(HIT BAD TRAP)\" type=\"fail\">"));
+  EXPECT_THAT(xml, ::testing::ContainsRegex("sim.log: /[^\n]*/lw.S/sim.log\n"));
+  EXPECT_THAT(xml, HasSubstr("read it: mace logs " + id + " --iteration 1 --task build --sim lw.S"));
+  EXPECT_THAT(xml, ::testing::ContainsRegex("<property name=\"checkout [^\"]+ commit\" value=\"[0-9a-f]{40}\"/>"));
+  EXPECT_THAT(xml, HasSubstr("<property name=\"mace_version\""));
+  // The sim.log named is the one the run kept.
+  const auto at = xml.find("sim.log: ") + 9;
+  EXPECT_THAT(read_all(xml.substr(at, xml.find('\n', at) - at)), HasSubstr("FAIL(HIT BAD TRAP)"));
+
+  // A design of its own, so a build runs (the first run's model would be reused), and fails.
+  checkout_.set_control("build", "fail");
+  dir_.write("broken.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "baseline": false,
+      "objective": "a design that does not build", "workloads": ["add.S"],
+      "designs": [{"name": "l15_4k", "caches": {"l15": {"size": "4KiB", "associativity": 4}}}]})");
+  auto broken = maced_->mace({"submit", dir_.file("broken.json"), "--watch"});
+  const std::string broken_id = broken.out.substr(0, broken.out.find('\n'));
+  ASSERT_EQ(maced_->mace({"report", broken_id, "--junit", xml_path}).exit_code, 0);
+  EXPECT_EQ(junit_schema_errors(xml_path), "");
+  EXPECT_THAT(read_all(xml_path), ::testing::ContainsRegex("<testcase name=\"build\"[^>]*>\n *<error message=\"the build failed: "));
+
+  // Asked for nothing to write, or a file it cannot write: a clear error.
+  EXPECT_EQ(maced_->mace({"report", id}).exit_code, 2);
+  auto unwritable = maced_->mace({"report", id, "--junit", dir_.file("no/such/dir/run.xml")});
+  EXPECT_EQ(unwritable.exit_code, 2);
+  EXPECT_THAT(unwritable.err, HasSubstr("cannot write"));
 }
 
 }  // namespace
