@@ -73,6 +73,18 @@ const std::vector<CommandInfo> kCommands = {
      "RUN, the run's last task that passed, else its last that simulated anything. --json for\n"
      "scripts, --csv for a spreadsheet (one row per design and workload).\n",
      cmd_compare, {{"--csv"}, {}}},
+    {"repro", "RUN [--iteration N] [--task TASK] [--workload WORKLOAD] [-o FILE]",
+     "a script that rebuilds and reruns a recorded simulation by hand, outside maced",
+     "Writes a self-contained shell script (to FILE, executable, else to standard output)\n"
+     "that reproduces one recorded simulation of the run: the newest iteration's first that\n"
+     "did not pass unless --iteration, --task and --workload say. Run by hand on maced's\n"
+     "host, it checks the checkout's commit, applies the task's RTL edits and takes them\n"
+     "back, rebuilds the model with the recorded sims command line and environment under\n"
+     "build ID repro_<id> (maced's models are left alone), recreates what the run directory\n"
+     "held, reruns the recorded simulation command and compares the verdict and its time\n"
+     "with the recorded ones: exit 0 reproduced, 1 not, 2 could not be set up. --json: the\n"
+     "facts instead (command lines, environments, edits, inputs, verdict, versions).\n",
+     cmd_repro, {{}, {"--iteration", "--task", "--workload", "-o"}}},
     {"failures", "[--since WHEN] [--core CORE] [--max-runs N]", "failure signatures across your runs, most frequent first",
      "Groups every workload that did not pass, in every run you may read (yours; every run\n"
      "for maced's administrators), by failure signature (the verdict and error line with its\n"

@@ -612,6 +612,12 @@ void human_failure_groups(api::RunDetail::Reader detail, std::ostringstream& out
         line += " " + text(m.getWorkload());
       }
       out << line << "\n";
+      // How to rerun the group's first by hand (core/repro.h).
+      if (g.getMembers().size() == 0) continue;
+      const auto first = g.getMembers()[0];
+      out << "    reproduce: mace repro " << text(detail.getSummary().getRunId()) << " --iteration "
+          << first.getIteration() << " --task " << text(first.getTaskId()) << " --workload "
+          << text(first.getWorkload()) << " -o repro.sh\n";
     }
   }
 }

@@ -201,8 +201,9 @@ JunitCase failed_case(const std::string& run_id, api::TaskState::Reader t, api::
   if (r.getExcerpt().size()) c.details += "\n" + std::string(r.getExcerpt().cStr()) + "\n";
   const auto log = logs.find({t.getIteration(), t.getTaskId().cStr(), c.name});
   if (log != logs.end() && !log->second.empty()) c.details += "\nsim.log: " + log->second + "\n";
-  c.details += "read it: mace logs " + run_id + " --iteration " + std::to_string(t.getIteration()) +
-               " --task " + t.getTaskId().cStr() + " --sim " + c.name + "\n";
+  const std::string where = " --iteration " + std::to_string(t.getIteration()) + " --task " + t.getTaskId().cStr();
+  c.details += "read it: mace logs " + run_id + where + " --sim " + c.name + "\n";
+  c.details += "reproduce it by hand: mace repro " + run_id + where + " --workload " + c.name + " -o repro.sh\n";
   return c;
 }
 

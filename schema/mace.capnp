@@ -656,11 +656,50 @@ interface Maced {
   # paths and programs, never a credential. Takes a few seconds (it runs `--version`s,
   # sinfo, a CLI's auth status); concurrent asks share one check.
 
+  repro @21 (runId :Text, iteration :UInt32, taskId :Text, workload :Text) -> (facts :ReproFacts);
+  # One recorded simulation of a run the caller may read, with its build, for `mace repro`
+  # (docs/failures.md#a-reproduction-of-a-failure): iteration 0, taskId "" and workload ""
+  # choose the newest iteration's first simulation that did not pass. A simulation recorded
+  # before MACE kept command lines, or none that matches, is refused naming the field.
+
   failures @20 (query :FailureQuery) -> (history :FailureHistory);
   # Failure signatures across the runs the caller may read (their own; every run for an
   # administrator or where others see everything), the most frequent first: when each was
   # first and last seen, the configurations and workloads it hit, and whether those passed
   # in a later run (`mace failures`). Read off the event loop; at most 100 signatures.
+}
+
+struct RunInput {
+  path @0 :Text;                 # relative to the run directory
+  content @1 :Data;
+}
+
+struct ReproFacts {
+  # One recorded simulation and its build, as `mace repro` reruns them (core/repro.h).
+  runId @0 :Text;
+  iteration @1 :UInt32;
+  taskId @2 :Text;
+  workload @3 :Text;
+  checkout @4 :Text;
+  checkoutCommit @5 :Text;
+  sourceFingerprint @6 :Text;
+  verilator @7 :Text;
+  maceVersion @8 :Text;
+  maceCommit @9 :Text;
+  host @10 :Text;
+  buildId @11 :Text;
+  buildArgv @12 :List(Text);     # sims' build command line, as formed
+  buildEnvironment @13 :List(Text);  # its whole environment, "NAME=value"
+  rtlEdits @14 :Text;            # the unified diff the build carried; "" for none
+  simArgv @15 :List(Text);       # the simulation's command line, as executed
+  simEnvironment @16 :List(Text);
+  runDir @17 :Text;              # where it ran (gone once the run ended)
+  inputs @18 :List(RunInput);    # what the run directory held before sims started
+  inputsNote @19 :Text;          # why some or all are missing
+  verdict @20 :Verdict;
+  errorLine @21 :Text;
+  verdictTime @22 :Int64 = -1;
+  cycles @23 :Int64 = -1;
 }
 
 struct FailureQuery {

@@ -69,6 +69,12 @@ TileCounter loop_counter(openpiton::TileCounter counter) {
 
 }  // namespace
 
+std::vector<RunInput> loop_inputs(const openpiton::RunInputs& inputs) {
+  std::vector<RunInput> out;
+  for (const auto& file : inputs.files) out.push_back({file.path, file.content});
+  return out;
+}
+
 std::vector<TileFigures> loop_tiles(const std::optional<openpiton::TileFigures>& tiles) {
   std::vector<TileFigures> out;
   if (!tiles) return out;

@@ -9,9 +9,11 @@
 #include "core/verdict.h"
 #include "loop/run_loop.h"
 #include "core/core_descriptor.h"
+#include "core/run_input.h"
 #include "openpiton/build_config.h"
 #include "openpiton/failure.h"
 #include "openpiton/generic_tile.h"
+#include "openpiton/run_inputs.h"
 #include "openpiton/tile_figures.h"
 #include "openpiton/verdict.h"
 
@@ -30,6 +32,8 @@ Verdict loop_verdict(openpiton::Verdict verdict);
 
 // The adapter's tile figures as the loop keeps them, tile by tile in order; none: empty.
 std::vector<TileFigures> loop_tiles(const std::optional<openpiton::TileFigures>& tiles);
+// A failed run's inputs (openpiton/run_inputs.h) as the loop carries them.
+std::vector<RunInput> loop_inputs(const openpiton::RunInputs& inputs);
 
 // The adapter's failure as the loop names it. A switch without a default: a failure the
 // adapter adds does not compile until it has the loop's word.

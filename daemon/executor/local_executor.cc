@@ -203,6 +203,8 @@ void LocalExecutor::take_build(const BuildCall& call, loop::TaskOutcome& outcome
   outcome.build_origin = build.origin;
   outcome.store_notes = build.store_notes;
   outcome.build_log = build.log_path;
+  outcome.build_argv = build.argv;
+  outcome.build_environment = build.environment;
   outcome.built = build.success;
   if (build.success) return;
   outcome.build_output_tail = std::string(os::last_bytes(build.tail, kTriageTailBytes));
@@ -256,7 +258,8 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
         if (observer) observer->log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode, run.verdict_time,
-                                    run.cycles, run.error_line, run.excerpt, loop_tiles(run.tiles)});
+                                    run.cycles, run.error_line, run.excerpt, loop_tiles(run.tiles),
+                                    run.argv, run.environment, loop_inputs(run.inputs), run.inputs.note});
         if (observer) observer->verdict(site, outcome.verdicts.back());
       });
   const openpiton::SimulationResult& simulated = gate.result;

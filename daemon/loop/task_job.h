@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "core/failure_reason.h"
 #include "core/plan.h"
 #include "core/plan_checks.h"
+#include "core/run_input.h"
 #include "core/tile_figures.h"
 #include "core/verdict.h"
 
@@ -76,6 +78,13 @@ struct WorkloadVerdict {
   std::string excerpt = {};
   // What each tile did, in a run with monitors (core/tile_figures.h); empty otherwise.
   std::vector<TileFigures> tiles = {};
+  // How it ran, for a reproduction: sims' command line and whole environment as executed,
+  // and, for a workload that did not pass, what its run directory held before sims started
+  // (core/run_input.h) or why not.
+  std::vector<std::string> argv = {};
+  std::map<std::string, std::string> environment = {};
+  std::vector<RunInput> inputs = {};
+  std::string inputs_note = {};
 };
 
 // What a task's build cost: its wall time (for a reused model, finding and copying it),
@@ -113,6 +122,10 @@ struct TaskOutcome {
   std::string sim_log_tail = {};
   std::string status_log = {};
   std::string build_log = {};  // the build's transcript file, for the diagnostic tools
+  // The build's sims command line and whole environment, as formed (also for a model that
+  // was reused: the command that would build it), for a reproduction.
+  std::vector<std::string> build_argv = {};
+  std::map<std::string, std::string> build_environment = {};
   // The edits the build carried (the job's and, for an rtl task, its agent's), their
   // unified diff, and for an rtl or unit_test task the agent's closing words.
   RtlEdits applied_edits = {};

@@ -213,6 +213,7 @@ std::optional<BuildResult> BuildAttempt::read_toolchain() {
   }
   try {
     result_.argv = sims_build_argv(config_, result_.verilator);
+    result_.environment = env_;
   } catch (const std::invalid_argument& error) {
     return failed_before_start(Failure::invalid_config, error.what());
   }

@@ -118,6 +118,8 @@ struct BuildResult {
   std::string log_path;
   std::string model_dir;
   std::vector<std::string> argv;  // the sims command, when one was formed
+  // The whole environment it runs with (Checkout::environment and PWD), when formed.
+  std::map<std::string, std::string> environment;
   VerilatorVersion verilator;
   // Taken before the build started; the marker records it. Empty digest when it could
   // not be taken (fingerprint_error says why): then nothing is reused or marked.

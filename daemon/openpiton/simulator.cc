@@ -409,6 +409,7 @@ void run_sims(WorkloadRunResult& run, const SimulationRequest& request,
               const RunSetting& setting, const PreparedWorkload& prepared) {
   run.argv = simulation_argv(request, run.workload, prepared.diag_name, prepared.sims_args,
                              setting.sims, setting.environment);
+  run.environment = setting.environment;
   os::ProcessSpec spec;
   spec.argv = run.argv;
   spec.env = setting.environment;
@@ -458,14 +459,19 @@ WorkloadRunResult run_workload(const SimulationRequest& request, const RunSettin
   if (request.on_workload_started) request.on_workload_started(workload);
 
   const PreparedWorkload prepared = prepare_in_run_dir(request, setting, run);
+  RunInputs inputs;
   if (!prepared.error.empty()) {
     run.error = prepared.error;
     run.cannot_run = prepared.problem;
   } else {
+    inputs = read_run_inputs(run.run_dir);
     run_sims(run, request, setting, prepared);
   }
   run.passed = !run.cancelled && run_passed(run.returncode, run.verdict);
-  if (!run.passed) explain_failure(run);
+  if (!run.passed) {
+    explain_failure(run);
+    run.inputs = std::move(inputs);
+  }
   return run;
 }
 

@@ -45,6 +45,7 @@
 
 #include "openpiton/build_config.h"
 #include "openpiton/checkout.h"
+#include "openpiton/run_inputs.h"
 #include "openpiton/sim_figures.h"
 #include "openpiton/tile_figures.h"
 #include "openpiton/verdict.h"
@@ -71,6 +72,11 @@ struct WorkloadRunResult {
   std::string workload;
   std::filesystem::path run_dir;   // absolute; sims' files: sim.log, sims.log, status.log...
   std::vector<std::string> argv;   // as executed; empty when sims was not invoked
+  // The whole environment sims ran with (Checkout::environment), as executed.
+  std::map<std::string, std::string> environment;
+  // Only for a run that did not pass: what its run directory held before sims started
+  // (run_inputs.h), for a reproduction once the directory is gone.
+  RunInputs inputs;
 
   Verdict verdict = Verdict::none;
   // The spec's returncode: sims' exit status (ignored for the verdict, REQ-VER-2), 128+N

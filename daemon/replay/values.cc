@@ -1,9 +1,11 @@
 #include "replay/values.h"
 
+#include <map>
 #include <optional>
 
 #include <simdjson.h>
 
+#include "core/environment_entries.h"
 #include "core/json_writer.h"
 #include "openpiton/failure.h"
 #include "openpiton/sim_figures.h"
@@ -99,6 +101,28 @@ class Reader {
   object root_;
 };
 
+
+// A command line and an environment, as a replay's own record of how the original ran
+// (`mace repro` of a replay); values cached before they were kept have neither.
+void write_command(JsonWriter& w, const std::vector<std::string>& argv,
+                   const std::map<std::string, std::string>& environment) {
+  w.key("argv").begin_array();
+  for (const auto& a : argv) w.value(a);
+  w.end_array();
+  w.key("environment").begin_array();
+  for (const auto& entry : environment_entries(environment)) w.value(entry);
+  w.end_array();
+}
+
+std::map<std::string, std::string> environment_of(const std::vector<std::string>& entries) {
+  std::map<std::string, std::string> environment;
+  for (const auto& entry : entries) {
+    const auto equals = entry.find('=');
+    if (equals != std::string::npos) environment[entry.substr(0, equals)] = entry.substr(equals + 1);
+  }
+  return environment;
+}
+
 }  // namespace
 
 std::string build_value(const openpiton::BuildResult& b) {
@@ -125,6 +149,7 @@ std::string build_value(const openpiton::BuildResult& b) {
   w.field("fingerprint", b.fingerprint.digest);
   w.field("reused_from", b.reused_from);
   w.field("origin", b.origin);
+  write_command(w, b.argv, b.environment);
   if (b.usage) {
     w.key("usage").begin_object();
     w.field("cpu_seconds", b.usage->cpu_seconds);
@@ -156,6 +181,8 @@ openpiton::BuildResult parse_build_value(std::string_view json) {
   b.verilator.text = r.text(v, "text");
   b.fingerprint.digest = r.text(o, "fingerprint");
   b.fingerprint.verilator_version = b.verilator.text;
+  if (r.has(o, "argv")) b.argv = r.texts(o, "argv");
+  if (r.has(o, "environment")) b.environment = environment_of(r.texts(o, "environment"));
   // Values cached before the model store existed have neither; their reuse was in place.
   if (b.reused) b.reused_from = r.optional_text(o, "reused_from").value_or("checkout");
   b.origin = r.optional_text(o, "origin").value_or("");
@@ -195,6 +222,7 @@ std::string run_value(const executor::WorkloadCall& call) {
     w.field("error_line", run.error_line);
     w.field("excerpt", run.excerpt);
     w.field("passed", run.passed);
+    write_command(w, run.argv, run.environment);
     w.end_object();
   }
   w.end_array();
@@ -237,6 +265,8 @@ executor::WorkloadCall parse_run_value(std::string_view json) {
     run.cycles = figures.cycles;
     run.sim_log_tail = r.text(ro, "sim_log_tail");
     run.status_line = r.text(ro, "status_line");
+    if (r.has(ro, "argv")) run.argv = r.texts(ro, "argv");
+    if (r.has(ro, "environment")) run.environment = environment_of(r.texts(ro, "environment"));
     // Values cached before failures were explained have neither.
     run.error_line = r.optional_text(ro, "error_line").value_or("");
     run.excerpt = r.optional_text(ro, "excerpt").value_or("");

@@ -246,6 +246,38 @@ uint32_t count(int64_t n) { return static_cast<uint32_t>(std::clamp<int64_t>(n, 
 
 }  // namespace
 
+void fill(api::ReproFacts::Builder out, const ReproFacts& f) {
+  out.setRunId(f.run_id);
+  out.setIteration(static_cast<uint32_t>(f.iteration));
+  out.setTaskId(f.task_id);
+  out.setWorkload(f.workload);
+  out.setCheckout(f.checkout);
+  out.setCheckoutCommit(f.checkout_commit);
+  out.setSourceFingerprint(f.source_fingerprint);
+  out.setVerilator(f.verilator);
+  out.setMaceVersion(f.mace_version);
+  out.setMaceCommit(f.mace_commit);
+  out.setHost(f.host);
+  out.setBuildId(f.build_id);
+  fill_texts(out.initBuildArgv(static_cast<unsigned>(f.build_argv.size())), f.build_argv);
+  fill_texts(out.initBuildEnvironment(static_cast<unsigned>(f.build_environment.size())), f.build_environment);
+  out.setRtlEdits(f.rtl_edits);
+  fill_texts(out.initSimArgv(static_cast<unsigned>(f.sim_argv.size())), f.sim_argv);
+  fill_texts(out.initSimEnvironment(static_cast<unsigned>(f.sim_environment.size())), f.sim_environment);
+  out.setRunDir(f.run_dir);
+  auto inputs = out.initInputs(static_cast<unsigned>(f.inputs.size()));
+  for (unsigned i = 0; i < f.inputs.size(); ++i) {
+    inputs[i].setPath(f.inputs[i].path);
+    inputs[i].setContent(capnp::Data::Reader(reinterpret_cast<const capnp::byte*>(f.inputs[i].content.data()),
+                                             f.inputs[i].content.size()));
+  }
+  out.setInputsNote(f.inputs_note);
+  out.setVerdict(to_wire(f.verdict));
+  out.setErrorLine(f.error_line);
+  out.setVerdictTime(f.verdict_time.value_or(-1));
+  out.setCycles(f.cycles.value_or(-1));
+}
+
 void fill(api::FailureHistory::Builder out, const service::FailureHistory& history) {
   out.setSignaturesTotal(count(history.signatures_total));
   out.setRunsRead(count(history.runs_read));

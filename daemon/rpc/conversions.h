@@ -41,6 +41,7 @@ void fill(capnp::List<api::CacheSetting>::Builder out, const CacheGeometry& cach
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& diagnosis);
 void fill(api::FailureGroup::Builder out, const FailureGroup& group);
 void fill(api::FailureHistory::Builder out, const service::FailureHistory& history);
+void fill(api::ReproFacts::Builder out, const ReproFacts& facts);
 void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& coverage);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);

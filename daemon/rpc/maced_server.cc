@@ -175,6 +175,15 @@ kj::Promise<void> MacedServer::list(ListContext context) {
       .then([context](service::RunPage page) mutable { set_page(context.getResults(), page); });
 }
 
+kj::Promise<void> MacedServer::repro(ReproContext context) {
+  return answer([&] {
+    auto params = context.getParams();
+    service::ReproQuery query{.iteration = params.getIteration(), .task_id = text(params.getTaskId()),
+                              .workload = text(params.getWorkload())};
+    fill(context.getResults().initFacts(), service_.repro(text(params.getRunId()), query, caller_));
+  });
+}
+
 kj::Promise<void> MacedServer::failures(FailuresContext context) {
   service::FailureQuery query;
   kj::Promise<void> refused = answer([&] {

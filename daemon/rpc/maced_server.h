@@ -53,6 +53,7 @@ class MacedServer final : public api::Maced::Server {
   kj::Promise<void> replay(ReplayContext context) override;
   kj::Promise<void> checkUp(CheckUpContext context) override;
   kj::Promise<void> failures(FailuresContext context) override;
+  kj::Promise<void> repro(ReproContext context) override;
   // In tool_methods.cc: the tools of LLM calls in flight, for `mace mcp` (REQ-EXEC-7).
   kj::Promise<void> listTools(ListToolsContext context) override;
   kj::Promise<void> callTool(CallToolContext context) override;

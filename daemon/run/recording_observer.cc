@@ -1,5 +1,7 @@
 #include "run/recording_observer.h"
 
+#include "core/environment_entries.h"
+
 #include "core/joined.h"
 #include "os/duration_text.h"
 #include "run/workload_result.h"
@@ -91,6 +93,8 @@ store::TaskRecord RecordingObserver::task_record(int iteration, const loop::Task
   if (outcome.built) t.build_source = outcome.reused ? outcome.reused_from : "built";
   if (t.build_source.empty() && outcome.reused) t.build_source = "checkout";
   t.build_origin = outcome.build_origin;
+  t.build_argv = outcome.build_argv;
+  t.build_environment = environment_entries(outcome.build_environment);
   if (!outcome.build_id.empty()) {  // a build was tried: its figures, whatever came of it
     t.build_wall_s = outcome.build_figures.wall_s;
     t.build_cpu_s = outcome.build_figures.cpu_s;

@@ -369,6 +369,10 @@ RunPage RunService::list_page(const store::RunFilter& filter, const Caller& call
   return list_runs_page(store_, settings_.others_see, filter, caller);
 }
 
+ReproFacts RunService::repro(const std::string& run_id, const ReproQuery& query, const Caller& caller) const {
+  return repro_facts(store_, readable_run(run_id, caller), query);
+}
+
 FailureHistory RunService::failures(const FailureQuery& query, const Caller& caller) const {
   return failures_across_runs(store_, settings_.others_see, query, caller);
 }

@@ -24,6 +24,7 @@
 #include "service/run_event_log.h"
 #include "service/failures_across_runs.h"
 #include "service/run_listing.h"
+#include "service/run_repro.h"
 #include "store/store.h"
 
 namespace mace::service {
@@ -214,6 +215,8 @@ class RunService {
   // after_seq on, up to `limit` events (0: all). llm_call_page: its calls from the one at
   // index `from`. Each throws as detail() does.
   RunPage list_page(const store::RunFilter& filter, const Caller& caller) const;
+  // One recorded simulation of a run `caller` may read, for `mace repro` (run_repro.h).
+  ReproFacts repro(const std::string& run_id, const ReproQuery& query, const Caller& caller) const;
   // Failure signatures across the runs `caller` may read (failures_across_runs.h).
   FailureHistory failures(const FailureQuery& query, const Caller& caller) const;
   // detail(run_id, caller) from `from` on in each list, as much as fits one answer (the

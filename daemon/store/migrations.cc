@@ -525,6 +525,24 @@ ALTER TABLE runs ADD COLUMN environment_json TEXT NOT NULL DEFAULT '';
 ALTER TABLE task_results ADD COLUMN tile_figures TEXT NOT NULL DEFAULT '';
 ALTER TABLE eval_resimulations ADD COLUMN tile_figures TEXT NOT NULL DEFAULT '';
 )sql",
+
+    // 20: how each simulation and build ran, for its provenance and `mace repro`
+    // (docs/failures.md#a-reproduction-of-a-failure): sims' command lines and whole
+    // environments as JSON arrays ("NAME=value"), and what a failed simulation's run
+    // directory held before sims started (core/run_input.h). Results and builds recorded
+    // before have none ('[]', '').
+    R"sql(
+ALTER TABLE task_results ADD COLUMN argv_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE task_results ADD COLUMN environment_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE task_results ADD COLUMN inputs_json TEXT NOT NULL DEFAULT '';
+ALTER TABLE task_results ADD COLUMN inputs_note TEXT NOT NULL DEFAULT '';
+ALTER TABLE eval_resimulations ADD COLUMN argv_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE eval_resimulations ADD COLUMN environment_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE eval_resimulations ADD COLUMN inputs_json TEXT NOT NULL DEFAULT '';
+ALTER TABLE eval_resimulations ADD COLUMN inputs_note TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN build_argv_json TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN build_environment_json TEXT NOT NULL DEFAULT '[]';
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

@@ -51,7 +51,9 @@ const auto kTaskColumns = columns(
     column("build_source", &TaskRecord::build_source), column("build_origin", &TaskRecord::build_origin),
     column("waiting_for", &TaskRecord::waiting_for), column("build_wall_s", &TaskRecord::build_wall_s),
     column("build_cpu_s", &TaskRecord::build_cpu_s),
-    column("build_peak_rss_bytes", &TaskRecord::build_peak_rss_bytes));
+    column("build_peak_rss_bytes", &TaskRecord::build_peak_rss_bytes),
+    column("build_argv_json", &TaskRecord::build_argv, json_list),
+    column("build_environment_json", &TaskRecord::build_environment, json_list));
 
 const std::string kUpsertTask = "INSERT INTO tasks (" + kTaskColumns.names() + ") VALUES (" +
                                 kTaskColumns.parameters() +

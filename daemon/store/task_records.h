@@ -74,6 +74,10 @@ struct TaskRecord {
   std::optional<double> build_wall_s;
   std::optional<double> build_cpu_s;
   std::optional<int64_t> build_peak_rss_bytes;
+  // Its build's sims command line and whole environment ("NAME=value", sorted), as formed
+  // (for a reused model: what would build it); empty before MACE kept them.
+  std::vector<std::string> build_argv;
+  std::vector<std::string> build_environment;
   std::optional<bool> passed;     // none until the task ends
   int64_t started_at_ms = 0;
   int64_t finished_at_ms = 0;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/run_input.h"
 #include "core/tile_figures.h"
 #include "core/verdict.h"
 
@@ -31,6 +32,14 @@ struct WorkloadResultRecord {
   std::string excerpt = {};
   // What each tile did, in a simulation with monitors; empty otherwise.
   std::vector<TileFigures> tiles = {};
+  // How it ran (its provenance, and what `mace repro` reruns): sims' command line and
+  // whole environment ("NAME=value", sorted) as executed; empty when recorded before MACE
+  // kept them or when sims was not started. For one that did not pass, what its run
+  // directory held before sims started, or why not.
+  std::vector<std::string> argv = {};
+  std::vector<std::string> environment = {};
+  std::vector<RunInput> inputs = {};
+  std::string inputs_note = {};
 };
 
 }  // namespace mace::store

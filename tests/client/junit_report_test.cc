@@ -33,7 +33,7 @@ JunitRun two_tasks() {
   return run;
 }
 
-// REQ-VER-15: the verdicts exported where a CI shows tests.
+// REQ-VER-13: the recorded results, where a CI shows tests.
 TEST(JunitReport, CountsEachOutcomeAndIsValidAgainstTheJunitStructure) {
   const std::string xml = junit_xml(two_tasks());
   EXPECT_THAT(xml, HasSubstr(R"(<testsuites name="mace run 20261207-065000-ab12" tests="4" failures="1" errors="1" skipped="1" time="63.750">)"));

@@ -67,7 +67,7 @@ TEST_F(AccessTest, OthersSeeTheQueueButNoMethodShowsThemTheContents) {
   for (auto command : std::vector<std::vector<std::string>>{
            {"status", id}, {"logs", id}, {"calls", id}, {"metrics", id}, {"watch", id},
            {"logs", id, "--build"}, {"logs", id, "--sim", "hello", "--follow"},
-           {"report", id, "--junit", dir_.file("bob.xml")}, {"replay", id}, {"cancel", id}}) {
+           {"report", id, "--junit", dir_.file("bob.xml")}, {"repro", id}, {"replay", id}, {"cancel", id}}) {
     auto r = as(kBob, command);
     EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.out << r.err;
     EXPECT_THAT(r.err, HasSubstr("uid 65533")) << command[0];

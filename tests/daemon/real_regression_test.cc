@@ -6,7 +6,9 @@
 //   53 diags) with run_every_workload, two of its diags made to fail (a max_cycle far too
 //   short for them): every diag's verdict comes back, the two failures as one signature;
 // - a coverage run: lines covered per top-level module of the design, the annotated
-//   source kept with the run and read back through maced.
+//   source kept with the run and read back through maced;
+// - a reproduction: `mace repro` of a failed C program's simulation, run by hand with
+//   /bin/sh outside maced, rebuilds the model and gives the same verdict line.
 //
 // The checkout is left as it was found (`git status --porcelain` before and after). Run
 // it alone on the checkout (`flock` on the checkout's lock where several share it):
@@ -127,6 +129,32 @@ TEST_F(RealRegressionTest, ThePicoDiagGroupReportsEveryVerdictAndGroupsTheFailur
                                "  2 x maxcycles: N : Simulation -> (terminated by reaching max cycles = N)\n"
                                "    iter1 build: lw.S sw.S\n"));
   std::cout << human;
+}
+
+// REQ-VER-13: the script `mace repro` writes rebuilds the model under its own build ID and
+// reproduces the recorded failure by hand: the same verdict at the same time stamp, with
+// the C program MACE compiled recreated from what the run kept.
+TEST_F(RealRegressionTest, AReproductionScriptRebuildsAndReproducesAFailureByHand) {
+  const std::string id = run(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "a failure to reproduce", "run_every_workload": true, "workloads": ["hello", "add.S"],
+      "workload_args": {"hello": {"max_cycle": 3000}},
+      "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}})");
+  const std::string script = dir_.file("repro.sh");
+  const auto made = maced_->mace({"repro", id, "-o", script});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  ProcessOptions options;
+  options.timeout = std::chrono::minutes(30);
+  options.set_env["MACE_REPRO_DIR"] = dir_.file("repro");
+  const auto started = std::chrono::steady_clock::now();
+  const auto ran = run_process({"/bin/sh", script}, options);
+  std::cout << "repro of " << id << ": "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() << " s\n";
+  EXPECT_EQ(ran.exit_code, 0) << ran.out << ran.err;
+  EXPECT_THAT(ran.out, HasSubstr("mace repro: verdict maxcycles: 1500250 : Simulation -> (terminated by reaching max cycles = 3000)"));
+  EXPECT_THAT(ran.out, HasSubstr("mace repro: reproduced"));
+  std::error_code ignored;
+  for (const auto& entry : fs::directory_iterator(root_ + "/build/manycore", ignored))
+    if (entry.path().filename().string().rfind("repro_", 0) == 0) fs::remove_all(entry.path(), ignored);
 }
 
 TEST_F(RealRegressionTest, ACoverageRunReportsLinesPerTopModuleAndKeepsTheAnnotatedSource) {  // REQ-EXEC-6

@@ -68,8 +68,10 @@ TEST_F(RegressionRunTest, EveryWorkloadRunsAndTheFailuresAreGroupedBySignature) 
   EXPECT_THAT(human.out, HasSubstr("failures   3 workloads did not pass, 2 signatures\n"
                                    "  2 x fail: N : Simulation -> FAIL(HIT BAD TRAP)\n"
                                    "    iter1 build: lw.S bne.S\n"
+                                   "    reproduce: mace repro " + id + " --iteration 1 --task build --workload lw.S -o repro.sh\n"
                                    "  1 x maxcycles: N : Simulation -> (terminated by reaching max cycles = N)\n"
-                                   "    iter1 build: jal.S\n"));
+                                   "    iter1 build: jal.S\n"
+                                   "    reproduce: mace repro " + id + " --iteration 1 --task build --workload jal.S -o repro.sh\n"));
 }
 
 TEST_F(RegressionRunTest, WithoutItTheTaskStopsAtItsFirstFailure) {  // REQ-VER-1

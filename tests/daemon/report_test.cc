@@ -207,7 +207,7 @@ TEST_F(ReportTest, AnArchitectSeesTheEnvironmentFailuresCoverageAndTheLogsBeside
   EXPECT_THAT(plain_dom.out, Not(HasSubstr("class=\"log-link\"")));
 }
 
-// REQ-VER-15: a regression's verdicts in a CI's test view. One workload fails, one task's
+// REQ-VER-13: a regression's recorded verdicts in a CI's test view. One workload fails, one task's
 // build fails in the next run: JUnit XML valid against the format's structure, a testcase
 // per workload, the failure with its verdict line, excerpt and the sim.log kept on maced's
 // host, the failed build an error, the run's provenance in properties.
