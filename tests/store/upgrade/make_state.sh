@@ -36,6 +36,11 @@ mace_client=$work/build/client/mace
 
 # The fixture checkout of that commit, as its tests make one: a git repository.
 cp -r "$work/src/tests/fixtures/openpiton" "$work/checkout"
+# Patched for Verilator 5 as that commit's tests patch it, where it had the option: later
+# maceds refuse a checkout that is not.
+if grep -q -- '--only' "$work/src/scripts/patch_openpiton.sh" 2>/dev/null; then
+  "$work/src/scripts/patch_openpiton.sh" --only testbench "$work/checkout" >/dev/null
+fi
 (
   cd "$work/checkout"
   export GIT_AUTHOR_NAME=fixture GIT_AUTHOR_EMAIL=f@mace.invalid GIT_COMMITTER_NAME=fixture \
