@@ -60,7 +60,8 @@ ReproFacts repro_facts(const store::Store& store, const store::RunRecord& run, c
       if (r.argv.empty() || task.build_argv.empty())
         throw RequestError({query.workload.empty() ? "runId" : "workload",
                             "the simulation of " + r.workload + " in task " + task.task_id + " of run " + run.id +
-                                " was recorded before MACE kept its command lines, so it cannot be reproduced"});
+                                " has no recorded command line (it was recorded before MACE kept them, or sims "
+                                "never started for it), so it cannot be reproduced"});
       ReproFacts facts;
       facts.run_id = run.id;
       facts.iteration = task.iteration;
