@@ -634,6 +634,39 @@ VALUES ('r1', 1, 't1', 'rtl', 'grow L2', '["t0"]', 'pico', 2, 2, 16384, 4, 8192,
   EXPECT_THROW(insert_task("r1", 1, "t1", 0), std::runtime_error);
 }
 
+// REQ-VER-13: how a build and each simulation ran, kept with the verdict: command lines,
+// whole environments, and a failed run's inputs byte for byte (binary too).
+TEST_F(StoreTest, TaskRowsKeepCommandLinesEnvironmentsAndAFailedRunsInputs) {
+  store->insert_run(make_run("r1"));
+  TaskRecord t;
+  t.run_id = "r1";
+  t.iteration = 1;
+  t.task_id = "t1";
+  t.build_argv = {"sims", "-vlt_build", "-build_id=mace_01", "-config_rtl=A B"};
+  t.build_environment = {"PATH=/usr/bin:/bin", "PITON_ROOT=/srv/o p"};
+  WorkloadResultRecord r;
+  r.workload = "hello";
+  r.verdict = Verdict::fail;
+  r.argv = {"/srv/sims", "-vlt_run", "hello.S"};
+  r.environment = {"A=1", "B=x=y"};
+  r.inputs = {{"hello.S", "main:\n"}, {"sub/bin", std::string("\0\xff\n", 3)}};
+  r.inputs_note = "symbolic links not kept: l";
+  t.results = {r, WorkloadResultRecord{.ordinal = 1, .workload = "add.S", .verdict = Verdict::pass}};
+  store->upsert_task(t);
+
+  const auto tasks = store->tasks("r1");
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0].build_argv, t.build_argv);
+  EXPECT_EQ(tasks[0].build_environment, t.build_environment);
+  ASSERT_EQ(tasks[0].results.size(), 2u);
+  EXPECT_EQ(tasks[0].results[0].argv, r.argv);
+  EXPECT_EQ(tasks[0].results[0].environment, r.environment);
+  EXPECT_EQ(tasks[0].results[0].inputs, r.inputs);
+  EXPECT_EQ(tasks[0].results[0].inputs_note, r.inputs_note);
+  EXPECT_TRUE(tasks[0].results[1].argv.empty());
+  EXPECT_TRUE(tasks[0].results[1].inputs.empty());
+}
+
 // REQ-BUD-6
 TEST_F(StoreTest, IterationRowsHoldCostAndWallTime) {
   store->insert_run(make_run("r1"));
