@@ -96,6 +96,38 @@ TEST_F(RtlRunTest, AnAgentsEditIsBuiltRecordedAndRestoredWhenTheBuildFails) {
   EXPECT_THAT(status, HasSubstr(R"("build_outcome":"failed")"));
 }
 
+// REQ-EXEC-15: a failed run of an edited design, reproduced by hand: the script applies the
+// task's recorded diff to the checkout, rebuilds with it, reproduces the verdict, and takes the edit back out, leaving the checkout clean.
+TEST_F(RtlRunTest, AReproductionAppliesTheEditsAndTakesThemBack) {
+  checkout_.set_control("run", "fail");
+  vertex_.push(FakeVertexServer::text("TASK: r | deps= | kind=rtl | mark the L1.5\n"));
+  vertex_.push(FakeVertexServer::function_calls(
+      {{"rtl_edit__rtl_edit_replace",
+        R"({"path":"piton/design/chip/tile/l15/rtl/l15.v","old_text":"wire  hit_s2 = val_s2;",)"
+        R"("new_text":"wire  hit_s2 = val_s2; // marked for the reproduction"})"}}));
+  vertex_.push(FakeVertexServer::text("I marked hit_s2."));
+  vertex_.push(FakeVertexServer::text("DIAGNOSIS: unknown\nFIX: look at the trap"));
+  vertex_.push(FakeVertexServer::text("ASSESSMENT: inconclusive\nEXPLANATION: e\nNEXT_STEPS: n"));
+  const std::string id = submit(1);
+  EXPECT_EQ(watch(id), 1);
+  ASSERT_EQ(l15(), original_l15_);
+
+  const std::string script = dir_.file("repro.sh");
+  const auto made = maced_->mace({"repro", id, "-o", script});
+  ASSERT_EQ(made.exit_code, 0) << made.err;
+  EXPECT_THAT(read_file(script), HasSubstr("+wire  hit_s2 = val_s2; // marked for the reproduction"));
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  options.set_env["MACE_REPRO_DIR"] = dir_.file("work");
+  // Exit 0 needs `git apply` to have taken the diff; the last line, `git apply -R` too.
+  const auto ran = run_process({"/bin/sh", script}, options);
+  EXPECT_EQ(ran.exit_code, 0) << ran.out << ran.err;
+  EXPECT_THAT(ran.out, HasSubstr("mace repro: reproduced"));
+  EXPECT_THAT(ran.out, HasSubstr("mace repro: RTL edits taken back"));
+  EXPECT_EQ(l15(), original_l15_);
+  EXPECT_EQ(git_status(checkout_.root()), "");
+}
+
 // REQ-EXEC-16: an rtl task whose agent changes nothing still builds and runs.
 TEST_F(RtlRunTest, AnRtlTaskWithoutAnEditStillBuildsAndRuns) {
   vertex_.push(FakeVertexServer::text("TASK: r | deps= | kind=rtl | look at the L1.5\n"));
