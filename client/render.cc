@@ -12,6 +12,7 @@
 #include "core/run_outcome.h"
 #include "os/duration_text.h"
 #include "capnp_text.h"
+#include "core/run_environment_record.h"
 #include "run_designs.h"
 #include "tile_figures_text.h"
 
@@ -306,68 +307,9 @@ void write_json(JsonWriter& w, api::FailureGroup::Reader g) {
   w.end_object();
 }
 
-namespace {
-
-void write_counts(JsonWriter& w, api::ModuleCoverage::Reader m) {
-  w.field("lines_covered", m.getLinesCovered()).field("lines_total", m.getLinesTotal());
-  w.field("points_covered", m.getPointsCovered()).field("points_total", m.getPointsTotal());
-}
-
-// "812 of 1040 (78.1%)"
-std::string covered_text(uint64_t part, uint64_t whole) {
-  std::string s = std::to_string(part) + " of " + std::to_string(whole);
-  if (whole == 0) return s;
-  char pct[24];
-  std::snprintf(pct, sizeof pct, " (%.1f%%)", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
-  return s + pct;
-}
-
-}  // namespace
-
-void write_json(JsonWriter& w, api::TaskCoverage::Reader c) {
-  w.begin_object();
-  w.field("iteration", c.getIteration()).field("task_id", text(c.getTaskId()));
-  w.field("workloads", c.getWorkloads()).field("error", text(c.getError()));
-  write_counts(w, c.getTotal());
-  w.key("modules").begin_array();
-  for (auto m : c.getModules()) {
-    w.begin_object().field("module", text(m.getModule()));
-    write_counts(w, m);
-    w.end_object();
-  }
-  w.end_array();
-  w.field("data_path", text(c.getDataPath())).field("annotated_dir", text(c.getAnnotatedDir()));
-  w.field("data_file_id", c.getDataFileId());
-  w.end_object();
-}
-
-RunEnvironment run_environment(std::string_view json) {
-  RunEnvironment env;
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (json.empty() || parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) return env;
-  auto field = [](simdjson::dom::element e, const char* key) {
-    std::string_view v;
-    return e[key].get_string().get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
-  };
-  env.mace_version = field(root, "mace_version");
-  env.mace_commit = field(root, "mace_commit");
-  env.host = field(root, "host");
-  env.backend = field(root, "backend");
-  env.model = field(root, "model");
-  simdjson::dom::array checkouts;
-  if (root["checkouts"].get_array().get(checkouts) == simdjson::SUCCESS)
-    for (simdjson::dom::element c : checkouts)
-      env.checkouts.push_back({field(c, "path"), field(c, "commit"), field(c, "source_fingerprint"), field(c, "verilator")});
-  return env;
-}
-
 std::string human_environment(std::string_view json) {
-  if (json.empty()) return "";
-  simdjson::dom::parser parser;
-  simdjson::dom::element root;
-  if (parser.parse(json.data(), json.size()).get(root) != simdjson::SUCCESS) return "";
-  const RunEnvironment env = run_environment(json);
+  const RunEnvironment env = read_run_environment(json);
+  if (env.mace_version.empty() && env.host.empty() && env.checkouts.empty()) return "";
   std::ostringstream out;
   out << "environment MACE " << env.mace_version;
   if (!env.mace_commit.empty()) out << " (" << env.mace_commit.substr(0, 12) << ")";
@@ -382,24 +324,6 @@ std::string human_environment(std::string_view json) {
   return out.str();
 }
 
-std::string human_coverage(api::TaskCoverage::Reader c) {
-  std::ostringstream out;
-  out << "  iter" << c.getIteration() << " " << text(c.getTaskId()) << ": ";
-  if (c.getError().size()) {
-    out << "none: " << text(c.getError()) << "\n";
-    return out.str();
-  }
-  out << "lines " << covered_text(c.getTotal().getLinesCovered(), c.getTotal().getLinesTotal())
-      << " over " << c.getWorkloads() << " workload" << (c.getWorkloads() == 1 ? "" : "s") << "\n";
-  std::size_t width = 0;
-  for (auto m : c.getModules()) width = std::max<std::size_t>(width, m.getModule().size());
-  for (auto m : c.getModules())
-    out << "    " << text(m.getModule()) << std::string(width - m.getModule().size() + 2, ' ')
-        << "lines " << covered_text(m.getLinesCovered(), m.getLinesTotal()) << "\n";
-  out << "    merged:    " << text(c.getDataPath()) << "\n";
-  out << "    annotated: " << text(c.getAnnotatedDir()) << "\n";
-  return out.str();
-}
 
 void write_json(JsonWriter& w, api::Diagnosis::Reader d) {
   w.begin_object();

@@ -8,6 +8,7 @@
 
 #include "core/design_configuration.h"
 #include "core/json_writer.h"
+#include "coverage_text.h"
 #include "mace.capnp.h"
 
 namespace mace::client {
@@ -33,25 +34,11 @@ void write_json(JsonWriter& w, api::TaskState::Reader task);
 void write_json(JsonWriter& w, api::CacheSetting::Reader cache);
 void write_json(JsonWriter& w, api::Diagnosis::Reader diagnosis);
 void write_json(JsonWriter& w, api::FailureGroup::Reader group);
-void write_json(JsonWriter& w, api::TaskCoverage::Reader coverage);
 void write_json(JsonWriter& w, api::NarrowingBuild::Reader build);
 void write_json(JsonWriter& w, api::PostMortem::Reader post_mortem);
 void write_json(JsonWriter& w, api::LlmCall::Reader call);
 void write_json(JsonWriter& w, api::CheckoutStatus::Reader checkout);
 
-// A task's coverage for `mace status` and `mace logs --coverage`: its lines covered, each
-// top-level module's, and where the merged data and the annotated source are kept.
-std::string human_coverage(api::TaskCoverage::Reader coverage);
-// A run's environment (RunDetail.environmentJson) as read; every field "" when the JSON
-// is empty or unreadable.
-struct RunEnvironment {
-  std::string mace_version, mace_commit, host, backend, model;
-  struct Checkout {
-    std::string path, commit, source_fingerprint, verilator;
-  };
-  std::vector<Checkout> checkouts;
-};
-RunEnvironment run_environment(std::string_view environment_json);
 // "environment MACE 0.1.0 (abc123) on host" and a line per checkout: its OpenPiton commit,
 // source fingerprint and Verilator; "" for an empty or unreadable environment.
 std::string human_environment(std::string_view environment_json);

@@ -15,6 +15,7 @@
 #include "core/pareto.h"
 #include "core/run_outcome.h"
 #include "exit_codes.h"
+#include "core/run_environment_record.h"
 #include "junit_report.h"
 #include "maced_connection.h"
 #include "os/utc_text.h"
@@ -174,7 +175,7 @@ SimLogPaths sim_log_paths(api::Maced::Client& maced, kj::AsyncIoContext& io, con
 // The run's provenance, from its environment: MACE's version and commit, the host, the LLM,
 // and each checkout's commit, source fingerprint and Verilator.
 void add_environment(JunitRun& run, std::string_view json) {
-  const RunEnvironment env = run_environment(json);
+  const RunEnvironment env = read_run_environment(json);
   for (const auto& [key, value] : {std::pair{"mace_version", env.mace_version}, {"mace_commit", env.mace_commit},
                                    {"host", env.host}, {"backend", env.backend}, {"model", env.model}})
     if (!value.empty()) run.properties.emplace_back(key, value);

@@ -1,36 +1,12 @@
 #include "service/run_repro.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
 
+#include "core/run_environment_record.h"
 #include "service/service_error.h"
 
 namespace mace::service {
 namespace {
-
-std::string field_of(simdjson::dom::element e, const char* key) {
-  std::string_view v;
-  return e[key].get_string().get(v) == simdjson::SUCCESS ? std::string(v) : std::string();
-}
-
-// What the run's environment says of MACE, the host and the checkout the task ran on.
-void add_environment(ReproFacts& facts, const std::string& json) {
-  simdjson::dom::parser parser;
-  simdjson::dom::element env;
-  if (json.empty() || parser.parse(json).get(env) != simdjson::SUCCESS) return;
-  facts.mace_version = field_of(env, "mace_version");
-  facts.mace_commit = field_of(env, "mace_commit");
-  facts.host = field_of(env, "host");
-  simdjson::dom::array checkouts;
-  if (env["checkouts"].get_array().get(checkouts) != simdjson::SUCCESS) return;
-  for (simdjson::dom::element c : checkouts) {
-    if (field_of(c, "path") != facts.checkout) continue;
-    facts.checkout_commit = field_of(c, "commit");
-    facts.source_fingerprint = field_of(c, "source_fingerprint");
-    facts.verilator = field_of(c, "verilator");
-  }
-}
 
 bool matches(const store::TaskRecord& task, const store::WorkloadResultRecord& r, const ReproQuery& q) {
   if (!q.task_id.empty() && task.task_id != q.task_id) return false;
@@ -81,7 +57,15 @@ ReproFacts repro_facts(const store::Store& store, const store::RunRecord& run, c
       facts.error_line = r.error_line;
       facts.verdict_time = r.verdict_time;
       facts.cycles = r.cycles;
-      add_environment(facts, store.run_environment(run.id));
+      const RunEnvironment env = read_run_environment(store.run_environment(run.id));
+      facts.mace_version = env.mace_version;
+      facts.mace_commit = env.mace_commit;
+      facts.host = env.host;
+      if (const RunEnvironment::Checkout* checkout = env.checkout(facts.checkout)) {
+        facts.checkout_commit = checkout->commit;
+        facts.source_fingerprint = checkout->source_fingerprint;
+        facts.verilator = checkout->verilator;
+      }
       return facts;
     }
   }
