@@ -169,12 +169,8 @@ std::optional<fs::path> file_at_output_limit(const fs::path& run_dir, std::uint6
   return std::nullopt;
 }
 
-// Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
-// REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
-// usable verdict.
-void judge(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request,
-           const std::string& before_die) {
-  const Core core = request.core;
+// The process's end: its wall time, how it stopped and the spec's returncode.
+void take_process_end(WorkloadRunResult& run, const os::ProcessResult& pr) {
   run.wall_seconds = pr.wall_seconds;
   run.timed_out = pr.timed_out;
   run.cancelled = pr.cancelled;
@@ -185,12 +181,10 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, const Simulation
     run.returncode = pr.exit_code;
   else
     run.returncode = 128 + pr.term_signal;
+}
 
-  if (pr.launch_failed) {
-    run.error = "cannot launch sims: " + pr.error;
-    return;
-  }
-
+// The verdict and what goes with it, from sim.log and status.log; false without a sim.log.
+bool read_transcript(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request) {
   const fs::path sim_log = run.run_dir / "sim.log";
   std::error_code ec;
   const bool have_transcript = fs::is_regular_file(sim_log, ec);
@@ -208,74 +202,102 @@ void judge(WorkloadRunResult& run, const os::ProcessResult& pr, const Simulation
   }
   run.status_line = os::read_first_line(run.run_dir / "status.log");
   run.verdict = pr.timed_out ? verdict_after_wall_clock_limit(transcript) : transcript;
+  return have_transcript;
+}
 
-  if (request.max_output_bytes > 0 && !pr.cancelled && pr.host_stop == os::HostStop::none) {
-    if (auto file = file_at_output_limit(run.run_dir, request.max_output_bytes)) {
-      // Whatever the transcript says, the run did not end as it would have: it does not pass.
-      run.output_limit_reached = true;
-      run.returncode = -1;
-      append_error(run.error, file->filename().string() + " reached the limit on a simulation's output (" +
-                                  os::mib_text(request.max_output_bytes) +
-                                  ", evidence.max_sim_output_mb in maced's configuration) and the "
-                                  "simulation was stopped there");
-      return;
-    }
-  }
+// A file of the run that reached the output limit: whatever the transcript says, the run
+// did not end as it would have, so it does not pass. True when one did.
+bool stopped_at_output_limit(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request) {
+  if (request.max_output_bytes == 0 || pr.cancelled || pr.host_stop != os::HostStop::none) return false;
+  auto file = file_at_output_limit(run.run_dir, request.max_output_bytes);
+  if (!file) return false;
+  run.output_limit_reached = true;
+  run.returncode = -1;
+  append_error(run.error, file->filename().string() + " reached the limit on a simulation's output (" +
+                              os::mib_text(request.max_output_bytes) +
+                              ", evidence.max_sim_output_mb in maced's configuration) and the "
+                              "simulation was stopped there");
+  return true;
+}
 
+// The machine, a cancel or the wall-clock limit ended it: says which. True when one did.
+bool stopped_from_outside(WorkloadRunResult& run, const os::ProcessResult& pr) {
   if (pr.host_stop != os::HostStop::none) {
     run.host_stop = pr.host_stop;
     append_error(run.error, pr.host_stop_detail);
-    return;
+    return true;
   }
   if (pr.cancelled) {
     append_error(run.error, "cancelled");
-    return;
+    return true;
   }
   if (pr.timed_out) {
-    append_error(run.error, "sims exceeded its wall-clock limit of " +
-                                seconds_text(run.time_limit) + " and was stopped");
-    return;
+    append_error(run.error, "sims exceeded its wall-clock limit of " + seconds_text(run.time_limit) +
+                                " and was stopped");
+    return true;
   }
-  // sims reports what stopped it with a perl die(): "sims: Caught a SIGDIE. Could not find
-  // model ..." (sims,2.0's __DIE__ handler). With no verdict that line is the explanation;
-  // it may come before any sim.log exists or after the simulator itself failed.
-  std::string die_lines;
-  if (!pr.error_lines.empty()) {
-    std::vector<std::string> die(
-        pr.error_lines.begin(),
-        pr.error_lines.begin() +
-            static_cast<std::ptrdiff_t>(std::min(pr.error_lines.size(), kMaxDieLines)));
-    die_lines = join(die, " | ");
-    // The DIE line often only says what sims was doing ("could not copy flist to <run
-    // dir>"); the line before it says why ("cp: cannot stat '.../mace_x/flist': No such
-    // file or directory", i.e. the model was never built).
-    if (!before_die.empty()) die_lines = before_die + " | " + die_lines;
-  }
+  return false;
+}
+
+// sims reports what stopped it with a perl die(): "sims: Caught a SIGDIE. Could not find
+// model ..." (sims,2.0's __DIE__ handler). With no verdict that line is the explanation;
+// it may come before any sim.log exists or after the simulator itself failed. "" for none.
+std::string die_lines_of(const os::ProcessResult& pr, const std::string& before_die) {
+  if (pr.error_lines.empty()) return "";
+  std::vector<std::string> die(
+      pr.error_lines.begin(),
+      pr.error_lines.begin() + static_cast<std::ptrdiff_t>(std::min(pr.error_lines.size(), kMaxDieLines)));
+  std::string die_lines = join(die, " | ");
+  // The DIE line often only says what sims was doing ("could not copy flist to <run
+  // dir>"); the line before it says why ("cp: cannot stat '.../mace_x/flist': No such
+  // file or directory", i.e. the model was never built).
+  if (!before_die.empty()) die_lines = before_die + " | " + die_lines;
+  return die_lines;
+}
+
+// What sims or the program's build said when it went wrong, and whether any model would
+// fail the same way.
+void explain_what_sims_said(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request,
+                            bool have_transcript, const std::string& die_lines) {
   if (!have_transcript) {
     std::string why = die_lines.empty() ? last_nonempty_line(pr.tail) : die_lines;
-    std::string msg = "sims stopped before simulating (exit status " +
-                      std::to_string(run.returncode) + ", no sim.log)";
+    std::string msg = "sims stopped before simulating (exit status " + std::to_string(run.returncode) +
+                      ", no sim.log)";
     if (!why.empty()) msg += ": " + why;
     append_error(run.error, msg);
     run.cannot_run = cannot_run_from_die_lines(die_lines);
     return;
   }
+  std::error_code ec;
   if (!die_lines.empty()) {
     append_error(run.error, "sims died: " + die_lines);
     run.cannot_run = cannot_run_from_die_lines(die_lines);
-  } else if ((core == Core::pico || core == Core::generic) &&
+  } else if ((request.core == Core::pico || request.core == Core::generic) &&
              !fs::exists(run.run_dir / "diag.exe", ec)) {
     run.cannot_run = Failure::workload_not_built;
     // rv32_as's failures are not caught by sims, which then simulates an empty image
     // until it times out; say what the assembler said instead of leaving a bare timeout.
-    std::string as_log = last_nonempty_line(
-        os::read_file_tail(run.run_dir / "rv32_as.log", 5, 4096));
+    std::string as_log = last_nonempty_line(os::read_file_tail(run.run_dir / "rv32_as.log", 5, 4096));
     append_error(run.error, "the program was not assembled (no diag.exe)" +
                                 (as_log.empty() ? std::string() : ": " + as_log));
   }
   if (run.verdict == Verdict::none && run.error.empty())
-    run.error = "sim.log has no verdict (sims exit status " + std::to_string(run.returncode) +
-                ")";
+    run.error = "sim.log has no verdict (sims exit status " + std::to_string(run.returncode) + ")";
+}
+
+// Judges a run whose sims process group is gone: verdict from the transcript (REQ-VER-2,
+// REQ-VER-3), returncode as the spec's decide() wants it, and a reason when there is no
+// usable verdict.
+void judge(WorkloadRunResult& run, const os::ProcessResult& pr, const SimulationRequest& request,
+           const std::string& before_die) {
+  take_process_end(run, pr);
+  if (pr.launch_failed) {
+    run.error = "cannot launch sims: " + pr.error;
+    return;
+  }
+  const bool have_transcript = read_transcript(run, pr, request);
+  if (stopped_at_output_limit(run, pr, request) || stopped_from_outside(run, pr)) return;
+  explain_what_sims_said(run, pr, request, have_transcript, die_lines_of(pr, before_die));
 }
 
 std::string describe_failure(const WorkloadRunResult& run) {
