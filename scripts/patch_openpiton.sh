@@ -6,9 +6,10 @@
 #
 #   scripts/patch_openpiton.sh [--only STEP] CHECKOUT
 #
-# STEP (default: all four, in order): testbench (the Verilator 5 fix every diag needs),
+# STEP (default: all five, in order): testbench (the Verilator 5 fix every diag needs),
 # tile (the Generic Tile and each tile's first request), coverage (the testbench main
-# writes coverage.dat), pal (sparc .pal diags without /usr/tmp).
+# writes coverage.dat), wave (a traced model writes a window of the waveform), pal
+# (sparc .pal diags without /usr/tmp).
 #
 # Exit codes: 0 patched or already patched, 1 usage or internal error,
 #             2 not an OpenPiton checkout, 3 a file is not the version we know.
@@ -22,12 +23,12 @@ set -euo pipefail
 only=
 if [[ ${1:-} == --only ]]; then
     case ${2:-} in
-        testbench|tile|coverage|pal) only=$2; shift 2 ;;
-        *) echo "$0: --only takes testbench, tile, coverage or pal" >&2; exit 1 ;;
+        testbench|tile|coverage|wave|pal) only=$2; shift 2 ;;
+        *) echo "$0: --only takes testbench, tile, coverage, wave or pal" >&2; exit 1 ;;
     esac
 fi
 if [[ $# -ne 1 ]]; then
-    echo "usage: $0 [--only testbench|tile|coverage|pal] OPENPITON_CHECKOUT" >&2
+    echo "usage: $0 [--only testbench|tile|coverage|wave|pal] OPENPITON_CHECKOUT" >&2
     exit 1
 fi
 root=${1%/}
@@ -177,7 +178,94 @@ wanted coverage && patch_file "$root/$top" '
     print LOG "$ARGV: a model built with coverage writes coverage.dat when the simulation ends\n";
 '
 
-# 4. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
+# 4. The waveform around a failure (docs/failures.md). OpenPiton's main can trace
+#    (VERILATOR_VCD) only the whole run, every signal, into one VCD. A model built with
+#    Verilator's --trace (its makefile then defines VM_TRACE=1) now traces only when the
+#    environment names a file, and only a window of simulation time, so MACE can
+#    re-simulate a failed workload and keep the cycles before the failure:
+#      MACE_WAVE_FILE       the VCD to write (unset: nothing is traced)
+#      MACE_WAVE_FROM/_TO   the window, in simulation time (the verdict line's unit)
+#      MACE_WAVE_MAX_BYTES  the file stops growing past about this many bytes (0: no limit)
+#      MACE_WAVE_DEPTH      hierarchy levels traced (default 99: every level)
+#    When tracing stops the main writes MACE_WAVE_FILE.status, one line:
+#      from=<time> to=<time> last=<last time dumped> end=window|size|finish
+#    A model built without --trace is unchanged.
+wanted wave && patch_file "$root/$top" '
+    my $marker = "MACE (scripts/patch_openpiton.sh): a model built with --trace";
+    exit 10 if index($_, $marker) >= 0;
+    my $inc = "#include \"verilated.h\"\n";
+    my $tick = "void tick() {\n";
+    my $dump = "#ifdef VERILATOR_VCD\n    tfp->dump(main_time);\n#endif\n";
+    my $new = "top = new Vcmp_top;\n";
+    my $loop = "while (!Verilated::gotFinish()) { tick(); }\n";
+    for my $once ($inc, $tick, $new, $loop) {
+        my $i = index($_, $once);
+        exit 3 if $i < 0 || index($_, $once, $i + 1) >= 0;
+    }
+    my $dumps = () = /\Q$dump\E/g;
+    exit 3 if $dumps != 2;
+    s/\Q$loop\E/$loop#if VM_TRACE\nmace_wave_end("finish");\n#endif\n/;
+    s/\Q$new\E/#if VM_TRACE\nVerilated::traceEverOn(true);\n#endif\n$new#if VM_TRACE\nmace_wave_prepare();\n#endif\n/;
+    s/\Q$dump\E/$dump#if VM_TRACE\n    mace_wave_dump();\n#endif\n/g;
+    my $code = <<"CODE";
+#if VM_TRACE
+// $marker traces a window of the
+// simulation into the VCD that MACE_WAVE_FILE names, for MACE to keep the cycles before a
+// failure (scripts/patch_openpiton.sh says which variables steer it).
+static VerilatedVcdC* mace_wave = 0;
+static const char* mace_wave_file = 0;
+static int mace_wave_state = 0;  // 0 before the window, 1 tracing, 2 done
+static uint64_t mace_wave_from = 0, mace_wave_to = 0, mace_wave_max = 0, mace_wave_last = 0;
+static uint64_t mace_wave_dumps = 0;
+static uint64_t mace_wave_number(const char* name, uint64_t fallback) {
+    const char* text = getenv(name);
+    return text && *text ? strtoull(text, 0, 10) : fallback;
+}
+static void mace_wave_prepare() {
+    mace_wave_file = getenv("MACE_WAVE_FILE");
+    if (!mace_wave_file || !*mace_wave_file) { mace_wave_file = 0; return; }
+    mace_wave_from = mace_wave_number("MACE_WAVE_FROM", 0);
+    mace_wave_to = mace_wave_number("MACE_WAVE_TO", UINT64_MAX);
+    mace_wave_max = mace_wave_number("MACE_WAVE_MAX_BYTES", 0);
+    mace_wave = new VerilatedVcdC;
+    top->trace(mace_wave, (int)mace_wave_number("MACE_WAVE_DEPTH", 99));
+}
+static void mace_wave_end(const char* why) {
+    if (!mace_wave_file || mace_wave_state == 2) return;
+    if (mace_wave_state == 1) mace_wave->close();
+    mace_wave_state = 2;
+    std::string status = std::string(mace_wave_file) + ".status";
+    if (FILE* out = fopen(status.c_str(), "w")) {
+        fprintf(out, "from=%llu to=%llu last=%llu end=%s\\n", (unsigned long long)mace_wave_from,
+                (unsigned long long)mace_wave_to, (unsigned long long)mace_wave_last, why);
+        fclose(out);
+    }
+}
+static void mace_wave_dump() {
+    if (!mace_wave_file || mace_wave_state == 2 || main_time < mace_wave_from) return;
+    if (mace_wave_state == 0) {
+        mace_wave->open(mace_wave_file);
+        mace_wave_state = 1;
+    }
+    mace_wave->dump(main_time);
+    mace_wave_last = main_time;
+    if (main_time >= mace_wave_to) return mace_wave_end("window");
+    if (mace_wave_max && ++mace_wave_dumps % 256 == 0) {
+        mace_wave->flush();
+        struct stat st;
+        if (stat(mace_wave_file, &st) == 0 && (uint64_t)st.st_size > mace_wave_max)
+            mace_wave_end("size");
+    }
+}
+#endif
+
+CODE
+    s/\Q$tick\E/$code$tick/;
+    s/\Q$inc\E/$inc#if VM_TRACE\n#include "verilated_vcd_c.h"\n#include <sys\/stat.h>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <string>\n#endif\n/;
+    print LOG "$ARGV: a model built with --trace writes the window of the waveform MACE_WAVE_FILE asks for\n";
+'
+
+# 5. pal, the preprocessor of sparc .pal diags, puts its temporaries in a
 #    hard-coded /usr/tmp, which Debian lacks and only root can create. Use
 #    $TMPDIR, else /tmp. Only .pal diags need it; .s/.S/.c diags do not run pal.
 wanted pal || exit 0

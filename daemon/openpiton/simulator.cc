@@ -373,6 +373,7 @@ RunSetting setting_for(const SimulationRequest& request) {
   RunSetting setting;
   setting.environment = request.checkout.environment(
       request.base_environment ? *request.base_environment : os::inherited_environment());
+  for (const auto& [name, value] : request.extra_environment) setting.environment[name] = value;
   // Absolute, because sims runs in the run directory and the daemon's may be anything.
   setting.runs = fs::absolute(request.checkout.model_dir(request.build_id)) / "runs";
   setting.sims = fs::absolute(request.checkout.dv_root() / "tools" / "bin" / "sims").string();

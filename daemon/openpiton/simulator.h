@@ -179,6 +179,9 @@ struct SimulationRequest {
   // The environment Checkout::environment() starts from (it keeps only HOME, USER, LANG,
   // TMPDIR and PATH of it). Unset: the daemon's own environment.
   std::optional<std::map<std::string, std::string>> base_environment{};
+  // Set on top of the checkout's environment for sims and the model (a traced model's
+  // MACE_WAVE_* variables, waveform_trace.h); recorded with the run's environment.
+  std::map<std::string, std::string> extra_environment{};
 
   // Progress, called in the calling thread while no simulation is running: when a
   // workload's run directory exists and its run is about to be prepared and started

@@ -49,8 +49,8 @@ TEST(PatchOpenpiton, AModelBuiltWithCoverageWritesItsCountsWhenTheSimulationEnds
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("my_top.cpp: a model built with coverage writes coverage.dat"));
   const std::string after = checkout.read(kMain);
-  EXPECT_THAT(after, HasSubstr("#include \"verilated.h\"\n#if VM_COVERAGE\n#include \"verilated_cov.h\"\n#endif\n"));
-  EXPECT_THAT(after, HasSubstr("while (!Verilated::gotFinish()) { tick(); }\n\n#if VM_COVERAGE\n"));
+  EXPECT_THAT(after, HasSubstr("\n#if VM_COVERAGE\n#include \"verilated_cov.h\"\n#endif\n"));
+  EXPECT_THAT(after, HasSubstr("\n\n#if VM_COVERAGE\n// MACE"));
   EXPECT_THAT(after, HasSubstr("Verilated::threadContextp()->coveragep()->write(\"coverage.dat\");\n#endif\n"
                                "delete top;"));
   auto again = patch(checkout.root());
@@ -62,6 +62,39 @@ TEST(PatchOpenpiton, AModelBuiltWithCoverageWritesItsCountsWhenTheSimulationEnds
   other.write(kMain, "int main() { for (;;) {} }\n");
   EXPECT_EQ(patch(other.root()).exit_code, 3);
   EXPECT_EQ(other.read(kMain), "int main() { for (;;) {} }\n");
+}
+
+// The waveform around a failure (docs/failures.md): a model built with --trace traces only
+// the window its environment names, and says how tracing ended.
+TEST(PatchOpenpiton, AModelBuiltWithTraceWritesTheWindowItsEnvironmentNames) {
+  FixtureCheckout checkout(FixtureState::as_in_openpiton);
+  constexpr const char* kMain = "piton/tools/verilator/my_top.cpp";
+  auto r = run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "wave", checkout.root()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("my_top.cpp: a model built with --trace writes the window of the waveform"));
+  const std::string after = checkout.read(kMain);
+  EXPECT_THAT(after, HasSubstr("#include \"verilated.h\"\n#if VM_TRACE\n#include \"verilated_vcd_c.h\"\n"));
+  EXPECT_THAT(after, HasSubstr("#if VM_TRACE\nVerilated::traceEverOn(true);\n#endif\ntop = new Vcmp_top;\n"
+                               "#if VM_TRACE\nmace_wave_prepare();\n#endif\n"));
+  // After each of the clock's two edges, and once when the simulation ends.
+  std::size_t dumps = 0;
+  for (auto at = after.find("    mace_wave_dump();\n"); at != std::string::npos; at = after.find("    mace_wave_dump();\n", at + 1))
+    ++dumps;
+  EXPECT_EQ(dumps, 2u);
+  EXPECT_THAT(after, HasSubstr("while (!Verilated::gotFinish()) { tick(); }\n#if VM_TRACE\nmace_wave_end(\"finish\");\n"));
+  EXPECT_THAT(after, HasSubstr("getenv(\"MACE_WAVE_FILE\")"));
+  auto again = run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "wave", checkout.root()});
+  EXPECT_THAT(again.out, HasSubstr("my_top.cpp: already patched"));
+  EXPECT_EQ(checkout.read(kMain), after);
+
+  // A main whose tick does not dump twice is not the one the step knows.
+  FixtureCheckout other(FixtureState::as_in_openpiton);
+  std::string once = other.read(kMain);
+  once.erase(once.find("#ifdef VERILATOR_VCD\n    tfp->dump(main_time);\n#endif\n"),
+             std::string("#ifdef VERILATOR_VCD\n    tfp->dump(main_time);\n#endif\n").size());
+  other.write(kMain, once);
+  EXPECT_EQ(run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "wave", other.root()}).exit_code, 3);
+  EXPECT_EQ(other.read(kMain), once);
 }
 
 // `--only STEP` applies that step and leaves the others' files as they were.
@@ -77,7 +110,7 @@ TEST(PatchOpenpiton, OnlyOneStepTouchesOnlyItsFile) {  // REQ-PLAT-6
 
   auto bad = run_process({source_root() + "/scripts/patch_openpiton.sh", "--only", "everything", checkout.root()});
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_THAT(bad.err, HasSubstr("--only takes testbench, tile, coverage or pal"));
+  EXPECT_THAT(bad.err, HasSubstr("--only takes testbench, tile, coverage, wave or pal"));
 }
 
 TEST(PatchOpenpiton, RefusesADirectoryThatIsNotACheckout) {

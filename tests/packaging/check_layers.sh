@@ -19,13 +19,14 @@ declare -A allowed=(
   [evidence]="os"
   [llm]="os core"
   [mcp]="os core llm"
-  [tools]="os core llm openpiton"
-  [executor]="os core loop llm openpiton tools"
+  [waveform]="os"
+  [tools]="os core llm openpiton waveform"
+  [executor]="os core loop llm openpiton tools waveform"
   [replay]="os core loop executor openpiton store"
   [service]="os core eval store evidence"
-  [run]="os core eval loop llm openpiton slurm tools executor replay store evidence service"
+  [run]="os core eval loop llm openpiton slurm tools waveform executor replay store evidence service"
   [rpc]="os core eval store evidence service llm mcp"
-  [maced]="os core eval loop llm openpiton slurm tools executor replay store evidence service run rpc"
+  [maced]="os core eval loop llm openpiton slurm tools waveform executor replay store evidence service run rpc"
 )
 
 bad=0
