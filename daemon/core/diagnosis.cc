@@ -66,10 +66,26 @@ std::string diagnosis_prompt(const RunSpec& spec, const FailedTaskReport& r, boo
            "undone; none of these passed:\n";
     append_list(out, r.narrowing);
   }
+  if (r.waveform) {
+    const auto& w = *r.waveform;
+    out += "\nA waveform of " + w.workload + " exists: its simulation was run again with tracing, times " +
+           std::to_string(w.from_time) + " to " + std::to_string(w.last_time) +
+           " (500 per clock cycle) before the failure.";
+    if (w.changed_last.empty()) {
+      out += " No signal near the top of the design changed in it but clocks and counters.\n";
+    } else {
+      out += " The signals near the top of the design that changed last, latest first:\n";
+      append_list(out, w.changed_last);
+    }
+  }
   if (tools_offered)
-    out += "\nYou have read-only diagnostic tools over this task's logs and run directories: "
-           "search the logs, read files, compare the transcript with a passing one, and list "
-           "the program's symbols. Use them when the text above is not enough.\n";
+    out += std::string("\nYou have read-only diagnostic tools over this task's logs and run directories: "
+                       "search the logs, read files, compare the transcript with a passing one, and list "
+                       "the program's symbols") +
+           (r.waveform ? "; and over the waveform: list its scopes and signals (wave_signals) and read "
+                         "named signals' values over a window (wave_values)"
+                       : "") +
+           ". Use them when the text above is not enough.\n";
   out += "\nReply with exactly these two lines, each at the start of a line:\n"
          "DIAGNOSIS: <a short lower_snake_case label for the cause>\n"
          "FIX: <the change the next plan should make>\n";

@@ -8,6 +8,7 @@
 // A reply with no DIAGNOSIS line is recorded as `unknown` / `retry with more context`
 // and the run goes on (REQ-FAIL-4).
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,14 @@ struct FailedTaskReport {
   std::string agent_without_edit = {};
   // What narrowing tried and saw, one line each, when it did not settle the cause.
   std::vector<std::string> narrowing = {};
+  // The failed workload's waveform (docs/failures.md), when one was traced: its window in
+  // simulation time and the signals near the top that changed last before its end.
+  struct Waveform {
+    std::string workload;
+    int64_t from_time = 0, last_time = 0;
+    std::vector<std::string> changed_last;  // "<signal> -> <value> at <time>", latest first
+  };
+  std::optional<Waveform> waveform = {};
 };
 
 

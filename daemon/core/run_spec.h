@@ -87,6 +87,11 @@ struct RunSpec {
   // dvsim's regressions do, so one run reports every failure at once. Off: a task stops
   // at its first workload that does not pass (REQ-VER-1), what the loop needs to decide.
   bool run_every_workload = false;
+  // The waveform around a failure (docs/failures.md): a failed task's deciding workload
+  // re-simulated once on a traced model, the last `waveform_cycles` cycles (unset: maced's
+  // configuration) before the failure kept. Off here or in maced's configuration: none.
+  bool waveform = true;
+  std::optional<int64_t> waveform_cycles;
   std::optional<int64_t> rtl_timeout;
   std::optional<int64_t> max_cycle;
   std::map<std::string, WorkloadArgs> workload_args;  // by program name

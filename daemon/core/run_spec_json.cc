@@ -34,7 +34,7 @@ using FieldNames = std::span<const std::string_view>;
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "monitors", "run_every_workload",
-    "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
+    "waveform", "waveform_cycles", "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
     "tools", "replay", "designs", "sweep", "baseline"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
@@ -364,6 +364,11 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     if (auto b = read_bool(value, path)) spec_.monitors = *b;
   } else if (key == "run_every_workload") {
     if (auto b = read_bool(value, path)) spec_.run_every_workload = *b;
+  } else if (key == "waveform") {
+    if (auto b = read_bool(value, path)) spec_.waveform = *b;
+  } else if (key == "waveform_cycles") {
+    if (!value.is_null())
+      spec_.waveform_cycles = read_integer(value, path, integer_range_rule(kMaxWaveformCycles));
   } else if (key == "rtl_timeout") {
     if (!value.is_null())
       spec_.rtl_timeout = read_integer(value, path, integer_range_rule(kMaxCycles));

@@ -58,5 +58,8 @@ inline constexpr double kMaxUsd = 1'000'000.0;
 // The testbench holds -rtl_timeout (pc_cmp's `max`) and -max_cycle (monitor's `max_cycle`)
 // in a Verilog `integer`, 32 bits signed: a larger value wraps around.
 inline constexpr int64_t kMaxCycles = 2'147'483'647;
+// The most cycles a failure's waveform may cover (docs/failures.md): a million cycles of a
+// pico 1x1 design are about 1.2 GB of VCD before maced's size limit cuts it.
+inline constexpr int64_t kMaxWaveformCycles = 1'000'000;
 
 }  // namespace mace

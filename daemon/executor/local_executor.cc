@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "executor/adapter_bridge.h"
+#include "executor/failure_waveform.h"
 #include "executor/rtl_task.h"
 #include "executor/task_calls.h"
 #include "executor/unit_test_task.h"
@@ -153,9 +154,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
   simulate_gate(site, job, checkout, build.result.build_id, outcome);
 }
 
-BuildCall LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJob& job,
-                                     const openpiton::Checkout& checkout,
-                                     const std::string& edits_hash) {
+openpiton::BuildOptions LocalExecutor::build_options(const loop::TaskJob& job) const {
   openpiton::BuildOptions options;
   options.timeout = job.build_limit;
   options.cancel = settings_.cancel;
@@ -164,6 +163,18 @@ BuildCall LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJ
   options.model_store = settings_.model_store;
   options.compiler_cache_dir = settings_.compiler_cache_dir;
   options.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
+  return options;
+}
+
+int LocalExecutor::compile_jobs_now(const LocalBuildSlot& slot) const {
+  return compile_jobs(settings_.build_share.value_or(
+      local_build_share(std::max(under_way_.load(), slot.builds_under_way()))));
+}
+
+BuildCall LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJob& job,
+                                     const openpiton::Checkout& checkout,
+                                     const std::string& edits_hash) {
+  openpiton::BuildOptions options = build_options(job);
   openpiton::BuildConfig config = build_config_for(spec_, job);
   config.rtl_edits_hash = edits_hash;  // an edited design gets its own build ID
   if (TaskObserver* observer = settings_.observer) {
@@ -179,8 +190,7 @@ BuildCall LocalExecutor::build_model(const TaskCallSite& site, const loop::TaskJ
     // sims' unbounded `make -j` within what this build was given. Here, the machine is
     // divided between this run's tasks under way and the builds of other runs.
     const LocalBuildSlot slot;
-    options.max_parallelism = compile_jobs(settings_.build_share.value_or(
-        local_build_share(std::max(under_way_.load(), slot.builds_under_way()))));
+    options.max_parallelism = compile_jobs_now(slot);
     build = calls_.build(site, checkout, config, options);
   }
   if (settings_.observer) {
@@ -283,6 +293,7 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
     // A failure after the last run passed (no time left for the next workload, a cache
     // miss) is its own evidence, not that run's transcript.
     if (const openpiton::WorkloadRunResult* failed = openpiton::deciding_failure(simulated)) {
+      capture_waveform(site, job, checkout, *failed, outcome);
       const auto& last = *failed;
       outcome.sim_log_tail = last.sim_log_tail;
       outcome.status_log = gate.status_log;
@@ -294,6 +305,34 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
       outcome.evidence.push_back(simulated.failure_detail);
     }
   }
+}
+
+void LocalExecutor::capture_waveform(const TaskCallSite& site, const loop::TaskJob& job,
+                                     const openpiton::Checkout& checkout,
+                                     const openpiton::WorkloadRunResult& failed,
+                                     loop::TaskOutcome& outcome) const {
+  // A narrowing rebuild asks whether its design passes; the task's own failure is traced.
+  TaskObserver* observer = settings_.observer;
+  if (!settings_.waveform || !job.narrowing.empty() || !observer || !observer->wants_waveform()) return;
+  if (failed.cannot_run != openpiton::Failure::none || failed.host_stop != os::HostStop::none) return;
+  if (settings_.cancel && settings_.cancel->cancelled()) return;
+  observer->waveform_started(site, failed.workload);
+  openpiton::BuildConfig config = build_config_for(spec_, job);
+  config.rtl_edits_hash = outcome.edits_hash;
+  openpiton::SimulationRequest simulation = simulation_request(checkout, "");
+  simulation.time_limit = job.run_limit;
+  {
+    const LocalBuildSlot slot;
+    openpiton::BuildOptions options = build_options(job);
+    options.max_parallelism = compile_jobs_now(slot);
+    outcome.waveform = trace_failure({.checkout = checkout,
+                                      .config = std::move(config),
+                                      .build = std::move(options),
+                                      .simulation = std::move(simulation),
+                                      .failed = failed,
+                                      .settings = *settings_.waveform});
+  }
+  observer->waveform(site, outcome.waveform);
 }
 
 void LocalExecutor::merge_coverage(const TaskCallSite& site, const loop::TaskJob& job,

@@ -19,6 +19,7 @@
 #include "core/run_spec.h"
 #include "core/task_stage.h"
 #include "executor/build_share.h"
+#include "executor/failure_waveform.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
 #include "executor/task_observer.h"
@@ -52,6 +53,9 @@ struct ExecutorSettings {
   // What each build is given when its checkout's commands run elsewhere (a Slurm job's
   // allocation); unset: this machine, divided between the builds under way.
   std::optional<BuildShare> build_share = {};
+  // The waveform around a failed task's deciding workload (failure_waveform.h); unset:
+  // none is traced.
+  std::optional<WaveformSettings> waveform = {};
   // The ccache directory builds compile through, and its limit in MiB; empty: none.
   std::string compiler_cache_dir = {};
   std::int64_t compiler_cache_max_mb = 0;
@@ -88,6 +92,14 @@ class LocalExecutor final {
   // the machine; the observer told of its progress, transcript and end.
   BuildCall build_model(const TaskCallSite& site, const loop::TaskJob& job,
                         const openpiton::Checkout& checkout, const std::string& edits_hash);
+  // The options every build of `job` gets: its time, the cancel, the store and the cache.
+  openpiton::BuildOptions build_options(const loop::TaskJob& job) const;
+  // How many compile jobs a build holding `slot` may run now: its share of this machine.
+  int compile_jobs_now(const LocalBuildSlot& slot) const;
+  // The failed workload re-simulated with its waveform traced, when the run wants it.
+  void capture_waveform(const TaskCallSite& site, const loop::TaskJob& job,
+                        const openpiton::Checkout& checkout,
+                        const openpiton::WorkloadRunResult& failed, loop::TaskOutcome& outcome) const;
   // What the build says of the task: its figures, where its model came from, and why it
   // failed.
   void take_build(const BuildCall& build, loop::TaskOutcome& outcome) const;

@@ -43,6 +43,13 @@ class TaskObserver {
   // That coverage, merged, from the task's thread, before anything else runs in its
   // checkout.
   virtual void coverage(const TaskCallSite& /*site*/, const openpiton::CoverageResult& /*coverage*/) {}
+  // Whether a failed task's deciding workload is re-simulated for its waveform (the
+  // executor's settings say how); not for a replay, whose simulations were not run.
+  virtual bool wants_waveform() const { return false; }
+  // That re-simulation is starting (a traced model to build or reuse first), and its end,
+  // from the task's thread before anything else runs in its checkout.
+  virtual void waveform_started(const TaskCallSite& /*site*/, const std::string& /*workload*/) {}
+  virtual void waveform(const TaskCallSite& /*site*/, const loop::FailureWaveform& /*waveform*/) {}
 };
 
 }  // namespace mace::executor

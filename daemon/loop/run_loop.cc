@@ -450,6 +450,10 @@ FailedTaskReport report_of(const RunSpec& spec, const TaskJob& job, const TaskOu
   // REQ-EXEC-16: triage hears that the agent changed nothing, in its own words.
   if (outcome.agent_recorded_no_edit)
     r.agent_without_edit = outcome.agent_reply.empty() ? "(the agent said nothing)" : outcome.agent_reply;
+  if (outcome.waveform.captured()) {
+    const FailureWaveform& w = outcome.waveform;
+    r.waveform = FailedTaskReport::Waveform{w.workload, w.from_time, w.last_time, w.changed_last};
+  }
   return r;
 }
 

@@ -97,6 +97,28 @@ struct BuildFigures {
   bool operator==(const BuildFigures&) const = default;
 };
 
+// The waveform of a failed task's deciding workload (docs/failures.md, "The waveform around
+// a failure"): re-simulated once on a traced variant of its model, the cycles before the
+// time it failed at written as a VCD. `workload` empty: none was attempted.
+struct FailureWaveform {
+  std::string workload;
+  std::string path;  // the VCD where the traced simulation wrote it; "" when none
+  std::int64_t from_time = 0, to_time = 0, last_time = 0;  // asked for, and the last traced
+  std::string end;  // "window", "size" (the limit cut it at last_time) or "finish"
+  std::uint64_t bytes = 0;
+  std::string build_id;  // the traced model's
+  bool model_reused = false;
+  double build_seconds = 0, sim_seconds = 0;
+  // Why there is no waveform, for people ("" when there is one); and what is odd about one
+  // (the traced simulation ended otherwise than the first).
+  std::string problem, note;
+  // Signals near the top that changed last before its end, "<path> -> <value> at <time>",
+  // latest first, for the diagnosis prompt.
+  std::vector<std::string> changed_last;
+  bool attempted() const { return !workload.empty(); }
+  bool captured() const { return !path.empty(); }
+};
+
 struct TaskOutcome {
   std::string task_id;
   bool passed = false;        // REQ-VER-5
@@ -135,6 +157,7 @@ struct TaskOutcome {
   bool agent_recorded_no_edit = false;  // an rtl task whose agent changed nothing (REQ-EXEC-16)
   // What the task's own LLM calls cost (a task prompt, an agent), for REQ-BUD-5.
   double llm_cost_usd = 0;
+  FailureWaveform waveform = {};
 
   BuildOutcome build_outcome() const {
     if (!built) return build_id.empty() ? BuildOutcome::none : BuildOutcome::failed;

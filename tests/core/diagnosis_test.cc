@@ -44,6 +44,25 @@ TEST(DiagnosisPrompt, CarriesEveryFieldOfAFailedRun) {
   EXPECT_THAT(p, ::testing::Not(HasSubstr("diagnostic tools")));
 }
 
+// The waveform around the failure (docs/failures.md): the prompt says it exists, over
+// which times, which signals near the top changed last, and how the tools read it.
+TEST(DiagnosisPrompt, SaysAWaveformExistsAndWhichSignalsChangedLast) {
+  FailedTaskReport r = failed_run_report();
+  r.waveform = FailedTaskReport::Waveform{"hello", 0, 4498250,
+                                          {"TOP.cmp_top.monitor.fail_flag -> 1 at 4498250",
+                                           "TOP.cmp_top.system.chip.tile0.l15_state -> 4'ha at 4496750"}};
+  const std::string p = diagnosis_prompt(pico_spec(), r, true);
+  EXPECT_THAT(p, HasSubstr("A waveform of hello exists"));
+  EXPECT_THAT(p, HasSubstr("times 0 to 4498250"));
+  EXPECT_THAT(p, HasSubstr("  - TOP.cmp_top.monitor.fail_flag -> 1 at 4498250\n"
+                           "  - TOP.cmp_top.system.chip.tile0.l15_state -> 4'ha at 4496750\n"));
+  EXPECT_THAT(p, HasSubstr("wave_signals"));
+  EXPECT_THAT(p, HasSubstr("wave_values"));
+  // Without one, neither the paragraph nor the methods.
+  const std::string plain = diagnosis_prompt(pico_spec(), failed_run_report(), true);
+  EXPECT_THAT(plain, ::testing::Not(HasSubstr("waveform")));
+}
+
 // REQ-FAIL-2: a failed build's error lines and output tail.
 TEST(DiagnosisPrompt, CarriesAFailedBuildsErrorLinesAndTail) {
   FailedTaskReport r;

@@ -24,7 +24,7 @@ using testing::StartsWith;
 
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
-    "core, mesh, workloads, objective, budget, coverage, monitors, run_every_workload, rtl_timeout, "
+    "core, mesh, workloads, objective, budget, coverage, monitors, run_every_workload, waveform, waveform_cycles, rtl_timeout, "
     "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay, "
     "designs, sweep, baseline";
 
@@ -754,7 +754,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
               ElementsAre(FieldError{"cores", "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
-            "monitors, run_every_workload, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
+            "monitors, run_every_workload, waveform, waveform_cycles, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
             "dispatch, tools, replay, designs, sweep, baseline");
 }
 
@@ -803,6 +803,8 @@ TEST(ParseRunSpec, ReportsEveryErrorInFieldOrder) {
     "objective": "",
     "budget": {"max_iterations": 0, "max_usd": "5", "max_wall_s": 10.5, "extra": 1},
     "coverage": "yes",
+    "waveform": 1,
+    "waveform_cycles": 0,
     "rtl_timeout": -1,
     "max_cycle": 0,
     "workload_args": {"zz": {"finish_mask": "q"}, "hello": {"options": ["v"]}},
@@ -824,6 +826,8 @@ TEST(ParseRunSpec, ReportsEveryErrorInFieldOrder) {
           FieldError{"budget.extra",
                      "unknown field; expected one of: max_iterations, max_usd, max_wall_s"},
           FieldError{"coverage", R"(must be true or false, got "yes")"},
+          FieldError{"waveform", "must be true or false, got 1"},
+          FieldError{"waveform_cycles", "must be an integer from 1 to 1000000, got 0"},
           FieldError{"rtl_timeout", "must be an integer from 1 to 2147483647, got -1"},
           FieldError{"max_cycle", "must be an integer from 1 to 2147483647, got 0"},
           FieldError{"workload_args.hello.options[0]",
