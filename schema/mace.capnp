@@ -87,6 +87,8 @@ struct RunSpec {
   sweep @20 :List(CacheSweep);   # values per cache parameter, their product built
   noBaseline @21 :Bool = false;  # JSON "baseline": false: OpenPiton's defaults not built too
   monitors @22 :Bool = false;    # build with OpenPiton's monitors; each result has its tiles
+  noWaveform @23 :Bool = false;  # JSON "waveform": false: no waveform of a failure is traced
+  waveformCycles @24 :UInt32;    # cycles before a failure its waveform covers; 0: maced's
 }
 
 struct Design {
@@ -309,6 +311,28 @@ struct RunDetail {
                                          # host, backend, model, and per checkout it started
                                          # on its path, commit, source_fingerprint, verilator;
                                          # "" before it started
+  waveforms @11 :List(Waveform);         # each failed task's waveform, or why it has none
+}
+
+struct Waveform {
+  # The waveform around a failed task's deciding workload (docs/failures.md): that workload
+  # simulated again on a traced model, the cycles before its failure written as a VCD.
+  iteration @0 :UInt32;
+  taskId @1 :Text;
+  workload @2 :Text;
+  fileId @3 :UInt64;             # its LogFile (kind waveform; readLog fileId); 0: none
+  fromTime @4 :Int64;            # the window asked for, in simulation time (500 per cycle)
+  toTime @5 :Int64;
+  lastTime @6 :Int64;            # the last time traced
+  endReason @7 :Text;            # window | size (the size limit cut it) | finish; "" if none
+  bytes @8 :UInt64;
+  buildId @9 :Text;              # the traced model's
+  modelReused @10 :Bool;
+  buildSeconds @11 :Float64;     # what the traced model and the simulation cost
+  simSeconds @12 :Float64;
+  problem @13 :Text;             # why there is none; "" when there is one
+  note @14 :Text;                # what is odd about one
+  changedLast @15 :List(Text);   # signals near the top that changed last, latest first
 }
 
 struct ModuleCoverage {

@@ -7,7 +7,8 @@
 namespace mace::evidence {
 
 KeptFile EvidenceArchive::keep(const EvidencePlace& place, const std::filesystem::path& source) const {
-  return keep_copy(source, settings_.root / relative_path(place), is_log(place.kind), settings_.keep);
+  return keep_copy(source, settings_.root / relative_path(place), {.cut_to_log_limit = is_log(place.kind), .compress_when_large = is_compressed(place.kind)},
+                   settings_.keep);
 }
 
 void EvidenceArchive::remove_run(std::string_view run_id) const {

@@ -4,7 +4,8 @@ namespace mace::evidence {
 namespace {
 
 constexpr EvidenceKind kKinds[] = {EvidenceKind::build_log, EvidenceKind::sim_log,
-                                   EvidenceKind::coverage_data, EvidenceKind::coverage_source};
+                                   EvidenceKind::coverage_data, EvidenceKind::coverage_source,
+                                   EvidenceKind::waveform};
 
 }  // namespace
 
@@ -18,6 +19,8 @@ std::string_view to_string(EvidenceKind kind) {
       return "coverage_data";
     case EvidenceKind::coverage_source:
       return "coverage_source";
+    case EvidenceKind::waveform:
+      return "waveform";
   }
   return "";
 }
@@ -38,6 +41,8 @@ std::string_view file_name(EvidenceKind kind) {
       return "coverage.dat";
     case EvidenceKind::coverage_source:
       return "";
+    case EvidenceKind::waveform:
+      return "wave.vcd";
   }
   return "";
 }
@@ -49,9 +54,12 @@ bool is_log(EvidenceKind kind) {
       return true;
     case EvidenceKind::coverage_data:
     case EvidenceKind::coverage_source:
+    case EvidenceKind::waveform:
       return false;
   }
   return false;
 }
+
+bool is_compressed(EvidenceKind kind) { return is_log(kind) || kind == EvidenceKind::waveform; }
 
 }  // namespace mace::evidence

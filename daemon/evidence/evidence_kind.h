@@ -16,18 +16,25 @@ enum class EvidenceKind {
   coverage_data,    // a task's coverage merged over its workloads (verilator_coverage --write)
   coverage_source,  // one annotated source file of it (verilator_coverage --annotate); the
                     // place's `workload` is the file's name in the annotated directory
+  waveform,         // the VCD of a failed workload's last cycles (docs/failures.md)
 };
 
-// "build_log", "sim_log", "coverage_data", "coverage_source": the word the store keeps.
+// "build_log", "sim_log", "coverage_data", "coverage_source", "waveform": the word the
+// store keeps.
 std::string_view to_string(EvidenceKind kind);
 std::optional<EvidenceKind> evidence_kind_from_string(std::string_view word);
 
-// "build.log", "sim.log", "coverage.dat"; "" for coverage_source, named by its place.
+// "build.log", "sim.log", "coverage.dat", "wave.vcd"; "" for coverage_source, named by its
+// place.
 std::string_view file_name(EvidenceKind kind);
 
 // Whether the per-log size limit applies (head and tail kept) and large copies are
 // compressed: text that is read from its ends. Coverage is neither: verilator_coverage and
 // people's editors read it whole where it is kept.
 bool is_log(EvidenceKind kind);
+
+// Whether a large copy is compressed: logs, and the waveform (its size is bounded where it
+// is written, and VCD text shrinks about eightfold; GTKWave opens a .vcd.gz as it is).
+bool is_compressed(EvidenceKind kind);
 
 }  // namespace mace::evidence

@@ -48,6 +48,7 @@ fs::path relative_path(const EvidencePlace& place) {
     case EvidenceKind::build_log:
       return dir / file_name(place.kind);
     case EvidenceKind::sim_log:
+    case EvidenceKind::waveform:
       return dir / "sims" / path_component(place.workload) / file_name(place.kind);
     case EvidenceKind::coverage_data:
       return dir / "coverage" / file_name(place.kind);

@@ -5,6 +5,7 @@
 //   <root>/<run id>/
 //     iter<N>/<task>/build.log                        the task's build transcript
 //     iter<N>/<task>/sims/<workload>/sim.log          each gate workload's transcript
+//     iter<N>/<task>/sims/<workload>/wave.vcd         the waveform before its failure
 //     iter<N>/<task>/coverage/coverage.dat            the task's coverage, merged
 //     iter<N>/<task>/coverage/annotated/<file>        its annotated source files
 //     iter<N>/<task>/narrowing/<what was undone>/...  a narrowing rebuild's, the same way

@@ -112,7 +112,7 @@ std::string cut_note(std::uint64_t original_bytes, std::uint64_t head_bytes, std
          " and its last " + std::to_string(tail_bytes) + " bytes]\n";
 }
 
-KeptFile keep_copy(const fs::path& source, const fs::path& target, bool is_log, const KeepLimits& limits) {
+KeptFile keep_copy(const fs::path& source, const fs::path& target, CopyRule rule, const KeepLimits& limits) {
   os::UniqueFd from(::open(source.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
   if (!from) os::throw_file_error("open", source, errno);
   struct stat st {};
@@ -122,7 +122,7 @@ KeptFile keep_copy(const fs::path& source, const fs::path& target, bool is_log, 
   KeptFile kept;
   kept.original_bytes = static_cast<std::uint64_t>(st.st_size);
   std::string note;
-  if (is_log && limits.max_log_bytes > 0 && kept.original_bytes > limits.max_log_bytes) {
+  if (rule.cut_to_log_limit && limits.max_log_bytes > 0 && kept.original_bytes > limits.max_log_bytes) {
     kept.head_bytes = head_at_line_end(from.get(), limits.max_log_bytes / 4, source);
     const std::uint64_t tail_start = tail_at_line_start(
         from.get(), kept.original_bytes - (limits.max_log_bytes - limits.max_log_bytes / 4),
@@ -134,7 +134,7 @@ KeptFile keep_copy(const fs::path& source, const fs::path& target, bool is_log, 
   }
   const std::uint64_t copy_bytes =
       kept.cut() ? kept.head_bytes + note.size() + kept.tail_bytes : kept.original_bytes;
-  kept.compressed = is_log && copy_bytes > limits.compress_above_bytes;
+  kept.compressed = rule.compress_when_large && copy_bytes > limits.compress_above_bytes;
   const fs::path final_target = kept.compressed ? fs::path(target.string() + ".gz") : target;
 
   std::error_code ec;

@@ -35,10 +35,15 @@ struct KeptFile {
 
 // Copies the regular file `source` (a symbolic link is refused) to `target` (`target.gz`
 // when compressed; the next free numbered name when taken, layout's numbered_name),
-// creating its directories. `is_log` says whether the per-log limit applies. Throws
-// os::FileError naming the file and the reason; nothing is left behind then.
+// creating its directories. `rule` says whether the per-log limit applies and whether a
+// large copy is compressed. Throws os::FileError naming the file and the reason; nothing is
+// left behind then.
+struct CopyRule {
+  bool cut_to_log_limit = true;
+  bool compress_when_large = true;
+};
 KeptFile keep_copy(const std::filesystem::path& source, const std::filesystem::path& target,
-                   bool is_log, const KeepLimits& limits);
+                   CopyRule rule, const KeepLimits& limits);
 
 // The line a cut log holds between its head and tail.
 std::string cut_note(std::uint64_t original_bytes, std::uint64_t head_bytes,

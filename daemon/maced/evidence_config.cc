@@ -4,6 +4,7 @@
 
 #include "maced/cache_directory_config.h"
 #include "maced/config_fields.h"
+#include "core/run_spec_limits.h"
 
 namespace mace {
 
@@ -12,7 +13,7 @@ constexpr std::int64_t kMaxKeepRecentHours = 24 * 365 * 10;
 }  // namespace
 
 void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors) {
-  const auto section_object = config_fields::object_with_keys(value, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours", "max_sim_output_mb", "keep_run_dirs"}, errors);
+  const auto section_object = config_fields::object_with_keys(value, "evidence", {"path", "max_mb", "max_log_mb", "keep_recent_hours", "max_sim_output_mb", "keep_run_dirs", "waveform", "waveform_cycles", "max_waveform_mb"}, errors);
   if (!section_object) return;
   const simdjson::dom::object obj = *section_object;
   if (auto path = config_fields::string_field(obj, "path", "evidence.path", errors)) {
@@ -40,6 +41,15 @@ void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence
   if (auto keep = config_fields::bool_field(obj, "keep_run_dirs", "evidence.keep_run_dirs", evidence.keep_run_dirs,
                                             errors))
     evidence.keep_run_dirs = *keep;
+  if (auto on = config_fields::bool_field(obj, "waveform", "evidence.waveform", evidence.waveform, errors))
+    evidence.waveform = *on;
+  if (auto cycles = config_fields::integer_field(obj, "waveform_cycles", "evidence.waveform_cycles",
+                                                 evidence.waveform_cycles, 1, kMaxWaveformCycles, "cycles",
+                                                 errors))
+    evidence.waveform_cycles = *cycles;
+  if (auto mb = config_fields::integer_field(obj, "max_waveform_mb", "evidence.max_waveform_mb",
+                                             evidence.max_waveform_mb, 1, kMaxCacheDirectoryMb, "MiB", errors))
+    evidence.max_waveform_mb = *mb;
   if (evidence.max_log_mb > evidence.max_mb)
     errors.push_back({"evidence.max_log_mb", "must be at most evidence.max_mb (" +
                                                  std::to_string(evidence.max_mb) + "), got " +

@@ -3,7 +3,8 @@
 // how much (evidence/evidence_archive.h):
 //
 //   "evidence": {"path": "/srv/mace/runs", "max_mb": 10240, "max_log_mb": 64,
-//                "keep_recent_hours": 24, "max_sim_output_mb": 4096, "keep_run_dirs": false}
+//                "keep_recent_hours": 24, "max_sim_output_mb": 4096, "keep_run_dirs": false,
+//                "waveform": true, "waveform_cycles": 10000, "max_waveform_mb": 64}
 //
 // `path`: absolute; default <state directory>/runs. `max_mb`: what the runs' kept logs may
 // take together (default 10240 MiB); beyond it the runs that finished first lose theirs,
@@ -17,6 +18,11 @@
 // a run's simulation directories from the checkouts when the run ends, once their logs are
 // kept in its evidence (a directory whose log could not be kept stays); true leaves them
 // for people to look at, and the checkouts' disk to whoever keeps them.
+// `waveform`: true (the default) re-simulates a failed task's deciding workload once on a
+// traced model and keeps the waveform of its last `waveform_cycles` cycles (default 10000;
+// a spec may ask for another number up to 1000000) before the failure, at most
+// `max_waveform_mb` of VCD (default 64 MiB; the traced main stops there and says so);
+// false: none, whatever a spec says (docs/failures.md).
 
 #include <cstdint>
 #include <string>
@@ -34,6 +40,9 @@ struct EvidenceConfig {
   std::int64_t keep_recent_hours = 24;
   std::int64_t max_sim_output_mb = 4096;
   bool keep_run_dirs = false;
+  bool waveform = true;
+  std::int64_t waveform_cycles = 10000;
+  std::int64_t max_waveform_mb = 64;
 };
 
 void read_evidence_config(simdjson::dom::element value, EvidenceConfig& evidence, FieldErrors& errors);

@@ -91,6 +91,10 @@ run::RunSettings run_settings(const MacedConfig& config, const MacedOptions& opt
   }
   settings.keep_run_dirs = config.evidence.keep_run_dirs;
   settings.max_sim_output_bytes = static_cast<std::uint64_t>(config.evidence.max_sim_output_mb) << 20;
+  if (config.evidence.waveform)
+    settings.waveform = executor::WaveformSettings{
+        .window_cycles = config.evidence.waveform_cycles,
+        .max_bytes = static_cast<std::uint64_t>(config.evidence.max_waveform_mb) << 20};
   if (config.model_store.enabled) {
     settings.model_store = std::make_shared<const openpiton::ModelStore>(openpiton::ModelStoreSettings{
         .directory = under_state_dir_unless(config.model_store.path, options, "models"),

@@ -329,6 +329,25 @@ void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& c) {
   out.setDataFileId(static_cast<uint64_t>(c.data_file_id));
 }
 
+void fill(api::Waveform::Builder out, const store::WaveformRecord& w) {
+  out.setIteration(static_cast<uint32_t>(w.iteration));
+  out.setTaskId(w.task_id);
+  out.setWorkload(w.workload);
+  out.setFileId(static_cast<uint64_t>(w.file_id));
+  out.setFromTime(w.from_time);
+  out.setToTime(w.to_time);
+  out.setLastTime(w.last_time);
+  out.setEndReason(w.end);
+  out.setBytes(static_cast<uint64_t>(w.bytes));
+  out.setBuildId(w.build_id);
+  out.setModelReused(w.model_reused);
+  out.setBuildSeconds(w.build_seconds);
+  out.setSimSeconds(w.sim_seconds);
+  out.setProblem(w.problem);
+  out.setNote(w.note);
+  fill_texts(out.initChangedLast(static_cast<unsigned>(w.changed_last.size())), w.changed_last);
+}
+
 void fill(api::Diagnosis::Builder out, const store::DiagnosisRecord& d) {
   out.setIteration(static_cast<uint32_t>(d.iteration));
   out.setTaskId(d.task_id);
@@ -573,6 +592,8 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   w.field("coverage", in.getCoverage());
   w.field("monitors", in.getMonitors());
   w.field("run_every_workload", in.getRunEveryWorkload());
+  w.field("waveform", !in.getNoWaveform());
+  if (in.getWaveformCycles() != 0) w.field("waveform_cycles", in.getWaveformCycles());
   // Zero means "not set" on the wire; leaving the field out gives the JSON form's default.
   if (in.getRtlTimeout() != 0) w.field("rtl_timeout", in.getRtlTimeout());
   if (in.getMaxCycle() != 0) w.field("max_cycle", in.getMaxCycle());

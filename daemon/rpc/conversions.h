@@ -43,6 +43,7 @@ void fill(api::FailureGroup::Builder out, const FailureGroup& group);
 void fill(api::FailureHistory::Builder out, const service::FailureHistory& history);
 void fill(api::ReproFacts::Builder out, const ReproFacts& facts);
 void fill(api::TaskCoverage::Builder out, const store::TaskCoverageRecord& coverage);
+void fill(api::Waveform::Builder out, const store::WaveformRecord& waveform);
 void fill(api::NarrowingBuild::Builder out, const store::NarrowingBuildRecord& build);
 void fill(api::PostMortem::Builder out, const store::PostMortemRecord& post_mortem);
 void fill(api::LlmCall::Builder out, const store::LlmCallRecord& call);

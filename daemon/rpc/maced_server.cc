@@ -143,6 +143,8 @@ kj::Promise<void> MacedServer::status(StatusContext context) {
     auto coverage = detail.initCoverage(static_cast<unsigned>(run.coverage.size()));
     for (size_t i = 0; i < run.coverage.size(); ++i)
       fill(coverage[static_cast<unsigned>(i)], run.coverage[i]);
+    auto waveforms = detail.initWaveforms(static_cast<unsigned>(run.waveforms.size()));
+    for (size_t i = 0; i < run.waveforms.size(); ++i) fill(waveforms[static_cast<unsigned>(i)], run.waveforms[i]);
     detail.setEnvironmentJson(run.environment_json);
   });
 }

@@ -64,6 +64,18 @@ LogKeeper::KeptCoverage LogKeeper::keep_coverage(const executor::TaskCallSite& s
   return kept;
 }
 
+LogKeeper::KeptWaveform LogKeeper::keep_waveform(const executor::TaskCallSite& site, const std::string& workload,
+                                                 const std::filesystem::path& path) {
+  const Pending wave = record(site, evidence::EvidenceKind::waveform, workload, path);
+  {
+    std::lock_guard lock(mutex_);
+    run_dirs_.emplace(path.parent_path(), true);
+  }
+  KeptWaveform kept{wave.row_id, path.string()};
+  if (auto copy = keep(wave)) kept.path = copy->string();
+  return kept;
+}
+
 void LogKeeper::finished(const executor::TaskCallSite& site, const std::string& workload) {
   Pending log;
   {
@@ -111,9 +123,9 @@ std::optional<std::filesystem::path> LogKeeper::keep(const Pending& log) {
     try {
       recorder_.with_store([&](store::Store& s) { s.log_file_not_kept(log.row_id, why); });
       recorder_.message(static_cast<int>(log.place.iteration), log.place.task_id,
-                        "the " + (log.place.kind == evidence::EvidenceKind::coverage_source
-                                ? "annotated source"
-                                : std::string(evidence::file_name(log.place.kind))) +
+                        "the " + (log.place.kind == evidence::EvidenceKind::coverage_source ? "annotated source"
+                                  : log.place.kind == evidence::EvidenceKind::waveform      ? "waveform"
+                                                                     : std::string(evidence::file_name(log.place.kind))) +
                             (log.place.workload.empty() ? "" : " of " + log.place.workload) +
                             " could not be kept with the run: " + why);
     } catch (const std::exception&) {

@@ -59,6 +59,16 @@ class LogKeeper {
   };
   KeptCoverage keep_coverage(const executor::TaskCallSite& site, const openpiton::CoverageResult& coverage);
 
+  // A failed workload's waveform (executor/failure_waveform.h), written at `path` in the
+  // traced simulation's run directory: recorded and kept at once, and that directory
+  // removed with the run's others when the run ends. Its log_files row and where it is now.
+  struct KeptWaveform {
+    int64_t file_id = 0;
+    std::string path;
+  };
+  KeptWaveform keep_waveform(const executor::TaskCallSite& site, const std::string& workload,
+                             const std::filesystem::path& path);
+
  private:
   struct Pending {
     int64_t row_id = 0;

@@ -21,6 +21,7 @@
 #include "run/eval_run.h"
 #include "run/llm_planner.h"
 #include "run/coverage_record.h"
+#include "run/waveform_record.h"
 #include "run/run_environment.h"
 #include "run/log_keeper.h"
 #include "run/seeded_fault_planner.h"
@@ -47,6 +48,10 @@ tools::DiagnosticScope diagnostic_scope(const loop::TaskOutcome& failed,
   if (!failed.build_log.empty()) scope.build_log = failed.build_log;
   scope.reference_run_dirs = references;
   scope.workloads_dir = workloads_dir;
+  if (failed.waveform.captured()) {
+    scope.waveform = failed.waveform.path;
+    scope.waveform_workload = failed.waveform.workload;
+  }
   return scope;
 }
 
@@ -321,6 +326,11 @@ class Run {
     s.compiler_cache_dir = settings_.compiler_cache_dir;
     s.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
     s.max_sim_output_bytes = settings_.max_sim_output_bytes;
+    // An evaluation measures its methods' time and cost: a waveform would be the harness's.
+    if (settings_.waveform && spec_.waveform && !eval_job_) {
+      s.waveform = *settings_.waveform;
+      if (spec_.waveform_cycles) s.waveform->window_cycles = *spec_.waveform_cycles;
+    }
     if (settings_.slurm) {  // a build gets its job's allocation, whoever else runs
       const auto& build = slurm::resources_for(*settings_.slurm, slurm::StepKind::build,
                                                std::string(to_string(spec_.core)));
@@ -366,6 +376,14 @@ class Run {
     bool wants_coverage() const override { return !replay_.is_replay(); }
     void coverage(const executor::TaskCallSite& site, const openpiton::CoverageResult& c) override {
       record_coverage(recorder_, logs_, site, c, system_now_ms());
+    }
+    bool wants_waveform() const override { return !replay_.is_replay(); }
+    void waveform_started(const executor::TaskCallSite& site, const std::string& workload) override {
+      recorder_.message(site.iteration, site.task_id,
+                        "re-simulating " + workload + " on its traced model for the waveform before the failure");
+    }
+    void waveform(const executor::TaskCallSite& site, const loop::FailureWaveform& w) override {
+      record_waveform(recorder_, logs_, site, w, system_now_ms());
     }
 
    private:

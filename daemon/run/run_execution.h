@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "executor/failure_waveform.h"
 #include "core/run_state.h"
 #include "evidence/evidence_archive.h"
 #include "llm/backend_factory.h"
@@ -63,6 +65,9 @@ struct RunSettings {
   bool keep_run_dirs = false;
   // The largest file one simulation may write, in bytes; 0: no limit (openpiton/simulator.h).
   std::uint64_t max_sim_output_bytes = 0;
+  // The waveform around a failure (executor/failure_waveform.h); unset: maced's
+  // configuration turned it off. A spec's "waveform": false turns it off for its run.
+  std::optional<executor::WaveformSettings> waveform;
   // How a level's tasks go onto the checkouts when a spec does not say (`executor.dispatch`
   // in maced's configuration), and how often a task lost to the infrastructure runs again.
   Dispatch dispatch = Dispatch::queue;

@@ -55,6 +55,14 @@ std::size_t answer_bytes(const store::TaskCoverageRecord& coverage) {
   return bytes;
 }
 
+std::size_t answer_bytes(const store::WaveformRecord& waveform) {
+  std::size_t bytes = kItemOverheadBytes + waveform.task_id.size() + waveform.workload.size() +
+                      waveform.path.size() + waveform.end.size() + waveform.build_id.size() +
+                      waveform.problem.size() + waveform.note.size() + 96;
+  for (const auto& line : waveform.changed_last) bytes += line.size() + 4;
+  return bytes;
+}
+
 std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis) {
   return kItemOverheadBytes + diagnosis.task_id.size() + diagnosis.label.size() +
          diagnosis.fix.size() + to_string(diagnosis.source).size();

@@ -59,6 +59,7 @@ std::size_t answer_bytes(const store::DiagnosisRecord& diagnosis);
 std::size_t answer_bytes(const store::NarrowingBuildRecord& build);
 std::size_t answer_bytes(const FailureGroup& group);
 std::size_t answer_bytes(const store::TaskCoverageRecord& coverage);
+std::size_t answer_bytes(const store::WaveformRecord& waveform);
 
 // `text` cut to at most about `max` bytes: its head and tail, each ending on a UTF-8
 // character, and between them a line saying how many bytes were left out and why.

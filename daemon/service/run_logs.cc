@@ -18,6 +18,7 @@ namespace {
 std::string what_log(const store::LogFileRecord& file) {
   std::string text = file.kind == "coverage_data"     ? "the merged coverage"
                      : file.kind == "coverage_source" ? "the annotated " + file.workload
+                     : file.kind == "waveform"        ? "the waveform of " + file.workload
                      : file.workload.empty()          ? "the build log"
                                                       : "the sim.log of " + file.workload;
   text += " (iteration " + std::to_string(file.iteration) + ", task " + file.task_id;

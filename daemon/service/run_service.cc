@@ -249,6 +249,7 @@ RunDetail RunService::detail(const std::string& run_id, const Caller& caller) co
         failed.push_back({task.iteration, task.task_id, r.workload, r.verdict, r.error_line});
   d.failure_groups = group_failures(failed);
   d.coverage = store_.task_coverage(run_id);
+  d.waveforms = store_.waveforms(run_id);
   d.environment_json = store_.run_environment(run_id);
   return d;
 }
@@ -334,17 +335,24 @@ RunDetail RunService::detail_page(const std::string& run_id, const DetailFrom& f
   skip(d.diagnoses, from.diagnoses);
   for (auto& task : d.tasks) task.rtl_edits = cut_for_answer(task.rtl_edits);
   for (auto& diagnosis : d.diagnoses) diagnosis.fix = cut_for_answer(diagnosis.fix);
-  // The run-wide lists (its failures by signature, its coverage) come with the first page
-  // only: each grows with the run's tasks, and the client keeps the first page's.
+  // The run-wide lists (its failures by signature, its coverage, its waveforms) come with
+  // the first page only: each grows with the run's tasks, and the client keeps the first
+  // page's.
   if (from.tasks > 0 || from.diagnoses > 0 || from.narrowing_builds > 0) {
     d.failure_groups.clear();
     d.coverage.clear();
+    d.waveforms.clear();
   }
   AnswerBudget budget;
   budget.take(answer_bytes(d.run) + d.run.spec_json.size() + d.environment_json.size() +
               (d.post_mortem ? d.post_mortem->explanation.size() + d.post_mortem->next_steps.size() : 0));
   for (const auto& group : d.failure_groups) budget.take(answer_bytes(group));
   for (const auto& coverage : d.coverage) budget.take(answer_bytes(coverage));
+  for (auto& waveform : d.waveforms) {
+    waveform.problem = cut_for_answer(waveform.problem);
+    waveform.note = cut_for_answer(waveform.note);
+    budget.take(answer_bytes(waveform));
+  }
   // Once one list is cut, the ones after it wait for the next page, so each list's next
   // index is where it stopped.
   const RunDetail all = d;

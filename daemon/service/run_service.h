@@ -84,6 +84,8 @@ struct RunDetail {
   std::vector<FailureGroup> failure_groups;
   // Each task's coverage merged over its workloads (a spec with coverage).
   std::vector<store::TaskCoverageRecord> coverage;
+  // Each failed task's waveform, or why it has none.
+  std::vector<store::WaveformRecord> waveforms;
   std::string environment_json;  // what it ran in (run/run_environment.h); "" before it started
   // detail_page: one of the lists goes on beyond this page.
   bool more = false;

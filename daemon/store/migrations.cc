@@ -543,6 +543,34 @@ ALTER TABLE eval_resimulations ADD COLUMN inputs_note TEXT NOT NULL DEFAULT '';
 ALTER TABLE tasks ADD COLUMN build_argv_json TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE tasks ADD COLUMN build_environment_json TEXT NOT NULL DEFAULT '[]';
 )sql",
+
+    // 21: the waveform around each failed task's deciding workload (docs/failures.md):
+    // the window traced, how it ended, the traced model and what it cost, or why there is
+    // none; the file itself is a log_files row of kind 'waveform'.
+    R"sql(
+CREATE TABLE waveforms (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  iteration INTEGER NOT NULL,
+  task_id TEXT NOT NULL,
+  workload TEXT NOT NULL,
+  file_id INTEGER NOT NULL DEFAULT 0,
+  path TEXT NOT NULL DEFAULT '',
+  from_time INTEGER NOT NULL DEFAULT 0,
+  to_time INTEGER NOT NULL DEFAULT 0,
+  last_time INTEGER NOT NULL DEFAULT 0,
+  end_reason TEXT NOT NULL DEFAULT '' CHECK (end_reason IN ('', 'window', 'size', 'finish')),
+  bytes INTEGER NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+  build_id TEXT NOT NULL DEFAULT '',
+  model_reused INTEGER NOT NULL DEFAULT 0,
+  build_seconds REAL NOT NULL DEFAULT 0,
+  sim_seconds REAL NOT NULL DEFAULT 0,
+  problem TEXT NOT NULL DEFAULT '',
+  note TEXT NOT NULL DEFAULT '',
+  changed_last_json TEXT NOT NULL DEFAULT '[]',
+  created_at_ms INTEGER NOT NULL,
+  PRIMARY KEY (run_id, iteration, task_id)
+) WITHOUT ROWID;
+)sql",
 };
 
 constexpr int kLatest = static_cast<int>(sizeof(kMigrations) / sizeof(kMigrations[0]));

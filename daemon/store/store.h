@@ -23,6 +23,7 @@
 #include "core/task_stage.h"
 #include "store/call_cache_records.h"
 #include "store/coverage_records.h"
+#include "store/waveform_records.h"
 #include "store/eval_records.h"
 #include "store/event_records.h"
 #include "store/evidence_records.h"
@@ -190,6 +191,10 @@ class Store {
   // replacing what the task had; the run's, by iteration then task.
   void record_task_coverage(const TaskCoverageRecord& coverage);
   std::vector<TaskCoverageRecord> task_coverage(const std::string& run_id) const;
+  // The waveform of a failed task's deciding workload, or why there is none (replaces the
+  // task's earlier row); the run's, by iteration and task.
+  void record_waveform(const WaveformRecord& waveform);
+  std::vector<WaveformRecord> waveforms(const std::string& run_id) const;
   // Log files (store/evidence_records.cc). record_log_file records where one is being
   // written and returns its id; once its copy is in the run's evidence, keep_log_file
   // points the row at it, or log_file_not_kept says why it is not.
