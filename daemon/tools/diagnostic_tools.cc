@@ -26,6 +26,7 @@
 #include "tools/diagnostics/scope.h"
 #include "tools/diagnostics/text.h"
 #include "tools/tool_arguments.h"
+#include "waveform/wave_query.h"
 
 namespace mace::tools {
 namespace {
@@ -89,6 +90,33 @@ std::string schema(const std::vector<std::string>& properties,
 const std::string kPathHelp =
     "Paths start with a place: failed/<run>/..., build/<log>, reference/<run>/..., "
     "workloads/... (list_files shows them); absolute paths and '..' are refused.";
+
+// The waveform's methods, offered when the failure has one.
+std::vector<llm::ToolMethod> wave_methods() {
+  return {
+      {"wave_signals",
+       "List the scopes and signals of the failed workload's waveform (a VCD of its last cycles "
+       "before the failure, times 500 per clock cycle): the scopes directly below `scope` and "
+       "the signals under it whose name contains `filter`.",
+       schema({prop("scope", "string", "a scope, e.g. TOP.cmp_top.system.chip.tile0; default: the top"),
+               prop("filter", "string", "a part of the signal's name to look for, e.g. l15 or valid"),
+               prop("max_signals", "integer",
+                    "default " + std::to_string(waveform::kDefaultListed) + ", at most " +
+                        std::to_string(waveform::kMaxListed))})},
+      {"wave_values",
+       "The values of named signals of the failed workload's waveform over a window of time: "
+       "the value before the window and the last max_changes changes in it.",
+       schema({prop("signals", "string",
+                    "full signal names as wave_signals gives them, separated by commas; at most " +
+                        std::to_string(waveform::kMaxQueriedSignals)),
+               prop("from", "integer", "the window's start, in simulation time; default: the file's start"),
+               prop("to", "integer", "the window's end, in simulation time; default: the file's end"),
+               prop("max_changes", "integer",
+                    "per signal, default " + std::to_string(waveform::kDefaultChanges) + ", at most " +
+                        std::to_string(waveform::kMaxChanges))},
+              {"signals"})},
+  };
+}
 
 std::vector<llm::ToolMethod> methods() {
   const std::string n = std::to_string(kDefaultSearchMatches);
@@ -162,6 +190,8 @@ Handler handler_for(const std::string& method) {
   if (method == "read_file") return diagnostics::read_file;
   if (method == "compare_transcript") return diagnostics::compare_transcript;
   if (method == "symbols") return diagnostics::symbols;
+  if (method == "wave_signals") return diagnostics::wave_signals;
+  if (method == "wave_values") return diagnostics::wave_values;
   return nullptr;
 }
 
@@ -181,6 +211,9 @@ std::string describe(const State& state) {
     d += "; ";
   }
   if (!state.unavailable.empty()) d += "not available: " + std::to_string(state.unavailable.size()) + " (see list_files); ";
+  if (!state.waveform.empty())
+    d += "the waveform of " + state.waveform_workload + "'s last cycles before the failure (wave_signals, "
+         "wave_values); ";
   if (state.objdump.empty()) d += "symbols is unavailable: " + state.objdump_missing;
   return d;
 }
@@ -271,6 +304,23 @@ void find_objdump(State& state, const DiagnosticScope& scope) {
   state.objdump_env = {{"PATH", path_var}, {"LC_ALL", "C"}};
 }
 
+// The methods `state` offers: the waveform's only with a waveform.
+std::vector<llm::ToolMethod> methods_of(const State& state) {
+  std::vector<llm::ToolMethod> all = methods();
+  if (!state.waveform.empty())
+    for (auto& m : wave_methods()) all.push_back(std::move(m));
+  return all;
+}
+
+// The waveform, when the scope names one that can be read.
+void add_waveform(State& state, const DiagnosticScope& scope) {
+  if (scope.waveform.empty()) return;
+  if (auto c = resolve_place(state, scope.checkout_root, scope.waveform, false, "waveform")) {
+    state.waveform = *c;
+    state.waveform_workload = scope.waveform_workload;
+  }
+}
+
 // One call of the tool: every refusal and failure becomes an ok=false result.
 ToolCallResult call_method(const State& state, const std::string& method,
                            const std::string& arguments_json) {
@@ -278,7 +328,7 @@ ToolCallResult call_method(const State& state, const std::string& method,
     const Handler handler = handler_for(method);
     if (handler == nullptr) {
       std::string names;
-      for (const auto& m : methods()) names += (names.empty() ? "" : ", ") + m.name;
+      for (const auto& m : methods_of(state)) names += (names.empty() ? "" : ", ") + m.name;
       return ToolCallResult{false, "unknown method " + in_quotes(method) +
                                        "; the methods are: " + names};
     }
@@ -304,11 +354,12 @@ llm::Tool make_diagnostic_tool(const DiagnosticScope& scope) {
   if (state->places.empty()) throw ToolError(no_failed_place(*state, scope));
   add_comparison_places(*state, scope);
   find_objdump(*state, scope);
+  add_waveform(*state, scope);
 
   llm::Tool tool;
   tool.name = std::string(kDiagnosticToolName);
   tool.description = describe(*state);
-  tool.methods = methods();
+  tool.methods = methods_of(*state);
   tool.call = [state](const std::string& method,
                       const std::string& arguments_json) -> ToolCallResult {
     return call_method(*state, method, arguments_json);

@@ -69,6 +69,7 @@ inline constexpr int64_t kMaxDiffLines = 2000;
 inline constexpr std::size_t kMaxDiffInputBytes = 32 * 1024 * 1024;  // of each transcript
 inline constexpr std::size_t kMaxListedEntries = 2000;
 inline constexpr std::size_t kMaxObjdumpOutputBytes = 128 * 1024;
+inline constexpr std::size_t kMaxWaveAnswerBytes = 32 * 1024;  // of one wave_* answer
 
 // The failed task and what to compare it with. Relative paths are taken relative to
 // checkout_root. Places that do not exist are left out (and named in the tool's
@@ -87,6 +88,10 @@ struct DiagnosticScope {
   std::vector<std::filesystem::path> reference_run_dirs{};
   // The project's workloads/ directory (the programs' sources); empty: none.
   std::filesystem::path workloads_dir{};
+  // The waveform of the failed workload (docs/failures.md), a VCD, and that workload; empty:
+  // none, and the wave_signals and wave_values methods are not offered.
+  std::filesystem::path waveform{};
+  std::string waveform_workload{};
 
   // objdump to run; a bare name is looked up in the PATH of `environment`, and when it is
   // not found there `fallback_objdump` is tried. When neither is found, `symbols` says so
@@ -102,7 +107,7 @@ struct DiagnosticScope {
 };
 
 // The "diagnostics" tool over `scope`, with methods search_logs, list_files, read_file,
-// compare_transcript and symbols. Its call() never throws: a bad argument, a refused path,
+// compare_transcript and symbols, and with a waveform wave_signals and wave_values. Its call() never throws: a bad argument, a refused path,
 // an unreadable file is an ok=false result whose content says what and why.
 //
 // Throws ToolError, saying why, when the tools cannot start: none of the failed run

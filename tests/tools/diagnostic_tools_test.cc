@@ -1,5 +1,6 @@
 #include "tools/diagnostic_tools.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <simdjson.h>
 #include <sys/stat.h>
@@ -26,6 +27,7 @@ using mace::testing::count_of;
 
 namespace fs = std::filesystem;
 using llm::ToolCallResult;
+using ::testing::HasSubstr;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -164,6 +166,58 @@ TEST_F(DiagnosticToolsTest, OffersTheFourKindsOfToolWithValidSchemas) {  // REQ-
   EXPECT_NE(t.description.find("build/mace_build.log"), std::string::npos);
   EXPECT_NE(t.description.find("reference/memstress-1"), std::string::npos);
   EXPECT_EQ(llm::function_name(t.name, "search_logs"), "diagnostics__diagnostics_search_logs");
+}
+
+// The waveform of the failed workload (docs/failures.md): its methods are offered only
+// with one, list scopes and signals, give named signals' values, and keep to their bounds.
+TEST_F(DiagnosticToolsTest, ReadsTheWaveformsSignalsWithinBounds) {
+  std::string vcd =
+      "$timescale 1ps $end\n $scope module TOP $end\n  $var wire 1 ! clk $end\n"
+      "  $scope module cmp_top $end\n   $var wire 4 \" state [3:0] $end\n";
+  for (int i = 0; i < 40; ++i) vcd += "   $var wire 1 s" + std::to_string(i) + " sig" + std::to_string(i) + " $end\n";
+  vcd += "  $upscope $end\n $upscope $end\n$enddefinitions $end\n";
+  for (int c = 0; c < 100; ++c)
+    vcd += "#" + std::to_string(c * 500) + "\n1!\nb" + std::string(c % 2 ? "0101" : "1010") + " \"\n#" +
+           std::to_string(c * 500 + 250) + "\n0!\n";
+  write(failed_ / "mace_wave.vcd", vcd);
+  DiagnosticScope s = scope();
+  s.waveform = failed_ / "mace_wave.vcd";
+  s.waveform_workload = "memstress";
+  llm::Tool t = tool(s);
+  std::set<std::string> names;
+  for (const auto& m : t.methods) names.insert(m.name);
+  EXPECT_TRUE(names.count("wave_signals") && names.count("wave_values"));
+  EXPECT_THAT(t.description, HasSubstr("the waveform of memstress"));
+
+  ToolCallResult r = call(t, "wave_signals", R"({"scope": "TOP"})");
+  ASSERT_TRUE(r.ok) << r.content;
+  EXPECT_THAT(r.content, HasSubstr("42 of 42 signals match under \"TOP\""));
+  EXPECT_THAT(r.content, HasSubstr("TOP.cmp_top/"));
+  EXPECT_THAT(r.content, HasSubstr("TOP.cmp_top.state [3:0] (4 bits)"));
+  r = call(t, "wave_signals", R"({"filter": "sig", "max_signals": 5})");
+  ASSERT_TRUE(r.ok);
+  EXPECT_THAT(r.content, HasSubstr("35 more not shown"));
+  r = call(t, "wave_values", R"({"signals": "TOP.cmp_top.state, TOP.nope", "from": 40000, "max_changes": 3})");
+  ASSERT_TRUE(r.ok) << r.content;
+  EXPECT_THAT(r.content, HasSubstr("no signal \"TOP.nope\""));
+  EXPECT_THAT(r.content, HasSubstr("TOP.cmp_top.state:\n  before: 4'ha\n  (17 earlier changes left out)\n"
+                                   "  48500: 4'h5\n  49000: 4'ha\n  49500: 4'h5\n"));
+  // Bounds: too many signals, a bad count, a window backwards; each an ok=false that says so.
+  std::string many;
+  for (int i = 0; i < 17; ++i) many += "TOP.cmp_top.sig" + std::to_string(i) + ",";
+  r = call(t, "wave_values", R"({"signals": ")" + many + R"("})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_THAT(r.content, HasSubstr("at most 16 per call"));
+  EXPECT_FALSE(call(t, "wave_values", R"({"signals": "TOP.clk", "max_changes": 100000})").ok);
+  EXPECT_FALSE(call(t, "wave_values", R"({"signals": "TOP.clk", "from": 10, "to": 5})").ok);
+  EXPECT_FALSE(call(t, "wave_signals", R"({"max_signals": 0})").ok);
+
+  // Without a waveform the methods are not offered, and a call anyway is refused.
+  llm::Tool plain = tool();
+  for (const auto& m : plain.methods) EXPECT_NE(m.name, "wave_values");
+  r = call(plain, "wave_values", R"({"signals": "TOP.clk"})");
+  EXPECT_FALSE(r.ok);
+  EXPECT_THAT(r.content, HasSubstr("no waveform"));
 }
 
 TEST_F(DiagnosticToolsTest, CannotStartWithoutAnyDirectoryOfTheFailedTask) {  // REQ-FAIL-7

@@ -1,5 +1,5 @@
 #pragma once
-// The five methods of the "diagnostics" tool (diagnostic_tools.h), one file each. A method
+// The methods of the "diagnostics" tool (diagnostic_tools.h), one file each. A method
 // reads its arguments, may throw Refusal or ToolArgumentError (the tool's call() turns
 // either into an ok=false result), and touches nothing but `state`'s places, read-only.
 
@@ -19,5 +19,9 @@ llm::ToolCallResult read_file(const State& state, const ToolArguments& args);
 llm::ToolCallResult compare_transcript(const State& state, const ToolArguments& args);
 // symbols.cc: the program's symbols (objdump) beside the run's symbol.tbl.
 llm::ToolCallResult symbols(const State& state, const ToolArguments& args);
+// waveform.cc: the scopes and signals of the failed workload's waveform, and the values
+// of named signals over a window of it.
+llm::ToolCallResult wave_signals(const State& state, const ToolArguments& args);
+llm::ToolCallResult wave_values(const State& state, const ToolArguments& args);
 
 }  // namespace mace::tools::diagnostics

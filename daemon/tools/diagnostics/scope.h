@@ -56,6 +56,10 @@ struct State {
   std::map<std::string, std::string> objdump_env;
   std::chrono::milliseconds objdump_timeout{20000};
   std::chrono::milliseconds call_time_limit{30000};
+  // The failed workload's waveform (a VCD) and the workload's name; empty: none, and the
+  // wave_* methods say so.
+  std::filesystem::path waveform;
+  std::string waveform_workload;
 
   Deadline deadline() const { return Deadline{Clock::now() + call_time_limit}; }
 
