@@ -57,6 +57,7 @@ kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced,
   // The run-wide lists come with the first page only.
   if (first.hasFailureGroups()) out.setFailureGroups(first.getFailureGroups());
   if (first.hasCoverage()) out.setCoverage(first.getCoverage());
+  if (first.hasWaveforms()) out.setWaveforms(first.getWaveforms());
   auto out_tasks = out.initTasks(tasks);
   auto out_diagnoses = out.initDiagnoses(diagnoses);
   auto out_builds = out.initNarrowingBuilds(builds);

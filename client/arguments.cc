@@ -1,5 +1,7 @@
 #include "arguments.h"
 
+#include <iostream>
+
 namespace mace::client {
 
 std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
@@ -47,6 +49,16 @@ std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
     }
   }
   return out;
+}
+
+std::optional<uint32_t> iteration_option(const Arguments& args) {
+  const auto n = args.value("--iteration");
+  if (!n) return 0;
+  if (n->empty() || n->size() > 6 || n->find_first_not_of("0123456789") != std::string::npos || *n == "0") {
+    std::cerr << "mace: --iteration: must be a whole number from 1, got \"" << *n << "\"\n";
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(std::stoul(*n));
 }
 
 }  // namespace mace::client

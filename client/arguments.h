@@ -2,6 +2,7 @@
 // The command line after global options: positional words and --flags, checked against
 // what a command accepts so a mistyped flag is an error, not ignored.
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -43,5 +44,9 @@ struct ArgumentError {
 // Parses `args`; on a problem returns nullopt and sets `error`.
 std::optional<Arguments> parse_arguments(const std::vector<std::string>& args,
                                          const ArgumentSpec& spec, ArgumentError& error);
+
+// --iteration N of `args`: 0 when it is not given; nullopt, having said why on standard
+// error, when it is not a whole number from 1.
+std::optional<uint32_t> iteration_option(const Arguments& args);
 
 }  // namespace mace::client

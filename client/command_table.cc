@@ -85,6 +85,15 @@ const std::vector<CommandInfo> kCommands = {
      "with the recorded ones: exit 0 reproduced, 1 not, 2 could not be set up. --json: the\n"
      "facts instead (command lines, environments, edits, inputs, verdict, versions).\n",
      cmd_repro, {{}, {"--iteration", "--task", "--workload", "-o"}}},
+    {"wave", "RUN [--iteration N] [--task T] [--workload W] [-o FILE]",
+     "the waveform of a failed workload's last cycles, as a VCD",
+     "Writes the waveform maced traced around a failure (docs/failures.md) as a plain VCD that\n"
+     "GTKWave or Surfer opens: the failed task's deciding workload simulated again on a traced\n"
+     "model, the cycles before the time it failed at. The newest waveform of the run unless\n"
+     "--iteration, --task and --workload say which; -o FILE (default WORKLOAD.vcd, never over\n"
+     "an existing file; - for standard output). `mace status RUN` lists the run's waveforms,\n"
+     "or why a failure has none. --json: the file written and what it covers.\n",
+     cmd_wave, {{}, {"--iteration", "--task", "--workload", "-o"}}},
     {"failures", "[--since WHEN] [--core CORE] [--max-runs N]", "failure signatures across your runs, most frequent first",
      "Groups every workload that did not pass, in every run you may read (yours; every run\n"
      "for maced's administrators), by failure signature (the verdict and error line with its\n"

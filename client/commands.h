@@ -45,6 +45,7 @@ int cmd_compare(const GlobalOptions& global, const Arguments& args);
 
 // `mace repro RUN`: a script that reruns a recorded simulation (repro_command.cc).
 int cmd_repro(const GlobalOptions& global, const Arguments& args);
+int cmd_wave(const GlobalOptions& global, const Arguments& args);
 // `mace failures`: failure signatures across runs (failures_command.cc).
 int cmd_failures(const GlobalOptions& global, const Arguments& args);
 // `mace report RUN -o FILE.html` (report_command.cc).

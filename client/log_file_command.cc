@@ -55,6 +55,7 @@ int list_log_files(const GlobalOptions& global, const std::string& run_id) {
       const std::string kind = f.getKind().cStr();
       const std::string what = kind == "coverage_data"     ? "merged coverage"
                                : kind == "coverage_source" ? "annotated " + std::string(f.getWorkload().cStr())
+                               : kind == "waveform"        ? "waveform of " + std::string(f.getWorkload().cStr())
                                : f.getWorkload().size()    ? "sim.log " + std::string(f.getWorkload().cStr())
                                                            : "build log";
       if (global.json) {

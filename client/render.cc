@@ -15,6 +15,7 @@
 #include "core/run_environment_record.h"
 #include "run_designs.h"
 #include "tile_figures_text.h"
+#include "waveform_text.h"
 
 namespace mace::client {
 namespace {
@@ -170,6 +171,7 @@ void write_run_detail_fields(JsonWriter& w, api::RunDetail::Reader run) {
   write_list(w, "narrowing_builds", run.getNarrowingBuilds());
   write_list(w, "failure_groups", run.getFailureGroups());
   write_list(w, "coverage", run.getCoverage());
+  write_list(w, "waveforms", run.getWaveforms());
   write_kept_json(w, "environment", run.getEnvironmentJson());
   // The run's own designs side by side, baseline first, when it built several.
   w.key("designs");
@@ -581,6 +583,10 @@ std::string human_run_detail(api::RunDetail::Reader detail) {
   out << human_environment(text(detail.getEnvironmentJson()));
   human_tasks(detail, out);
   human_failure_groups(detail, out);
+  if (detail.getWaveforms().size()) {
+    out << "waveforms  (GTKWave or Surfer opens them)\n";
+    for (auto v : detail.getWaveforms()) out << human_waveform(text(run.getRunId()), v);
+  }
   if (detail.getCoverage().size()) {
     out << "coverage   (mace logs " << text(run.getRunId()) << " --coverage)\n";
     for (auto c : detail.getCoverage()) out << human_coverage(c);

@@ -75,6 +75,7 @@ std::string log_place(api::LogFile::Reader f) {
   if (kind == "sim_log") return dir + "/sims/" + workload + "/sim.log";
   if (kind == "coverage_data") return dir + "/coverage/coverage.dat";
   if (kind == "coverage_source") return dir + "/coverage/annotated/" + workload;
+  if (kind == "waveform") return dir + "/sims/" + workload + "/wave.vcd";
   return dir + "/build.log";
 }
 

@@ -418,7 +418,8 @@ constexpr const char* kTail = R"html(</script>
   if (logs.length) {
     table(['iteration', 'task', 'what', 'log'], logs.map(function (l) {
       var what = l.kind === 'build_log' ? 'build log' : l.kind === 'sim_log' ? 'sim.log of ' + l.workload :
-                 l.kind === 'coverage_data' ? 'merged coverage' : 'annotated ' + l.workload;
+                 l.kind === 'coverage_data' ? 'merged coverage' :
+                 l.kind === 'waveform' ? 'waveform of ' + l.workload : 'annotated ' + l.workload;
       if (l.narrowing) what += ' (narrowing: ' + l.narrowing + ')';
       if (l.note) what += ' (' + l.note + ')';
       var name = l.href ? l.href.slice(l.href.indexOf('/') + 1) : '';

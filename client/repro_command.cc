@@ -97,14 +97,9 @@ int cmd_repro(const GlobalOptions& global, const Arguments& args) {
     std::cerr << "usage: mace repro RUN [--iteration N] [--task TASK] [--workload WORKLOAD] [-o FILE]\n";
     return kExitBadInput;
   }
-  uint32_t iteration = 0;
-  if (auto n = args.value("--iteration")) {
-    if (n->empty() || n->size() > 6 || n->find_first_not_of("0123456789") != std::string::npos || *n == "0") {
-      std::cerr << "mace: --iteration: must be a whole number from 1, got \"" << *n << "\"\n";
-      return kExitBadInput;
-    }
-    iteration = static_cast<uint32_t>(std::stoul(*n));
-  }
+  const std::optional<uint32_t> chosen_iteration = iteration_option(args);
+  if (!chosen_iteration) return kExitBadInput;
+  const uint32_t iteration = *chosen_iteration;
   const auto output = args.value("-o");
   if (output && output->empty()) {
     std::cerr << "mace: -o: needs a file name\n";

@@ -26,6 +26,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "waveform/wave_query.h"
 #include "support/checkout_files.h"
 #include "support/maced_instance.h"
 #include "support/real_checkout.h"
@@ -155,6 +156,34 @@ TEST_F(RealRegressionTest, AReproductionScriptRebuildsAndReproducesAFailureByHan
   std::error_code ignored;
   for (const auto& entry : fs::directory_iterator(root_ + "/build/manycore", ignored))
     if (entry.path().filename().string().rfind("repro_", 0) == 0) fs::remove_all(entry.path(), ignored);
+}
+
+// The waveform around a failure (docs/failures.md) on the real design: hello stopped at
+// 3000 cycles is simulated again on the traced model, and the VCD `mace wave` writes reads
+// as one, covers the cycles before the failure and gives a named signal's values there.
+TEST_F(RealRegressionTest, AFailuresWaveformIsAVcdOfTheCyclesBeforeItWithReadableSignals) {
+  const std::string id = run(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "a failure to look at", "workloads": ["hello"], "waveform_cycles": 2000,
+      "workload_args": {"hello": {"max_cycle": 3000}},
+      "budget": {"max_iterations": 1, "max_usd": 1.0, "max_wall_s": 3600}})");
+  const std::string human = maced_->mace({"status", id}).out;
+  std::cout << human;
+  EXPECT_THAT(human, HasSubstr("--workload hello -o hello.vcd"));
+  const std::string file = dir_.file("hello.vcd");
+  const auto wrote = maced_->mace({"wave", id, "-o", file});
+  ASSERT_EQ(wrote.exit_code, 0) << wrote.err;
+  const waveform::WaveSummary summary = waveform::summarise(file, std::chrono::minutes(1));
+  std::cout << "waveform: " << summary.signals << " signals, " << fs::file_size(file) << " bytes, times "
+            << summary.first_time.value_or(0) << " to " << summary.last_time.value_or(0) << "\n";
+  EXPECT_GT(summary.signals, 1000u);
+  EXPECT_EQ(summary.first_time, 1500250u - 2000 * 500);
+  EXPECT_GE(summary.last_time.value_or(0), 1500250u);
+  const waveform::ValuesAnswer values = waveform::signal_values(
+      file, {.paths = {"TOP.cmp_top.core_ref_clk"}, .from = 1490000, .to = 1500250, .max_changes = 10}, std::chrono::minutes(1));
+  ASSERT_EQ(values.signals.size(), 1u);
+  EXPECT_EQ(values.signals[0].changes.size(), 10u) << "the clock toggles in the window";
+  for (const auto& recent : waveform::changed_last(file, 6, 12, std::chrono::minutes(1)))
+    std::cout << "changed last: " << recent.path << " -> " << recent.value << " at " << recent.time << "\n";
 }
 
 TEST_F(RealRegressionTest, ACoverageRunReportsLinesPerTopModuleAndKeepsTheAnnotatedSource) {  // REQ-EXEC-6

@@ -31,7 +31,8 @@ class RegressionRunTest : public ::testing::Test {
   }
   std::string run(const std::string& extra) {
     dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
-        "objective": "the pico diag group", "workloads": ["add.S", "lw.S", "sw.S", "bne.S", "jal.S"])" +
+        "objective": "the pico diag group", "workloads": ["add.S", "lw.S", "sw.S", "bne.S", "jal.S"],
+        "waveform": false)" +
                                 extra + "}");
     auto submitted = maced_->mace({"submit", dir_.file("spec.json"), "--watch"});
     EXPECT_NE(submitted.exit_code, 0) << "the run must fail: " << submitted.out;

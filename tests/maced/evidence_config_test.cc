@@ -56,10 +56,17 @@ TEST(EvidenceConfig, EveryProblemIsNamedByItsPath) {
               ElementsAre("evidence.max_log_mb: must be at most evidence.max_mb (10), got 20"));
   EXPECT_THAT(errors_of(R"({"evidence": {"keep": 1}})"),
               ElementsAre("evidence.keep: unknown field; expected one of: path, max_mb, max_log_mb, "
-                          "keep_recent_hours, max_sim_output_mb, keep_run_dirs"));
+                          "keep_recent_hours, max_sim_output_mb, keep_run_dirs, waveform, waveform_cycles, "
+                          "max_waveform_mb"));
+  EXPECT_THAT(errors_of(R"({"evidence": {"waveform_cycles": 0}})"),
+              ElementsAre("evidence.waveform_cycles: must be an integer from 1 to 1000000 (cycles), got 0"));
+  EXPECT_THAT(errors_of(R"({"evidence": {"max_waveform_mb": 0}})"),
+              ElementsAre("evidence.max_waveform_mb: must be an integer from 1 to 1073741824 (MiB), got 0"));
+  EXPECT_THAT(errors_of(R"({"evidence": {"waveform": "no"}})"), ::testing::SizeIs(1));
   EXPECT_THAT(errors_of(R"({"evidence": 5})"),
               ElementsAre("evidence: must be an object with \"path\", \"max_mb\", \"max_log_mb\", "
-                          "\"keep_recent_hours\", \"max_sim_output_mb\" and \"keep_run_dirs\""));
+                          "\"keep_recent_hours\", \"max_sim_output_mb\", \"keep_run_dirs\", \"waveform\", "
+                          "\"waveform_cycles\" and \"max_waveform_mb\""));
 }
 
 TEST(EvidenceConfig, ASyntaxErrorInTheFileSaysItsLineAndColumn) {
