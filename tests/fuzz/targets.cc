@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
+#include <string>
 
 #include <simdjson.h>
 
@@ -16,6 +18,7 @@
 #include "llm/vertex_backend.h"
 #include "mcp/mcp_server.h"
 #include "openpiton/verdict.h"
+#include "waveform/wave_query.h"
 #include "os/text.h"
 #include "rpc_frames_target.h"
 
@@ -103,6 +106,39 @@ void check_verdict(std::string_view input) {
           std::string("verdict ") + std::string(openpiton::to_string(whole.verdict())) +
               " whole but " + std::string(openpiton::to_string(pieces.verdict())) + " in pieces");
   require(whole.marker_line() == pieces.marker_line(), "the marker line depends on the pieces");
+}
+
+// A waveform a failing design wrote (daemon/waveform/vcd.h): read within its limits or
+// refused as a WaveError, whatever the bytes; what changed last near the top keeps to its
+// count, and a value reads as people read it without throwing.
+void check_waveform(std::string_view input) {
+  const waveform::VcdLimits limits{.max_header_bytes = 1 << 16, .max_signals = 256, .max_line_bytes = 1 << 12,
+                                   .max_scope_depth = 16};
+  std::istringstream in{std::string(input)};
+  try {
+    waveform::VcdReader reader(in, "fuzz.vcd", limits);
+    require(reader.header().signals.size() <= limits.max_signals, "more signals than the limit");
+    std::size_t changes = 0;
+    std::uint64_t last = 0;
+    bool any = false;
+    reader.walk({.time = [&](std::uint64_t t) {
+                   require(!any || t >= last, "time went back without an error");
+                   last = t;
+                   any = true;
+                   return true;
+                 },
+                 .change = [&](std::string_view code, std::string_view value) {
+                   ++changes;
+                   for (std::size_t i : reader.header().by_code.count(std::string(code))
+                                            ? reader.header().by_code.at(std::string(code))
+                                            : std::vector<std::size_t>{})
+                     (void)waveform::readable_value(value, reader.header().signals[i].width);
+                 }},
+                std::chrono::steady_clock::now() + std::chrono::seconds(5));
+    const auto listing = waveform::list_signals(reader.header(), "TOP", "", 8);
+    require(listing.shown.size() <= 8 && listing.child_scopes.size() <= 8, "a listing past its bound");
+  } catch (const waveform::WaveError&) {
+  }
 }
 
 const auto kNoon = std::chrono::system_clock::time_point(std::chrono::hours(24 * 20000 + 12));
@@ -252,6 +288,12 @@ const std::vector<Target>& all_targets() {
        1 << 18,
        check_mcp},
       {"rpc_frames", rpc_frames_dictionary(), 1 << 16, check_rpc_frames},
+      {"waveform",
+       {"$scope module TOP $end\n", "$upscope $end\n", "$var wire 32 ! sig [31:0] $end\n",
+        "$var wire 1 \" clk $end\n", "$enddefinitions $end\n", "$timescale 1ps $end\n", "#250\n", "1\"\n",
+        "b0101 !\n", "bxz10 !\n", "$dumpvars\n"},
+       1 << 18,
+       check_waveform},
   };
   return targets;
 }
