@@ -89,6 +89,7 @@ struct RunSpec {
   monitors @22 :Bool = false;    # build with OpenPiton's monitors; each result has its tiles
   noWaveform @23 :Bool = false;  # JSON "waveform": false: no waveform of a failure is traced
   waveformCycles @24 :UInt32;    # cycles before a failure its waveform covers; 0: maced's
+  parallelWorkloads @25 :UInt32; # a task's gate workloads simulating side by side; 0: maced's
 }
 
 struct Design {

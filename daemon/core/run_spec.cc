@@ -455,6 +455,7 @@ FieldErrors validate_run_spec(const RunSpec& spec) {
   check_range(errors, "rtl_timeout", spec.rtl_timeout, kMaxCycles);
   check_range(errors, "max_cycle", spec.max_cycle, kMaxCycles);
   check_range(errors, "waveform_cycles", spec.waveform_cycles, kMaxWaveformCycles);
+  check_range(errors, "parallel_workloads", spec.parallel_workloads, kMaxParallelWorkloads);
   check_workload_args(spec, errors);
   check_core_descriptor(spec, errors);
   check_llm_choice(spec, errors);
@@ -529,6 +530,8 @@ std::string run_spec_to_json(const RunSpec& spec, bool pretty) {
   w.field("waveform", spec.waveform);
   w.key("waveform_cycles");
   spec.waveform_cycles ? w.value(*spec.waveform_cycles) : w.null();
+  w.key("parallel_workloads");
+  spec.parallel_workloads ? w.value(*spec.parallel_workloads) : w.null();
   w.field("rtl_timeout", spec.effective_rtl_timeout());
   w.key("max_cycle");
   spec.max_cycle ? w.value(*spec.max_cycle) : w.null();

@@ -92,6 +92,9 @@ struct RunSpec {
   // configuration) before the failure kept. Off here or in maced's configuration: none.
   bool waveform = true;
   std::optional<int64_t> waveform_cycles;
+  // The most gate workloads of one task simulating side by side (1: one after another);
+  // unset: maced's configuration, else the task's share of the machine's CPUs.
+  std::optional<int64_t> parallel_workloads;
   std::optional<int64_t> rtl_timeout;
   std::optional<int64_t> max_cycle;
   std::map<std::string, WorkloadArgs> workload_args;  // by program name

@@ -34,7 +34,7 @@ using FieldNames = std::span<const std::string_view>;
 // In the order run_spec_to_json writes them, which is also the order errors are listed.
 constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "monitors", "run_every_workload",
-    "waveform", "waveform_cycles", "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
+    "waveform", "waveform_cycles", "parallel_workloads", "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
     "tools", "replay", "designs", "sweep", "baseline"};
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
@@ -369,6 +369,9 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
   } else if (key == "waveform_cycles") {
     if (!value.is_null())
       spec_.waveform_cycles = read_integer(value, path, integer_range_rule(kMaxWaveformCycles));
+  } else if (key == "parallel_workloads") {
+    if (!value.is_null())
+      spec_.parallel_workloads = read_integer(value, path, integer_range_rule(kMaxParallelWorkloads));
   } else if (key == "rtl_timeout") {
     if (!value.is_null())
       spec_.rtl_timeout = read_integer(value, path, integer_range_rule(kMaxCycles));

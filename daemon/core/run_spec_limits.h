@@ -61,5 +61,7 @@ inline constexpr int64_t kMaxCycles = 2'147'483'647;
 // The most cycles a failure's waveform may cover (docs/failures.md): a million cycles of a
 // pico 1x1 design are about 1.2 GB of VCD before maced's size limit cuts it.
 inline constexpr int64_t kMaxWaveformCycles = 1'000'000;
+// The most gate workloads of one task a spec may simulate side by side.
+inline constexpr int64_t kMaxParallelWorkloads = 256;
 
 }  // namespace mace

@@ -27,6 +27,7 @@ std::atomic<int> builds_in_process{0};
 
 LocalBuildSlot::LocalBuildSlot() : under_way_(++builds_in_process) {}
 LocalBuildSlot::~LocalBuildSlot() { --builds_in_process; }
+int LocalBuildSlot::in_process() { return builds_in_process.load(); }
 
 int compile_jobs(const BuildShare& share) {
   int jobs = std::max(1, share.cpus);

@@ -40,6 +40,8 @@ class LocalBuildSlot {
   LocalBuildSlot& operator=(const LocalBuildSlot&) = delete;
   // This one included.
   int builds_under_way() const { return under_way_; }
+  // The builds under way in this process now.
+  static int in_process();
 
  private:
   int under_way_;

@@ -1,9 +1,11 @@
 #include "executor/local_executor.h"
 
+#include <algorithm>
 #include <thread>
 
 #include "executor/adapter_bridge.h"
 #include "executor/failure_waveform.h"
+#include "executor/gate_workloads.h"
 #include "executor/rtl_task.h"
 #include "executor/task_calls.h"
 #include "executor/unit_test_task.h"
@@ -131,7 +133,10 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
     outcome.evidence = {e.what()};
     return outcome;
   }
-  build_and_simulate(iteration, job, checkout, outcome.edits_hash, outcome);
+  // What is left of the run's wall-clock budget when the task was given to us (REQ-BUD-11):
+  // the build's limit is capped by it, and the waveform of a failure must end by then too.
+  const auto budget_end = std::chrono::steady_clock::now() + job.build_limit;
+  build_and_simulate(iteration, job, checkout, outcome.edits_hash, budget_end, outcome);
   if (auto report = applied.restore(); !report.ok())
     for (const auto& error : report.errors) outcome.evidence.push_back("restoring RTL edits: " + error);
   return outcome;
@@ -139,7 +144,9 @@ loop::TaskOutcome LocalExecutor::run_task(int iteration, const loop::TaskJob& jo
 
 void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
                                        const openpiton::Checkout& checkout,
-                                       const std::string& edits_hash, loop::TaskOutcome& outcome) {
+                                       const std::string& edits_hash,
+                                       std::chrono::steady_clock::time_point budget_end,
+                                       loop::TaskOutcome& outcome) {
   // REQ-REPLAY-1: each build and workload run is a call of its own, tagged by its site.
   const TaskCallSite site{iteration, job.task.id, job.narrowing};
   stage(iteration, job, TaskStage::building);
@@ -151,7 +158,7 @@ void LocalExecutor::build_and_simulate(int iteration, const loop::TaskJob& job,
     return;
   }
   stage(iteration, job, TaskStage::running);
-  simulate_gate(site, job, checkout, build.result.build_id, outcome);
+  simulate_gate(site, job, checkout, build.result.build_id, budget_end, outcome);
 }
 
 openpiton::BuildOptions LocalExecutor::build_options(const loop::TaskJob& job) const {
@@ -164,6 +171,17 @@ openpiton::BuildOptions LocalExecutor::build_options(const loop::TaskJob& job) c
   options.compiler_cache_dir = settings_.compiler_cache_dir;
   options.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
   return options;
+}
+
+std::size_t LocalExecutor::workloads_at_once() const {
+  const std::size_t cap = spec_.parallel_workloads ? static_cast<std::size_t>(*spec_.parallel_workloads)
+                                                   : settings_.parallel_workloads;
+  // On Slurm each simulation is a job of its own on the checkout's node; without a cap
+  // they go one at a time, as the partition's simulate resources were sized for.
+  if (settings_.build_share) return cap ? cap : 1;
+  const std::size_t share = static_cast<std::size_t>(
+      local_build_share(std::max(under_way_.load(), LocalBuildSlot::in_process())).cpus);
+  return cap ? std::min(cap, share) : share;
 }
 
 int LocalExecutor::compile_jobs_now(const LocalBuildSlot& slot) const {
@@ -252,6 +270,7 @@ openpiton::SimulationRequest LocalExecutor::simulation_request(const openpiton::
 
 void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob& job,
                                   const openpiton::Checkout& checkout, const std::string& build_id,
+                                  std::chrono::steady_clock::time_point budget_end,
                                   loop::TaskOutcome& outcome) {
   openpiton::SimulationRequest request = simulation_request(checkout, build_id);
   request.time_limit = job.run_limit;
@@ -271,7 +290,7 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
                                     run.cycles, run.error_line, run.excerpt, loop_tiles(run.tiles),
                                     run.argv, run.environment, loop_inputs(run.inputs), run.inputs.note});
         if (observer) observer->verdict(site, outcome.verdicts.back());
-      });
+      }, workloads_at_once());
   const openpiton::SimulationResult& simulated = gate.result;
   merge_coverage(site, job, checkout, build_id, simulated);
   outcome.passed = simulated.passed;
@@ -293,7 +312,7 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
     // A failure after the last run passed (no time left for the next workload, a cache
     // miss) is its own evidence, not that run's transcript.
     if (const openpiton::WorkloadRunResult* failed = openpiton::deciding_failure(simulated)) {
-      capture_waveform(site, job, checkout, *failed, outcome);
+      capture_waveform(site, job, checkout, *failed, budget_end, outcome);
       const auto& last = *failed;
       outcome.sim_log_tail = last.sim_log_tail;
       outcome.status_log = gate.status_log;
@@ -310,6 +329,7 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
 void LocalExecutor::capture_waveform(const TaskCallSite& site, const loop::TaskJob& job,
                                      const openpiton::Checkout& checkout,
                                      const openpiton::WorkloadRunResult& failed,
+                                     std::chrono::steady_clock::time_point budget_end,
                                      loop::TaskOutcome& outcome) const {
   // A narrowing rebuild asks whether its design passes; the task's own failure is traced.
   TaskObserver* observer = settings_.observer;
@@ -321,9 +341,12 @@ void LocalExecutor::capture_waveform(const TaskCallSite& site, const loop::TaskJ
   config.rtl_edits_hash = outcome.edits_hash;
   openpiton::SimulationRequest simulation = simulation_request(checkout, "");
   simulation.time_limit = job.run_limit;
+  simulation.deadline = budget_end;  // its time counts in the run's budget
   {
     const LocalBuildSlot slot;
     openpiton::BuildOptions options = build_options(job);
+    options.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::min<std::chrono::steady_clock::duration>(job.build_limit, budget_end - std::chrono::steady_clock::now()));
     options.max_parallelism = compile_jobs_now(slot);
     outcome.waveform = trace_failure({.checkout = checkout,
                                       .config = std::move(config),

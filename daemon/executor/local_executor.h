@@ -5,6 +5,7 @@
 // (REQ-EXEC-4): here, or as Slurm jobs on its node when the checkout's commands go through
 // a SlurmRunner (openpiton::Checkout's runner); nothing here changes for that.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <atomic>
@@ -61,6 +62,10 @@ struct ExecutorSettings {
   std::int64_t compiler_cache_max_mb = 0;
   // The largest file one simulation may write, in bytes; 0: no limit (openpiton/simulator.h).
   std::uint64_t max_sim_output_bytes = 0;
+  // The most gate workloads of one task simulating side by side (gate_workloads.h); 0: as
+  // many as the task's share of the machine's CPUs. The spec's parallel_workloads, when it
+  // sets one, comes first; on Slurm without either, 1.
+  std::size_t parallel_workloads = 0;
   // core generic: the descriptor's core (REQ-EXEC-20, REQ-VER-17); unset otherwise.
   std::optional<openpiton::GenericCore> generic = {};
 };
@@ -87,19 +92,23 @@ class LocalExecutor final {
   // workloads on it, filling `outcome` (REQ-VER-1..5): the steps below, in order.
   void build_and_simulate(int iteration, const loop::TaskJob& job,
                           const openpiton::Checkout& checkout, const std::string& edits_hash,
-                          loop::TaskOutcome& outcome);
+                          std::chrono::steady_clock::time_point budget_end, loop::TaskOutcome& outcome);
   // The task's model, built, reused or taken from the store, within this task's share of
   // the machine; the observer told of its progress, transcript and end.
   BuildCall build_model(const TaskCallSite& site, const loop::TaskJob& job,
                         const openpiton::Checkout& checkout, const std::string& edits_hash);
   // The options every build of `job` gets: its time, the cancel, the store and the cache.
   openpiton::BuildOptions build_options(const loop::TaskJob& job) const;
+  // How many of a task's gate workloads simulate side by side: the spec's or maced's cap,
+  // and at most the task's share of this machine's CPUs among the tasks and builds under way.
+  std::size_t workloads_at_once() const;
   // How many compile jobs a build holding `slot` may run now: its share of this machine.
   int compile_jobs_now(const LocalBuildSlot& slot) const;
   // The failed workload re-simulated with its waveform traced, when the run wants it.
   void capture_waveform(const TaskCallSite& site, const loop::TaskJob& job,
                         const openpiton::Checkout& checkout,
-                        const openpiton::WorkloadRunResult& failed, loop::TaskOutcome& outcome) const;
+                        const openpiton::WorkloadRunResult& failed,
+                        std::chrono::steady_clock::time_point budget_end, loop::TaskOutcome& outcome) const;
   // What the build says of the task: its figures, where its model came from, and why it
   // failed.
   void take_build(const BuildCall& build, loop::TaskOutcome& outcome) const;
@@ -110,7 +119,7 @@ class LocalExecutor final {
   // task failed when it did.
   void simulate_gate(const TaskCallSite& site, const loop::TaskJob& job,
                      const openpiton::Checkout& checkout, const std::string& build_id,
-                     loop::TaskOutcome& outcome);
+                     std::chrono::steady_clock::time_point budget_end, loop::TaskOutcome& outcome);
   // Merges the task's coverage over what it simulated and tells the observer (REQ-EXEC-6).
   void merge_coverage(const TaskCallSite& site, const loop::TaskJob& job,
                       const openpiton::Checkout& checkout, const std::string& build_id,

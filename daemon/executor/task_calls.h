@@ -6,7 +6,6 @@
 // wraps any TaskCalls with the cache.
 
 #include <cstddef>
-#include <functional>
 #include <string>
 
 #include "openpiton/build_config.h"
@@ -59,15 +58,6 @@ class DirectTaskCalls final : public TaskCalls {
   WorkloadCall run_workload(const TaskCallSite& site, std::size_t index,
                             const openpiton::SimulationRequest& request) override;
 };
-
-// The gate workloads of `request` one call each, in order, stopping at the first that
-// does not pass (REQ-VER-1), or going on past it with request.run_every_workload: what
-// openpiton::simulate_workloads does in one call. The failure and the status log are
-// those of openpiton::deciding_failure's run (the last run's when all passed). `on_run`, when set, hears each run as soon as it has been
-// judged, before the next one starts.
-WorkloadCall run_gate_workloads(
-    TaskCalls& calls, const TaskCallSite& site, const openpiton::SimulationRequest& request,
-    const std::function<void(const openpiton::WorkloadRunResult& run)>& on_run = {});
 
 inline constexpr std::size_t kStatusLogTailBytes = 16 * 1024;
 

@@ -1,5 +1,7 @@
 #include "maced/executor_config.h"
 
+#include "core/run_spec_limits.h"
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -9,6 +11,7 @@
 namespace mace {
 namespace {
 
+using config_fields::integer_field;
 using config_fields::limit_field;
 using config_fields::object_with_keys;
 using config_fields::shown;
@@ -244,11 +247,14 @@ std::string slurm_node_problem(std::string_view node) {
 
 void read_executor(element value, ExecutorConfig& executor, FieldErrors& errors) {
   const auto executor_object =
-      object_with_keys(value, "executor", {"kind", "slurm", "dispatch", "infrastructure_retries"},
+      object_with_keys(value, "executor", {"kind", "slurm", "dispatch", "infrastructure_retries", "parallel_workloads"},
                        errors, "with \"kind\" (\"local\" or \"slurm\")");
   if (!executor_object) return;
   const object obj = *executor_object;
   read_dispatch(obj, executor, errors);
+  if (auto n = integer_field(obj, "parallel_workloads", "executor.parallel_workloads", executor.parallel_workloads,
+                             0, kMaxParallelWorkloads, "workloads", errors))
+    executor.parallel_workloads = *n;
   if (auto kind = string_field(obj, "kind", "executor.kind", errors)) {
     if (*kind == "local")
       executor.kind = ExecutorConfig::Kind::local;

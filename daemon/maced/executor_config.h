@@ -16,11 +16,14 @@
 // `dispatch` is how a level's tasks go onto the checkouts when a run spec does not say
 // ("queue", the default, or "batches"; core/dispatch.h); `infrastructure_retries` how often
 // one task lost to the infrastructure (its node failed) runs again on another checkout
-// before its run ends (0 to 20, default 3).
+// before its run ends (0 to 20, default 3). `parallel_workloads` is the most gate workloads
+// of one task simulating side by side when a spec does not say (0, the default: the task's
+// share of the machine's CPUs; 1: one after another, as before).
 //
 // With Slurm, every checkout names its node (`checkouts[i].node`), which must be a Slurm
 // node name; the checkout's path must be the same on that node and on maced's machine.
 
+#include <cstdint>
 #include <string_view>
 
 #include <simdjson.h>
@@ -36,6 +39,7 @@ struct ExecutorConfig {
   Kind kind = Kind::local;
   Dispatch dispatch = Dispatch::queue;
   int infrastructure_retries = 3;
+  std::int64_t parallel_workloads = 0;
   // When kind is slurm. maced sets `instance` itself at start (from its state directory).
   slurm::SlurmSettings slurm;
 };

@@ -81,6 +81,7 @@ run::RunSettings run_settings(const MacedConfig& config, const MacedOptions& opt
   settings.retry = llm::RetryPolicy::from_environment(llm::process_environment());
   settings.dispatch = config.executor.dispatch;
   settings.infrastructure_retries = config.executor.infrastructure_retries;
+  settings.parallel_workloads = static_cast<std::size_t>(config.executor.parallel_workloads);
   // Under Slurm the compiles run on the checkouts' nodes, which need not see maced's state
   // directory: there only a configured (shared) path is used.
   const bool on_slurm = config.executor.kind == ExecutorConfig::Kind::slurm;

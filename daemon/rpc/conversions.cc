@@ -594,6 +594,7 @@ SpecParseResult from_wire(api::RunSpec::Reader in) {
   w.field("run_every_workload", in.getRunEveryWorkload());
   w.field("waveform", !in.getNoWaveform());
   if (in.getWaveformCycles() != 0) w.field("waveform_cycles", in.getWaveformCycles());
+  if (in.getParallelWorkloads() != 0) w.field("parallel_workloads", in.getParallelWorkloads());
   // Zero means "not set" on the wire; leaving the field out gives the JSON form's default.
   if (in.getRtlTimeout() != 0) w.field("rtl_timeout", in.getRtlTimeout());
   if (in.getMaxCycle() != 0) w.field("max_cycle", in.getMaxCycle());

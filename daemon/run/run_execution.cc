@@ -326,6 +326,7 @@ class Run {
     s.compiler_cache_dir = settings_.compiler_cache_dir;
     s.compiler_cache_max_mb = settings_.compiler_cache_max_mb;
     s.max_sim_output_bytes = settings_.max_sim_output_bytes;
+    s.parallel_workloads = settings_.parallel_workloads;
     // An evaluation measures its methods' time and cost: a waveform would be the harness's.
     if (settings_.waveform && spec_.waveform && !eval_job_) {
       s.waveform = *settings_.waveform;

@@ -68,6 +68,9 @@ struct RunSettings {
   // The waveform around a failure (executor/failure_waveform.h); unset: maced's
   // configuration turned it off. A spec's "waveform": false turns it off for its run.
   std::optional<executor::WaveformSettings> waveform;
+  // The most gate workloads of one task simulating side by side; 0: the task's share of the
+  // machine (executor/gate_workloads.h).
+  std::size_t parallel_workloads = 0;
   // How a level's tasks go onto the checkouts when a spec does not say (`executor.dispatch`
   // in maced's configuration), and how often a task lost to the infrastructure runs again.
   Dispatch dispatch = Dispatch::queue;

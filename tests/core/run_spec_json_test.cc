@@ -24,7 +24,7 @@ using testing::StartsWith;
 
 constexpr std::string_view kCoreRule = "must be one of ariane, sparc, pico, generic";
 constexpr std::string_view kTopLevelFieldList =
-    "core, mesh, workloads, objective, budget, coverage, monitors, run_every_workload, waveform, waveform_cycles, rtl_timeout, "
+    "core, mesh, workloads, objective, budget, coverage, monitors, run_every_workload, waveform, waveform_cycles, parallel_workloads, rtl_timeout, "
     "max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, dispatch, tools, replay, "
     "designs, sweep, baseline";
 
@@ -754,7 +754,7 @@ TEST(ParseRunSpec, RejectsUnknownTopLevelFieldListingTheKnownOnes) {
               ElementsAre(FieldError{"cores", "unknown field; expected one of: " + std::string(kTopLevelFieldList)}));
   EXPECT_EQ(errors_for(spec_json(R"("cores":"sparc")"))[0].to_string(),
             "cores: unknown field; expected one of: core, mesh, workloads, objective, budget, coverage, "
-            "monitors, run_every_workload, waveform, waveform_cycles, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
+            "monitors, run_every_workload, waveform, waveform_cycles, parallel_workloads, rtl_timeout, max_cycle, workload_args, core_descriptor, options, backend, model, checkouts, "
             "dispatch, tools, replay, designs, sweep, baseline");
 }
 
@@ -805,6 +805,7 @@ TEST(ParseRunSpec, ReportsEveryErrorInFieldOrder) {
     "coverage": "yes",
     "waveform": 1,
     "waveform_cycles": 0,
+    "parallel_workloads": 0,
     "rtl_timeout": -1,
     "max_cycle": 0,
     "workload_args": {"zz": {"finish_mask": "q"}, "hello": {"options": ["v"]}},
@@ -828,6 +829,7 @@ TEST(ParseRunSpec, ReportsEveryErrorInFieldOrder) {
           FieldError{"coverage", R"(must be true or false, got "yes")"},
           FieldError{"waveform", "must be true or false, got 1"},
           FieldError{"waveform_cycles", "must be an integer from 1 to 1000000, got 0"},
+          FieldError{"parallel_workloads", "must be an integer from 1 to 256, got 0"},
           FieldError{"rtl_timeout", "must be an integer from 1 to 2147483647, got -1"},
           FieldError{"max_cycle", "must be an integer from 1 to 2147483647, got 0"},
           FieldError{"workload_args.hello.options[0]",

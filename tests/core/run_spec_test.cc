@@ -302,7 +302,7 @@ TEST(RunSpecToJson, WritesEveryFieldWithDefaultsInOrder) {
   EXPECT_EQ(run_spec_to_json(valid_spec()),
             R"({"core":"ariane","mesh":[1,1],"workloads":["hello"],"objective":"boot linux",)"
             R"("budget":{"max_iterations":10,"max_usd":20.0,"max_wall_s":3600},"coverage":false,)"
-            R"("monitors":false,"run_every_workload":false,"waveform":true,"waveform_cycles":null,"rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
+            R"("monitors":false,"run_every_workload":false,"waveform":true,"waveform_cycles":null,"parallel_workloads":null,"rtl_timeout":1000000,"max_cycle":null,"workload_args":{},"core_descriptor":null,)"
             R"("options":{"rtl_edits":false,"fast_path":true,"task_prompts":false,"build_only":false},)"
             R"("backend":null,"model":null,"checkouts":null,"dispatch":null,"tools":[],)"
             R"("replay":{"cache":null,"bypass":[],"from":null},"designs":[],"sweep":{},"baseline":true})");
@@ -319,6 +319,7 @@ TEST(RunSpecToJson, WritesSetFields) {
   spec.run_every_workload = true;
   spec.waveform = false;
   spec.waveform_cycles = 300;
+  spec.parallel_workloads = 3;
   spec.rtl_timeout = 77;
   spec.max_cycle = 88;
   spec.workload_args["mul"] = {"f0", {"-fast_boot"}, 5, 6};
@@ -335,7 +336,7 @@ TEST(RunSpecToJson, WritesSetFields) {
       run_spec_to_json(spec),
       R"({"core":"generic","mesh":[2,3],"workloads":["hello","mul"],"objective":"boot linux",)"
       R"("budget":{"max_iterations":4,"max_usd":0.5,"max_wall_s":60},"coverage":true,)"
-      R"("monitors":false,"run_every_workload":true,"waveform":false,"waveform_cycles":300,"rtl_timeout":77,"max_cycle":88,)"
+      R"("monitors":false,"run_every_workload":true,"waveform":false,"waveform_cycles":300,"parallel_workloads":3,"rtl_timeout":77,"max_cycle":88,)"
       R"("workload_args":{"hello":{"finish_mask":null,"rtl_timeout":null,"max_cycle":null,)"
       R"("options":[]},"mul":{"finish_mask":"f0","rtl_timeout":5,"max_cycle":6,)"
       R"("options":["-fast_boot"]}},)"

@@ -1,11 +1,15 @@
 // run_gate_workloads: one call per gate workload, stopping at the first failure unless the
-// run asked for every workload (run_every_workload), and what the task then reports.
+// run asked for every workload (run_every_workload), and what the task then reports; side
+// by side, the same outcome whatever order the simulations end in.
 
 #include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
+#include <chrono>
 #include <map>
+#include <mutex>
+#include <thread>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,7 +17,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "executor/task_calls.h"
+#include "executor/gate_workloads.h"
+#include "os/cancel_token.h"
 
 namespace mace::executor {
 namespace {
@@ -120,6 +125,148 @@ TEST_F(GateWorkloadsTest, EveryPassIsAPassWithTheLastStatusLog) {
   const WorkloadCall all = run();
   EXPECT_TRUE(all.result.passed);
   EXPECT_EQ(all.status_log, "Diag: d pass");
+}
+
+// Scripted as ScriptedCalls, from several threads at once: each workload takes the time the
+// test gives it (or until its cancel token fires: then it is a cancelled run), and the
+// calls record when they started and how many ran at once.
+class TimedCalls final : public TaskCalls {
+ public:
+  std::map<std::string, std::string> outcome;
+  std::map<std::string, int> millis;  // how long each takes; default 0
+  std::vector<std::string> started, cancelled;
+  int at_once = 0, most_at_once = 0;
+
+  BuildCall build(const TaskCallSite&, const openpiton::Checkout&, const openpiton::BuildConfig&,
+                  const openpiton::BuildOptions&) override {
+    return {};
+  }
+  WorkloadCall run_workload(const TaskCallSite&, std::size_t, const openpiton::SimulationRequest& request) override {
+    const std::string w = request.workloads.front();
+    {
+      std::lock_guard lock(mutex_);
+      started.push_back(w);
+      most_at_once = std::max(most_at_once, ++at_once);
+    }
+    const int ms = millis.count(w) ? millis.at(w) : 0;
+    const bool stopped = request.cancel && request.cancel->wait_for(std::chrono::milliseconds(ms));
+    WorkloadCall call;
+    openpiton::WorkloadRunResult run;
+    run.workload = w;
+    std::lock_guard lock(mutex_);
+    --at_once;
+    const std::string o = stopped ? "cancelled" : outcome.count(w) ? outcome.at(w) : "pass";
+    if (stopped) cancelled.push_back(w);
+    run.passed = o == "pass";
+    run.cancelled = stopped;
+    run.verdict = run.passed ? openpiton::Verdict::pass : openpiton::Verdict::fail;
+    call.result.runs.push_back(run);
+    call.result.passed = run.passed;
+    call.status_log = "Diag: " + w + " " + o;
+    if (!run.passed) {
+      call.result.failure_reason = stopped ? openpiton::Failure::cancelled : openpiton::Failure::workload_failed;
+      call.result.failure_detail = w + " " + o;
+    }
+    return call;
+  }
+
+ private:
+  std::mutex mutex_;
+};
+
+class SideBySideTest : public ::testing::Test {
+ protected:
+  ~SideBySideTest() override { std::filesystem::remove_all(root); }
+  std::vector<std::string> reported;
+  WorkloadCall run(std::size_t at_once) {
+    return run_gate_workloads(calls, {1, "t"}, request,
+                              [this](const openpiton::WorkloadRunResult& r) { reported.push_back(r.workload); },
+                              at_once);
+  }
+  std::filesystem::path root = minimal_checkout();
+  TimedCalls calls;
+  os::CancelToken run_cancel;
+  openpiton::Checkout checkout{root};
+  openpiton::SimulationRequest request{.checkout = checkout, .build_id = "b", .workloads = {"a", "b", "c", "d"},
+                                       .cancel = &run_cancel};
+};
+
+std::vector<std::string> workloads_of(const WorkloadCall& call) {
+  std::vector<std::string> out;
+  for (const auto& r : call.result.runs) out.push_back(r.workload);
+  return out;
+}
+
+// REQ-VER-1: a later workload that ends first does not change what is reported.
+TEST_F(SideBySideTest, ResultsAreTakenInTheSpecsOrderWhateverOrderTheyEnd) {
+  calls.millis = {{"a", 300}, {"b", 150}, {"c", 100}, {"d", 100}};
+  const WorkloadCall all = run(4);
+  EXPECT_TRUE(all.result.passed);
+  EXPECT_EQ(calls.most_at_once, 4);
+  EXPECT_THAT(reported, ElementsAre("a", "b", "c", "d"));
+  EXPECT_THAT(workloads_of(all), ElementsAre("a", "b", "c", "d"));
+  EXPECT_EQ(all.status_log, "Diag: d pass");
+}
+
+// REQ-VER-1: an earlier workload failing while later ones run: the later ones are stopped
+// and not reported; the failure is the earlier one's.
+TEST_F(SideBySideTest, AnEarlierFailureStopsTheLaterOnesAndOnlyItIsReported) {
+  calls.outcome = {{"b", "fail"}};
+  calls.millis = {{"b", 100}, {"c", 5000}, {"d", 5000}};
+  const auto started = std::chrono::steady_clock::now();
+  const WorkloadCall all = run(4);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(4)) << "c and d were stopped";
+  EXPECT_FALSE(all.result.passed);
+  EXPECT_EQ(all.result.failure_reason, openpiton::Failure::workload_failed);
+  EXPECT_EQ(all.result.failure_detail, "b fail");
+  EXPECT_THAT(reported, ElementsAre("a", "b"));
+  EXPECT_THAT(workloads_of(all), ElementsAre("a", "b"));
+  EXPECT_THAT(calls.cancelled, ::testing::UnorderedElementsAre("c", "d"));
+}
+
+// A later one that fails first while an earlier one still runs: the earlier one's pass is
+// reported, then the later failure decides.
+TEST_F(SideBySideTest, ALaterFailureEndingFirstWaitsForTheEarlierVerdicts) {
+  calls.outcome = {{"c", "fail"}};
+  calls.millis = {{"a", 200}, {"d", 5000}};
+  const WorkloadCall all = run(4);
+  EXPECT_THAT(reported, ElementsAre("a", "b", "c"));
+  EXPECT_EQ(all.result.failure_detail, "c fail");
+  EXPECT_THAT(calls.cancelled, ElementsAre("d"));
+}
+
+TEST_F(SideBySideTest, WithEveryWorkloadEveryVerdictIsReported) {
+  request.run_every_workload = true;
+  calls.outcome = {{"a", "fail"}, {"c", "fail"}};
+  calls.millis = {{"a", 100}};
+  const WorkloadCall all = run(2);
+  EXPECT_LE(calls.most_at_once, 2);
+  EXPECT_THAT(reported, ElementsAre("a", "b", "c", "d"));
+  EXPECT_EQ(all.result.failure_detail, "a fail") << "the first failure decides";
+  EXPECT_TRUE(calls.cancelled.empty());
+}
+
+TEST_F(SideBySideTest, TheRunsCancelStopsEverySimulationUnderWay) {
+  calls.millis = {{"a", 5000}, {"b", 5000}, {"c", 5000}, {"d", 5000}};
+  std::thread canceller([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    run_cancel.cancel();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const WorkloadCall all = run(3);
+  canceller.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+  EXPECT_FALSE(all.result.passed);
+  EXPECT_EQ(all.result.failure_reason, openpiton::Failure::cancelled);
+  EXPECT_THAT(calls.started, ::testing::UnorderedElementsAre("a", "b", "c")) << "d never started";
+}
+
+TEST_F(SideBySideTest, OneAtATimeIsTheSerialLoop) {
+  calls.outcome = {{"b", "fail"}};
+  const WorkloadCall all = run(1);
+  EXPECT_EQ(calls.most_at_once, 1);
+  EXPECT_THAT(calls.started, ElementsAre("a", "b"));
+  EXPECT_EQ(all.result.failure_detail, "b fail");
 }
 
 }  // namespace

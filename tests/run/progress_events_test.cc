@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -32,12 +34,12 @@ class ProgressEventsTest : public ::testing::Test {
     settings_.workloads_dir = mace::testing::source_root() + "/workloads";
   }
 
-  std::string submit(const std::vector<std::string>& workloads) {
+  std::string submit(const std::vector<std::string>& workloads, const std::string& extra = "") {
     std::string list;
     for (const auto& w : workloads) list += (list.empty() ? "\"" : ", \"") + w + "\"";
     auto outcome = service_->submit_json(
         R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "objective": "run them",
-            "workloads": [)" + list + "]}",
+            "workloads": [)" + list + "]" + extra + "}",
         service::Caller{1000});
     EXPECT_THAT(outcome.errors, IsEmpty());
     return outcome.run_id;
@@ -73,13 +75,13 @@ class ProgressEventsTest : public ::testing::Test {
   os::CancelToken cancel_;
 };
 
-TEST_F(ProgressEventsTest, EachVerdictIsRecordedBeforeTheNextSimulationStarts) {
+TEST_F(ProgressEventsTest, OneAtATimeEachVerdictIsRecordedBeforeTheNextSimulationStarts) {
   std::vector<std::string> workloads;
   for (int i = 0; i < 6; ++i) {
     workloads.push_back("step" + std::to_string(i) + ".S");
     checkout_.write(kDiagDir + workloads.back(), checkout_.read(std::string(kDiagDir) + "add.S"));
   }
-  const std::string id = submit(workloads);
+  const std::string id = submit(workloads, R"(, "parallel_workloads": 1)");
   // For each verdict event, how many simulations had been started when it was recorded.
   std::vector<int> runs_started_at_verdict;
   std::size_t seen = 0;
@@ -95,6 +97,31 @@ TEST_F(ProgressEventsTest, EachVerdictIsRecordedBeforeTheNextSimulationStarts) {
     EXPECT_EQ(verdicts[i].workload, workloads[i]);
     EXPECT_EQ(verdicts[i].verdict, Verdict::pass);
   }
+}
+
+// Side by side, the verdicts are still recorded in the spec's order, each once it and every
+// one before it have been judged.
+TEST_F(ProgressEventsTest, SideBySideTheVerdictsAreRecordedInTheSpecsOrder) {
+  std::vector<std::string> workloads;
+  for (int i = 0; i < 6; ++i) {
+    workloads.push_back("step" + std::to_string(i) + ".S");
+    checkout_.write(kDiagDir + workloads.back(), checkout_.read(std::string(kDiagDir) + "add.S"));
+  }
+  checkout_.set_control("run_sleep", "0.2");
+  const std::string id = submit(workloads, R"(, "parallel_workloads": 3)");
+  std::vector<int> runs_started_at_verdict;
+  std::size_t seen = 0;
+  const RunEnding ending = execute(id, [&] {
+    auto verdicts = events(id, EventKind::verdict);
+    for (; seen < verdicts.size(); ++seen) runs_started_at_verdict.push_back(checkout_.invocations("run"));
+  });
+  ASSERT_EQ(ending.state, RunState::passed) << ending.reason;
+  ASSERT_EQ(runs_started_at_verdict.size(), workloads.size());
+  // At most three at once, and no more than the machine's CPUs (the task's share, alone).
+  const int at_once = std::min<int>(3, static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))));
+  EXPECT_GE(runs_started_at_verdict.front(), at_once) << "started side by side before the first verdict";
+  const auto verdicts = events(id, EventKind::verdict);
+  for (std::size_t i = 0; i < verdicts.size(); ++i) EXPECT_EQ(verdicts[i].workload, workloads[i]);
 }
 
 TEST_F(ProgressEventsTest, ABuildReportsEachObjectThenTheNextBuildGetsAnEstimate) {
