@@ -58,6 +58,7 @@ void LiveView::on_event(api::Event::Reader e) {
       if (!active_.count(key)) order_.push_back(key);
       Active& a = active_[key];
       a.stage = stage_name(stage);
+      a.running.clear();
       a.since_ms = e.getAtMs();
       break;
     }
@@ -75,8 +76,15 @@ void LiveView::on_event(api::Event::Reader e) {
       a.phase = message.substr(0, message.find(' '));
       break;
     }
+    case api::EventKind::WORKLOAD_STARTED:
+      if (active_.count(key)) active_[key].running.push_back(e.getWorkload().cStr());
+      break;
     case api::EventKind::VERDICT:
-      if (active_.count(key)) ++active_[key].verdicts;
+      if (active_.count(key)) {
+        Active& a = active_[key];
+        ++a.verdicts;
+        std::erase(a.running, std::string(e.getWorkload().cStr()));
+      }
       break;
     default:
       break;
@@ -102,9 +110,15 @@ std::vector<std::string> LiveView::lines(int64_t now_ms, std::size_t width) cons
         line += "  ~" + clock_text(a.estimate_left_ms - (now_ms - a.estimate_at_ms)) + " left";
     } else {
       line += clock_text(now_ms - a.since_ms);
-      if (a.stage == "running")
+      if (a.stage == "running") {
         line += "  " + std::to_string(a.verdicts) + (a.verdicts == 1 ? " workload" : " workloads") +
                 " judged";
+        // Several simulate at once (executor/gate_workloads.h): which, in the spec's order.
+        if (!a.running.empty()) {
+          line += "; running";
+          for (const auto& w : a.running) line += " " + terminal_text(w);
+        }
+      }
     }
     out.push_back(fit(std::move(line), width));
   }

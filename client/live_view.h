@@ -30,6 +30,7 @@ class LiveView {
     int64_t estimate_left_ms = -1, estimate_at_ms = 0;
     std::string phase;
     uint32_t verdicts = 0;
+    std::vector<std::string> running;  // workloads started and not yet judged, in order
   };
   std::string state_ = "…";
   std::map<std::pair<uint32_t, std::string>, Active> active_;

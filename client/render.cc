@@ -627,6 +627,9 @@ std::string human_event(api::Event::Reader e) {
       if (message.empty()) return line + stage;
       return line + (message.rfind(stage, 0) == 0 ? message : stage + "  " + message);
     }
+    case api::EventKind::WORKLOAD_STARTED:
+      return line + "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": started " +
+             text(e.getWorkload());
     case api::EventKind::VERDICT:
       line += "iter" + std::to_string(e.getIteration()) + " " + text(e.getTaskId()) + ": " +
               text(e.getWorkload()) + " " + verdict_name(e.getVerdict());

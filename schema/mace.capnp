@@ -407,6 +407,7 @@ enum EventKind {
   message @7;           # free text for people
   buildProgress @8;     # `taskId`'s build: `message` is its phase (verilating, compiling,
                         # linking), objectsDone of objectsTotal, elapsedMs, estimateLeftMs
+  workloadStarted @9;   # `taskId` started simulating `workload`; several may run at once
 }
 
 struct Event {

@@ -18,6 +18,8 @@ enum class EventKind {
   iteration_finished,
   message,
   build_progress,  // a build's phase and objects compiled, with elapsed time and estimate
+  workload_started,  // a task started simulating one gate workload (its verdict follows,
+                     // unless an earlier one's failure stopped it)
 };
 
 std::string_view to_string(EventKind kind);

@@ -63,6 +63,7 @@ std::string_view to_string(EventKind kind) {
     case EventKind::iteration_finished: return "iteration_finished";
     case EventKind::message: return "message";
     case EventKind::build_progress: return "build_progress";
+    case EventKind::workload_started: return "workload_started";
   }
   return "";
 }

@@ -34,6 +34,7 @@ api::EventKind to_wire(EventKind kind) {
     case EventKind::iteration_finished: return api::EventKind::ITERATION_FINISHED;
     case EventKind::message: return api::EventKind::MESSAGE;
     case EventKind::build_progress: return api::EventKind::BUILD_PROGRESS;
+    case EventKind::workload_started: return api::EventKind::WORKLOAD_STARTED;
   }
   throw std::logic_error("an event kind without a wire name");
 }

@@ -97,6 +97,16 @@ void ProgressEvents::build_finished(const executor::TaskCallSite& site,
   recorder_.with_store([&](store::Store& s) { s.record_build_time(record); });
 }
 
+void ProgressEvents::workload_started(const executor::TaskCallSite& site, const std::string& workload) {
+  if (!site.narrowing.empty()) return;
+  store::EventRecord e;
+  e.kind = EventKind::workload_started;
+  e.iteration = site.iteration;
+  e.task_id = site.task_id;
+  e.workload = workload;
+  recorder_.record(e);
+}
+
 void ProgressEvents::verdict(const executor::TaskCallSite& site, const loop::WorkloadVerdict& v) {
   if (!site.narrowing.empty()) return;
   char wall[32];

@@ -31,6 +31,8 @@ class ProgressEvents {
   void build_finished(const executor::TaskCallSite& site, const openpiton::BuildResult& build);
   // A narrowing rebuild's runs are not the task's verdicts: they are not reported.
   void verdict(const executor::TaskCallSite& site, const loop::WorkloadVerdict& verdict);
+  // A task's simulation of `workload` started (not a narrowing rebuild's).
+  void workload_started(const executor::TaskCallSite& site, const std::string& workload);
 
  private:
   struct RunningBuild {

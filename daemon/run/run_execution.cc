@@ -369,6 +369,7 @@ class Run {
     void log_started(const executor::TaskCallSite& site, const std::string& workload,
                      const std::filesystem::path& path) override {
       logs_.started(site, workload, path);
+      if (!workload.empty()) progress_.workload_started(site, workload);
     }
     void log_finished(const executor::TaskCallSite& site, const std::string& workload) override {
       logs_.finished(site, workload);

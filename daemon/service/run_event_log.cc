@@ -41,6 +41,9 @@ std::vector<RunLogLine> run_log(const std::vector<store::EventRecord>& events) {
       seen = false;
     }
   }
+  // A workload's start is for live views: its verdict line says it ran.
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (events[i].kind == EventKind::workload_started) keep[i] = false;
   std::vector<RunLogLine> lines;
   for (std::size_t i = 0; i < events.size(); ++i)
     if (keep[i]) lines.push_back({events[i].seq, events[i].at_ms, source_of(events[i]),

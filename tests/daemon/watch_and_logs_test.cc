@@ -63,7 +63,7 @@ class WatchAndLogsTest : public ::testing::Test {
 void expect_documented_event(simdjson::dom::object event, int64_t expected_seq) {
   static const std::set<std::string> kinds = {
       "submitted", "state_changed", "iteration_started", "level_started", "task_stage",
-      "verdict",   "iteration_finished", "message", "build_progress"};
+      "verdict",   "iteration_finished", "message", "build_progress", "workload_started"};
   static const std::set<std::string> known = {
       "seq",     "at_ms",   "kind",         "state",         "iteration",  "task_id",
       "stage",   "workload", "verdict",     "objects_done",  "objects_total", "elapsed_ms",
@@ -86,6 +86,10 @@ void expect_documented_event(simdjson::dom::object event, int64_t expected_seq) 
     EXPECT_TRUE(event["verdict"].is_string());
     EXPECT_TRUE(event["verdict_time"].is_null() || event["verdict_time"].is_int64());
     EXPECT_TRUE(event["cycles"].is_null() || event["cycles"].is_int64());
+  }
+  if (kind == "workload_started") {
+    EXPECT_TRUE(event["task_id"].is_string());
+    EXPECT_TRUE(event["workload"].is_string());
   }
   if (kind == "build_progress") {
     EXPECT_TRUE(event["task_id"].is_string());
