@@ -129,6 +129,26 @@ TEST_F(CrashTest, NothingOfARunSurvivesMacedKilledWithSigkill) {
   EXPECT_FALSE(alive(*keeper, keeper_start)) << "the keeper stays after its work is done";
 }
 
+// The same with simulations side by side: both hung simulations and their grandchildren
+// are gone two seconds after maced is killed.
+TEST_F(CrashTest, NothingOfSimulationsSideBySideSurvivesMacedKilledWithSigkill) {
+  checkout_.write("piton/verif/diag/assembly/riscv/pico/sub.S",
+                  checkout_.read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkout_.set_control("run", "hang");
+  start();
+  dir_.write("spec.json", R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "objective": "hang",
+      "workloads": ["add.S", "sub.S"], "parallel_workloads": 2})");
+  ASSERT_EQ(maced_->mace({"submit", dir_.file("spec.json")}).exit_code, 0);
+  ASSERT_TRUE(eventually([&] { return checkout_.recorded_pids().size() >= 4; }, std::chrono::seconds(30)))
+      << "the two hung simulations never recorded their processes";
+  std::map<pid_t, std::uint64_t> left;
+  for (pid_t pid : checkout_.recorded_pids())
+    if (auto info = proc_info(pid)) left[pid] = info->start;
+  kill_maced();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  for (const auto& [pid, start] : left) EXPECT_FALSE(alive(pid, start)) << "pid " << pid;
+}
+
 // A run's log is copied into its evidence when its build ends; a maced killed during the
 // build never did. The next maced keeps it for the run before any other run can write
 // there, and `mace logs` reads the run's own copy.

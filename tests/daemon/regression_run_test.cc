@@ -3,6 +3,8 @@
 // the others gave, and the run's failures come back grouped by signature in `mace status`
 // and its JSON. Without it the task stops at its first failure (REQ-VER-1).
 
+#include <regex>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -73,6 +75,24 @@ TEST_F(RegressionRunTest, EveryWorkloadRunsAndTheFailuresAreGroupedBySignature) 
                                    "  1 x maxcycles: N : Simulation -> (terminated by reaching max cycles = N)\n"
                                    "    iter1 build: jal.S\n"
                                    "    reproduce: mace repro " + id + " --iteration 1 --task build --workload jal.S -o repro.sh\n"));
+}
+
+// Side by side, with every workload: the same verdicts and cycles, in the same order, as
+// one at a time, whatever order the simulations end in (the later ones end first here).
+TEST_F(RegressionRunTest, SideBySideTheVerdictsAndCyclesAreTheSerialOnes) {
+  checkout_.set_control("run_sleep.add", "0.5");
+  const std::string serial = run(R"(, "run_every_workload": true, "parallel_workloads": 1)");
+  const std::string side_by_side = run(R"(, "run_every_workload": true, "parallel_workloads": 4)");
+  auto results = [&](const std::string& id) {
+    const std::string json = maced_->mace({"status", id, "--json"}).out;
+    const auto at = json.find("\"results\":");
+    return json.substr(at, json.find("\"waiting_for\"", at) - at);
+  };
+  std::string a = results(serial), b = results(side_by_side);
+  // Wall times differ; everything else is equal.
+  const std::regex wall(R"("wall_s":[0-9.e-]+)");
+  EXPECT_EQ(std::regex_replace(a, wall, ""), std::regex_replace(b, wall, ""));
+  EXPECT_THAT(b, HasSubstr(R"("workload":"add.S","verdict":"pass")"));
 }
 
 TEST_F(RegressionRunTest, WithoutItTheTaskStopsAtItsFirstFailure) {  // REQ-VER-1

@@ -149,6 +149,30 @@ TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
   EXPECT_EQ(wait_for(submit(spec_json())).exit_code, 0);
 }
 
+// Workloads side by side (executor/gate_workloads.h): a cancel while two simulations hang
+// at once stops both, their grandchildren included, and starts no third.
+TEST_F(RunTest, CancelStopsSimulationsSideBySideAndLeavesNoProcessBehind) {
+  for (const char* name : {"sub.S", "xor.S"})
+    checkout_.write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
+                    checkout_.read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkout_.set_control("run", "hang");
+  std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct", "objective": "hang",
+      "workloads": ["add.S", "sub.S", "xor.S"], "parallel_workloads": 2})");
+  // Each hang records its sleeping grandchild and sims: two simulations at once.
+  ASSERT_TRUE(eventually([&] { return checkout_.recorded_pids().size() >= 4; }, std::chrono::seconds(30)));
+  auto pids = checkout_.recorded_pids();
+  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
+  EXPECT_TRUE(eventually(
+      [&] {
+        for (pid_t pid : pids)
+          if (::kill(pid, 0) == 0) return false;
+        return true;
+      },
+      std::chrono::seconds(15)));
+  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  EXPECT_EQ(checkout_.invocations("run"), 2) << "the third never started";
+}
+
 // REQ-EXEC-2; REQ-EXEC-4: each run's builds and simulations happen in the checkout it
 // leased (the local executor: this machine holds both), and the task row names it.
 TEST(RunPool, TwoRunsShareAPoolOfTwoCheckoutsAtTheSameTime) {
