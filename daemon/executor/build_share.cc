@@ -1,5 +1,6 @@
 #include "executor/build_share.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +24,16 @@ std::int64_t machine_memory_mb() {
 
 std::atomic<int> builds_in_process{0};
 
+// The CPUs this process may run on: its affinity mask (what a cpuset, `taskset` or a
+// container allows), else the online ones.
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? static_cast<int>(online) : 1;
+}
+
 }  // namespace
 
 LocalBuildSlot::LocalBuildSlot() : under_way_(++builds_in_process) {}
@@ -38,8 +49,7 @@ int compile_jobs(const BuildShare& share) {
 
 BuildShare local_build_share(int concurrent_builds) {
   const int builds = std::max(1, concurrent_builds);
-  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  return {.cpus = std::max(1, static_cast<int>(cpus > 0 ? cpus : 1) / builds),
+  return {.cpus = std::max(1, usable_cpus() / builds),
           .memory_mb = machine_memory_mb() / builds};
 }
 

@@ -25,7 +25,8 @@ inline constexpr std::int64_t kMemoryPerCompileJobMb = 1024;
 // least 1.
 int compile_jobs(const BuildShare& share);
 
-// This machine divided between `concurrent_builds` builds: its online CPUs and its total
+// This machine divided between `concurrent_builds` builds: the CPUs maced may run on (its
+// affinity: a cpuset, `taskset`, a container's limit; else the online ones) and its total
 // memory (MemTotal), each divided evenly, rounded down, at least 1 CPU.
 BuildShare local_build_share(int concurrent_builds);
 
