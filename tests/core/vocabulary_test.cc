@@ -35,7 +35,7 @@ int round_trips(std::optional<Enum> (*parse)(std::string_view)) {
 TEST(VocabularyTest, EveryWordHasANameThatReadsBack) {
   EXPECT_EQ(round_trips<TaskKind>(task_kind_from_string), 4);
   EXPECT_EQ(round_trips<TaskStage>(task_stage_from_string), 8);
-  EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 9);
+  EXPECT_EQ(round_trips<EventKind>(event_kind_from_string), 10);
   EXPECT_EQ(round_trips<Verdict>(verdict_from_string), 5);
   EXPECT_EQ(round_trips<BuildOutcome>(build_outcome_from_string), 4);
   EXPECT_EQ(round_trips<FailureReason>(failure_reason_from_string), 29);

@@ -25,6 +25,13 @@ std::string spec_json(const std::string& extra = "") {
          extra + "}";
 }
 
+// Whether every one of `pids` has ended.
+bool none_alive(const std::vector<pid_t>& pids) {
+  for (pid_t pid : pids)
+    if (::kill(pid, 0) == 0) return false;
+  return true;
+}
+
 class RunTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -136,13 +143,7 @@ TEST_F(RunTest, CancelStopsABuildAndLeavesNoProcessBehind) {
                          std::chrono::seconds(20)));
   auto pids = checkout_.recorded_pids();
   ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
-  EXPECT_TRUE(eventually(
-      [&] {
-        for (pid_t pid : pids)
-          if (::kill(pid, 0) == 0) return false;
-        return true;
-      },
-      std::chrono::seconds(15)));
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(15)));
   EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
   // The checkout is free again for the next run.
   checkout_.clear_control();
@@ -162,13 +163,7 @@ TEST_F(RunTest, CancelStopsSimulationsSideBySideAndLeavesNoProcessBehind) {
   ASSERT_TRUE(eventually([&] { return checkout_.recorded_pids().size() >= 4; }, std::chrono::seconds(30)));
   auto pids = checkout_.recorded_pids();
   ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
-  EXPECT_TRUE(eventually(
-      [&] {
-        for (pid_t pid : pids)
-          if (::kill(pid, 0) == 0) return false;
-        return true;
-      },
-      std::chrono::seconds(15)));
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(15)));
   EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
   EXPECT_EQ(checkout_.invocations("run"), 2) << "the third never started";
 }

@@ -45,6 +45,25 @@ class ProgressEventsTest : public ::testing::Test {
     return outcome.run_id;
   }
 
+  // Six copies of add.S, step0.S .. step5.S.
+  std::vector<std::string> six_diags() {
+    std::vector<std::string> workloads;
+    for (int i = 0; i < 6; ++i) {
+      workloads.push_back("step" + std::to_string(i) + ".S");
+      checkout_.write(kDiagDir + workloads.back(), checkout_.read(std::string(kDiagDir) + "add.S"));
+    }
+    return workloads;
+  }
+  // Executes the run; for each verdict event, how many simulations had been started when it
+  // was recorded.
+  RunEnding execute_counting_starts(const std::string& id, std::vector<int>& runs_started_at_verdict) {
+    std::size_t seen = 0;
+    return execute(id, [&] {
+      auto verdicts = events(id, EventKind::verdict);
+      for (; seen < verdicts.size(); ++seen) runs_started_at_verdict.push_back(checkout_.invocations("run"));
+    });
+  }
+
   // Executes the run; `after_each_record` sees the store after every record the run makes.
   RunEnding execute(const std::string& run_id,
                     const std::function<void()>& after_each_record = [] {}) {
@@ -76,19 +95,10 @@ class ProgressEventsTest : public ::testing::Test {
 };
 
 TEST_F(ProgressEventsTest, OneAtATimeEachVerdictIsRecordedBeforeTheNextSimulationStarts) {
-  std::vector<std::string> workloads;
-  for (int i = 0; i < 6; ++i) {
-    workloads.push_back("step" + std::to_string(i) + ".S");
-    checkout_.write(kDiagDir + workloads.back(), checkout_.read(std::string(kDiagDir) + "add.S"));
-  }
+  const std::vector<std::string> workloads = six_diags();
   const std::string id = submit(workloads, R"(, "parallel_workloads": 1)");
-  // For each verdict event, how many simulations had been started when it was recorded.
   std::vector<int> runs_started_at_verdict;
-  std::size_t seen = 0;
-  const RunEnding ending = execute(id, [&] {
-    auto verdicts = events(id, EventKind::verdict);
-    for (; seen < verdicts.size(); ++seen) runs_started_at_verdict.push_back(checkout_.invocations("run"));
-  });
+  const RunEnding ending = execute_counting_starts(id, runs_started_at_verdict);
   ASSERT_EQ(ending.state, RunState::passed) << ending.reason;
   EXPECT_THAT(runs_started_at_verdict, ::testing::ElementsAre(1, 2, 3, 4, 5, 6));
   const auto verdicts = events(id, EventKind::verdict);
@@ -102,19 +112,11 @@ TEST_F(ProgressEventsTest, OneAtATimeEachVerdictIsRecordedBeforeTheNextSimulatio
 // Side by side, the verdicts are still recorded in the spec's order, each once it and every
 // one before it have been judged.
 TEST_F(ProgressEventsTest, SideBySideTheVerdictsAreRecordedInTheSpecsOrder) {
-  std::vector<std::string> workloads;
-  for (int i = 0; i < 6; ++i) {
-    workloads.push_back("step" + std::to_string(i) + ".S");
-    checkout_.write(kDiagDir + workloads.back(), checkout_.read(std::string(kDiagDir) + "add.S"));
-  }
+  const std::vector<std::string> workloads = six_diags();
   checkout_.set_control("run_sleep", "0.2");
   const std::string id = submit(workloads, R"(, "parallel_workloads": 3)");
   std::vector<int> runs_started_at_verdict;
-  std::size_t seen = 0;
-  const RunEnding ending = execute(id, [&] {
-    auto verdicts = events(id, EventKind::verdict);
-    for (; seen < verdicts.size(); ++seen) runs_started_at_verdict.push_back(checkout_.invocations("run"));
-  });
+  const RunEnding ending = execute_counting_starts(id, runs_started_at_verdict);
   ASSERT_EQ(ending.state, RunState::passed) << ending.reason;
   ASSERT_EQ(runs_started_at_verdict.size(), workloads.size());
   // At most three at once, and no more than the machine's CPUs (the task's share, alone).
