@@ -36,6 +36,19 @@ constexpr std::string_view kTopLevelFields[] = {
     "core", "mesh", "workloads", "objective", "budget", "coverage", "monitors", "run_every_workload",
     "waveform", "waveform_cycles", "parallel_workloads", "rtl_timeout", "max_cycle", "workload_args", "core_descriptor", "options", "backend", "model", "checkouts", "dispatch",
     "tools", "replay", "designs", "sweep", "baseline"};
+// The top-level fields that are true or false, and those that are an optional integer
+// from 1 to a limit (null: unset): one rule each, by table.
+constexpr std::pair<std::string_view, bool RunSpec::*> kBooleans[] = {{"coverage", &RunSpec::coverage},
+    {"monitors", &RunSpec::monitors}, {"run_every_workload", &RunSpec::run_every_workload},
+    {"waveform", &RunSpec::waveform}, {"baseline", &RunSpec::baseline}};
+struct OptionalInteger { std::string_view key; std::optional<int64_t> RunSpec::*member; int64_t most; };
+constexpr OptionalInteger kOptionalIntegers[] = {
+    {"waveform_cycles", &RunSpec::waveform_cycles, kMaxWaveformCycles},
+    {"parallel_workloads", &RunSpec::parallel_workloads, kMaxParallelWorkloads},
+    {"rtl_timeout", &RunSpec::rtl_timeout, kMaxCycles},
+    {"max_cycle", &RunSpec::max_cycle, kMaxCycles},
+    {"checkouts", &RunSpec::checkouts, kMaxCheckouts}};
+
 constexpr std::string_view kBudgetFields[] = {"max_iterations", "max_usd", "max_wall_s"};
 constexpr std::string_view kWorkloadArgsFields[] = {"finish_mask", "rtl_timeout", "max_cycle",
                                                     "options"};
@@ -347,6 +360,16 @@ void SpecReader::add_value_errors() {
 }
 
 void SpecReader::read_field(std::string_view key, element value, const std::string& path) {
+  for (const auto& [name, member] : kBooleans)
+    if (key == name) {
+      if (auto b = read_bool(value, path)) spec_.*member = *b;
+      return;
+    }
+  for (const OptionalInteger& field : kOptionalIntegers)
+    if (key == field.key) {
+      if (!value.is_null()) spec_.*field.member = read_integer(value, path, integer_range_rule(field.most));
+      return;
+    }
   if (key == "core") {
     read_core(value);
   } else if (key == "mesh") {
@@ -358,26 +381,6 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
       spec_.objective = std::move(*s);
   } else if (key == "budget") {
     read_budget(value);
-  } else if (key == "coverage") {
-    if (auto b = read_bool(value, path)) spec_.coverage = *b;
-  } else if (key == "monitors") {
-    if (auto b = read_bool(value, path)) spec_.monitors = *b;
-  } else if (key == "run_every_workload") {
-    if (auto b = read_bool(value, path)) spec_.run_every_workload = *b;
-  } else if (key == "waveform") {
-    if (auto b = read_bool(value, path)) spec_.waveform = *b;
-  } else if (key == "waveform_cycles") {
-    if (!value.is_null())
-      spec_.waveform_cycles = read_integer(value, path, integer_range_rule(kMaxWaveformCycles));
-  } else if (key == "parallel_workloads") {
-    if (!value.is_null())
-      spec_.parallel_workloads = read_integer(value, path, integer_range_rule(kMaxParallelWorkloads));
-  } else if (key == "rtl_timeout") {
-    if (!value.is_null())
-      spec_.rtl_timeout = read_integer(value, path, integer_range_rule(kMaxCycles));
-  } else if (key == "max_cycle") {
-    if (!value.is_null())
-      spec_.max_cycle = read_integer(value, path, integer_range_rule(kMaxCycles));
   } else if (key == "workload_args") {
     read_workload_args(value);
   } else if (key == "core_descriptor") {
@@ -392,9 +395,6 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
       spec_.backend = read_string(value, path, "must be one of " + joined(kBackendNames));
   } else if (key == "model") {
     if (!value.is_null()) spec_.model = read_string(value, path, kNonEmptyString);
-  } else if (key == "checkouts") {
-    if (!value.is_null())
-      spec_.checkouts = read_integer(value, path, integer_range_rule(kMaxCheckouts));
   } else if (key == "dispatch") {
     read_dispatch(value);
   } else if (key == "tools") {
@@ -405,8 +405,6 @@ void SpecReader::read_field(std::string_view key, element value, const std::stri
     read_designs(value);
   } else if (key == "sweep") {
     read_sweep(value);
-  } else if (key == "baseline") {
-    if (auto b = read_bool(value, path)) spec_.baseline = *b;
   }
 }
 
