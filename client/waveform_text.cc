@@ -3,17 +3,13 @@
 #include <cstdio>
 
 #include "capnp_text.h"
+#include "openpiton/sim_figures.h"
+#include "os/text.h"
 
 namespace mace::client {
 namespace {
 
-constexpr int64_t kTimePerCycle = 500;  // openpiton/sim_figures.h
-
-std::string size_text(uint64_t bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-  return buf;
-}
+constexpr int64_t kTimePerCycle = openpiton::kVerilatorTimePerCycle;
 
 }  // namespace
 
@@ -39,7 +35,7 @@ std::string human_waveform(const std::string& run_id, api::Waveform::Reader v) {
   out += "mace wave " + run_id + " --iteration " + std::to_string(v.getIteration()) + " --task " +
          text(v.getTaskId()) + " --workload " + text(v.getWorkload()) + " -o " + text(v.getWorkload()) + ".vcd\n";
   out += "    cycles " + std::to_string(v.getFromTime() / kTimePerCycle) + " to " +
-         std::to_string(v.getLastTime() / kTimePerCycle) + " (" + size_text(v.getBytes()) + ")";
+         std::to_string(v.getLastTime() / kTimePerCycle) + " (" + os::mib_text(v.getBytes()) + ")";
   if (text(v.getEndReason()) == "size") out += ", cut at the size limit before the failure";
   char cost[96];
   std::snprintf(cost, sizeof cost, "; the traced model %s in %.1f s, simulated in %.1f s",

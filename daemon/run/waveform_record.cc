@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "openpiton/sim_figures.h"
 #include "os/text.h"
 
 namespace mace::run {
@@ -13,7 +14,7 @@ std::string seconds_text(double s) {
   return text;
 }
 
-constexpr int64_t kTimePerCycle = 500;  // openpiton/sim_figures.h
+constexpr int64_t kTimePerCycle = openpiton::kVerilatorTimePerCycle;
 
 }  // namespace
 
