@@ -75,8 +75,9 @@ class GateResult {
 class SideBySide {
  public:
   SideBySide(TaskCalls& calls, const TaskCallSite& site, const openpiton::SimulationRequest& request,
-             std::size_t at_once)
-      : calls_(calls), site_(site), request_(request), at_once_(std::max<std::size_t>(1, at_once)),
+             const SideBySideLimit& limit)
+      : calls_(calls), site_(site), request_(request), limit_(limit),
+        at_once_(std::max<std::size_t>(1, limit.at_once)), footprint_(limit.footprint_bytes),
         flights_(request.workloads.size()) {}
 
   ~SideBySide() { stop_from(0); }
@@ -93,7 +94,9 @@ class SideBySide {
       if (flights_[i].ended) break;
       // A cancelled run starts nothing new but the workload it waits for, which then says so.
       const bool cancelled = request_.cancel && request_.cancel->cancelled();
-      while (running_ < at_once_ && next_ < flights_.size() && (!cancelled || next_ <= i)) launch(next_++);
+      while (running_ < simulations_at_once(limit_, footprint_) && next_ < flights_.size() &&
+             (!cancelled || next_ <= i))
+        launch(next_++);
       ended_.wait_for(lock, 100ms);
       // The run's cancel reaches every simulation under way through its own token.
       if (request_.cancel && request_.cancel->cancelled())
@@ -153,6 +156,8 @@ class SideBySide {
         flights_[i].call = std::move(call);
         flights_[i].error = error;
         flights_[i].ended = true;
+        for (const auto& run : flights_[i].call.result.runs)
+          footprint_ = std::max(footprint_, run.peak_rss_bytes);
         --running_;
       }
       ended_.notify_all();
@@ -162,7 +167,9 @@ class SideBySide {
   TaskCalls& calls_;
   const TaskCallSite& site_;
   const openpiton::SimulationRequest& request_;
+  const SideBySideLimit limit_;
   const std::size_t at_once_;
+  std::int64_t footprint_;  // the largest peak seen so far; guarded by mutex_
   std::mutex mutex_;
   std::condition_variable ended_;
   std::vector<Flight> flights_;
@@ -171,10 +178,17 @@ class SideBySide {
 
 }  // namespace
 
+std::size_t simulations_at_once(const SideBySideLimit& limit, std::int64_t footprint_bytes) {
+  const std::size_t most = std::max<std::size_t>(1, limit.at_once);
+  if (limit.memory_bytes <= 0 || footprint_bytes <= 0) return most;
+  const auto fit = static_cast<std::size_t>(std::max<std::int64_t>(1, limit.memory_bytes / footprint_bytes));
+  return std::min(most, fit);
+}
+
 WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
                                 const openpiton::SimulationRequest& request,
                                 const std::function<void(const openpiton::WorkloadRunResult& run)>& on_run,
-                                std::size_t at_once) {
+                                SideBySideLimit limit) {
   if (request.workloads.empty()) {
     WorkloadCall none;
     none.result.failure_reason = openpiton::Failure::no_workloads;
@@ -182,7 +196,7 @@ WorkloadCall run_gate_workloads(TaskCalls& calls, const TaskCallSite& site,
     return none;
   }
   GateResult gate(request.run_every_workload);
-  SideBySide flights(calls, site, request, at_once);
+  SideBySide flights(calls, site, request, limit);
   for (std::size_t i = 0; i < request.workloads.size(); ++i) {
     WorkloadCall call = flights.take(i);
     if (on_run)

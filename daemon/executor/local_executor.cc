@@ -6,6 +6,7 @@
 #include "executor/adapter_bridge.h"
 #include "executor/failure_waveform.h"
 #include "executor/gate_workloads.h"
+#include "executor/simulation_footprints.h"
 #include "executor/rtl_task.h"
 #include "executor/task_calls.h"
 #include "executor/unit_test_task.h"
@@ -173,15 +174,18 @@ openpiton::BuildOptions LocalExecutor::build_options(const loop::TaskJob& job) c
   return options;
 }
 
-std::size_t LocalExecutor::workloads_at_once() const {
+SideBySideLimit LocalExecutor::side_by_side_limit(const std::string& build_id) const {
   const std::size_t cap = spec_.parallel_workloads ? static_cast<std::size_t>(*spec_.parallel_workloads)
                                                    : settings_.parallel_workloads;
-  // On Slurm each simulation is a job of its own on the checkout's node; without a cap
-  // they go one at a time, as the partition's simulate resources were sized for.
-  if (settings_.build_share) return cap ? cap : 1;
-  const std::size_t share = static_cast<std::size_t>(
-      local_build_share(std::max(under_way_.load(), LocalBuildSlot::in_process())).cpus);
-  return cap ? std::min(cap, share) : share;
+  // On Slurm the task's workloads are steps of one allocation of that many simulate
+  // steps, each bounded by the memory its step asks for; without a cap, one at a time, as
+  // the partition's simulate resources were sized for.
+  if (settings_.build_share) return {.at_once = cap ? cap : 1};
+  const BuildShare share = local_build_share(std::max(under_way_.load(), LocalBuildSlot::in_process()));
+  const auto cpus = static_cast<std::size_t>(share.cpus);
+  return {.at_once = cap ? std::min(cap, cpus) : cpus,
+          .memory_bytes = share.memory_mb * 1024 * 1024,
+          .footprint_bytes = simulation_footprint(build_id)};
 }
 
 int LocalExecutor::compile_jobs_now(const LocalBuildSlot& slot) const {
@@ -272,7 +276,16 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
                                   const openpiton::Checkout& checkout, const std::string& build_id,
                                   std::chrono::steady_clock::time_point budget_end,
                                   loop::TaskOutcome& outcome) {
-  openpiton::SimulationRequest request = simulation_request(checkout, build_id);
+  SideBySideLimit limit = side_by_side_limit(build_id);
+  // Side by side on a cluster, the simulations hold one allocation on the checkout's node,
+  // released as soon as they have ended; none to be had, they go one at a time.
+  std::optional<openpiton::Checkout> held;
+  if (limit.at_once > 1 && spec_.workloads.size() > 1) {
+    std::string why;
+    held = checkout.side_by_side(std::min(limit.at_once, spec_.workloads.size()), settings_.cancel, why);
+    if (!held) limit.at_once = 1;
+  }
+  openpiton::SimulationRequest request = simulation_request(held ? *held : checkout, build_id);
   request.time_limit = job.run_limit;
   // A narrowing rebuild asks only whether its design passes: its first failure says so.
   request.run_every_workload = spec_.run_every_workload && job.narrowing.empty();
@@ -284,13 +297,15 @@ void LocalExecutor::simulate_gate(const TaskCallSite& site, const loop::TaskJob&
   }
   WorkloadCall gate =
       run_gate_workloads(calls_, site, request, [&](const openpiton::WorkloadRunResult& run) {
+        record_simulation_footprint(build_id, run.peak_rss_bytes);
         if (observer) observer->log_finished(site, run.workload);
         outcome.verdicts.push_back({run.workload, loop_verdict(run.verdict), run.run_dir,
                                     run.wall_seconds, run.returncode, run.verdict_time,
                                     run.cycles, run.error_line, run.excerpt, loop_tiles(run.tiles),
                                     run.argv, run.environment, loop_inputs(run.inputs), run.inputs.note});
         if (observer) observer->verdict(site, outcome.verdicts.back());
-      }, workloads_at_once());
+      }, limit);
+  held.reset();
   const openpiton::SimulationResult& simulated = gate.result;
   merge_coverage(site, job, checkout, build_id, simulated);
   outcome.passed = simulated.passed;

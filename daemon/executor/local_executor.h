@@ -21,6 +21,7 @@
 #include "core/task_stage.h"
 #include "executor/build_share.h"
 #include "executor/failure_waveform.h"
+#include "executor/gate_workloads.h"
 #include "executor/task_calls.h"
 #include "executor/task_llm.h"
 #include "executor/task_observer.h"
@@ -99,9 +100,10 @@ class LocalExecutor final {
                         const openpiton::Checkout& checkout, const std::string& edits_hash);
   // The options every build of `job` gets: its time, the cancel, the store and the cache.
   openpiton::BuildOptions build_options(const loop::TaskJob& job) const;
-  // How many of a task's gate workloads simulate side by side: the spec's or maced's cap,
-  // and at most the task's share of this machine's CPUs among the tasks and builds under way.
-  std::size_t workloads_at_once() const;
+  // How many of a task's gate workloads simulate side by side on model `build_id`: the
+  // spec's or maced's cap, and here at most the task's share of this machine's CPUs and
+  // memory among the tasks and builds under way.
+  SideBySideLimit side_by_side_limit(const std::string& build_id) const;
   // How many compile jobs a build holding `slot` may run now: its share of this machine.
   int compile_jobs_now(const LocalBuildSlot& slot) const;
   // The failed workload re-simulated with its waveform traced, when the run wants it.

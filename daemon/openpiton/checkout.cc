@@ -117,4 +117,13 @@ Checkout Checkout::labelled(const std::string& label) const {
   return copy;
 }
 
+std::optional<Checkout> Checkout::side_by_side(std::size_t at_once, const os::CancelToken* cancel,
+                                               std::string& why) const {
+  auto runner = runner_->side_by_side(at_once, cancel, why);
+  if (!runner) return std::nullopt;
+  Checkout copy = *this;
+  copy.runner_ = std::move(runner);
+  return copy;
+}
+
 }  // namespace mace::openpiton

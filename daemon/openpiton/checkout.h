@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,11 @@ class Checkout {
   const os::CommandRunner& runner() const { return *runner_; }
   // This checkout, its commands also named after `label` (a task ID).
   Checkout labelled(const std::string& label) const;
+  // This checkout for up to `at_once` commands side by side (os::CommandRunner::
+  // side_by_side): what its runner holds for them is released when the copy goes. Nullopt,
+  // with `why` said, when that cannot be had.
+  std::optional<Checkout> side_by_side(std::size_t at_once, const os::CancelToken* cancel,
+                                       std::string& why) const;
 
  private:
   std::filesystem::path root_;

@@ -172,6 +172,7 @@ std::optional<fs::path> file_at_output_limit(const fs::path& run_dir, std::uint6
 // The process's end: its wall time, how it stopped and the spec's returncode.
 void take_process_end(WorkloadRunResult& run, const os::ProcessResult& pr) {
   run.wall_seconds = pr.wall_seconds;
+  if (pr.usage) run.peak_rss_bytes = pr.usage->peak_rss_bytes;
   run.timed_out = pr.timed_out;
   run.cancelled = pr.cancelled;
   run.launch_failed = pr.launch_failed;

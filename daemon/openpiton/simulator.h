@@ -102,6 +102,9 @@ struct WorkloadRunResult {
   Failure cannot_run = Failure::none;
 
   double wall_seconds = 0;              // of the sims process group; 0 when not invoked
+  // The largest resident set of one of sims' processes (the model's, for any real model);
+  // 0 when not known (not invoked, or run by a scheduler elsewhere).
+  std::int64_t peak_rss_bytes = 0;
   std::chrono::milliseconds time_limit{0};  // the limit this run was given
   std::string marker_line;              // the transcript line that decided the verdict
   // The simulation time and clock cycles at the verdict, read from marker_line

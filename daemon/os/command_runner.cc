@@ -10,6 +10,11 @@ std::shared_ptr<const CommandRunner> LocalCommandRunner::labelled(const std::str
   return shared_from_this();
 }
 
+std::shared_ptr<const CommandRunner> LocalCommandRunner::side_by_side(std::size_t, const CancelToken*,
+                                                                      std::string&) const {
+  return shared_from_this();  // the executor already divides this machine between them
+}
+
 std::shared_ptr<const CommandRunner> local_command_runner() {
   static const std::shared_ptr<const CommandRunner> runner =
       std::make_shared<const LocalCommandRunner>();

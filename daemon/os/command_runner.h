@@ -4,6 +4,7 @@
 // builds and simulations placed there by a scheduler instead (daemon/slurm/). The code that
 // forms a command does not care which: it asks the checkout's runner.
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,16 @@ class CommandRunner {
   // This runner, also naming what it runs after `label` (the task a command belongs to),
   // so whoever looks at a cluster's queue can tell whose work it is.
   virtual std::shared_ptr<const CommandRunner> labelled(const std::string& label) const = 0;
+
+  // A runner for up to `at_once` commands running side by side for a while (a task's gate
+  // workloads), whatever it holds released when its last copy goes: here, this runner; on
+  // a cluster, one allocation of that many commands' resources on the node, each command
+  // a step inside it. Null, with `why` said, when none can be had (the token cancelled, the
+  // node busy past the runner's limit); the caller then runs its commands one at a time
+  // through this runner, which reports whatever stops them.
+  virtual std::shared_ptr<const CommandRunner> side_by_side(std::size_t at_once,
+                                                            const CancelToken* cancel,
+                                                            std::string& why) const = 0;
 };
 
 // Runs commands here, through run_process_group; labels change nothing.
@@ -33,6 +44,8 @@ class LocalCommandRunner final : public CommandRunner,
  public:
   ProcessResult run(const ProcessSpec& spec, const CancelToken* cancel) const override;
   std::shared_ptr<const CommandRunner> labelled(const std::string& label) const override;
+  std::shared_ptr<const CommandRunner> side_by_side(std::size_t at_once, const CancelToken* cancel,
+                                                    std::string& why) const override;
 };
 
 // One shared local runner: what a checkout uses unless told otherwise.

@@ -74,6 +74,8 @@ bool is_pending(const JobStatus& job) {
          job.state == "RESV_DEL_HOLD" || job.state == "REQUEUE_HOLD" || job.state == "REQUEUE_FED";
 }
 
+bool is_running(const JobStatus& job) { return job.state == "RUNNING"; }
+
 bool is_requeued(const JobStatus& job) {
   return job.state == "REQUEUED" || job.state == "REQUEUE_HOLD" || job.state == "REQUEUE_FED";
 }

@@ -36,6 +36,8 @@ std::vector<JobStatus> parse_job_lines(std::string_view output);
 // Still holds its node or is waiting for one: maced must not consider it gone.
 bool is_live(const JobStatus& job);
 bool is_pending(const JobStatus& job);
+// Holds its node and runs there: steps can start in it.
+bool is_running(const JobStatus& job);
 // Slurm put the job back in the queue (after a node failure, with --requeue): its work on
 // the node was lost, and maced runs it again itself rather than wait for Slurm's.
 bool is_requeued(const JobStatus& job);

@@ -84,6 +84,18 @@ std::vector<JobStatus> SlurmCommands::jobs_named(const std::string& name) const 
       query({"squeue", "-h", "-t", "all", "-n", name, "-O", std::string(kJobFields)}));
 }
 
+std::vector<std::pair<std::string, std::string>> SlurmCommands::steps_of(const std::string& id) const {
+  std::vector<std::pair<std::string, std::string>> steps;
+  const std::string out = query({"squeue", "-h", "-s", "-j", id, "-o", "%i %j"}, true);
+  for (std::string_view line : os::split_lines_dropping_newlines(out)) {
+    line = os::trim(line);
+    const auto space = line.find(' ');
+    if (space == std::string_view::npos || !line.starts_with(id + ".")) continue;
+    steps.emplace_back(std::string(line.substr(0, space)), std::string(os::trim(line.substr(space + 1))));
+  }
+  return steps;
+}
+
 std::vector<JobStatus> SlurmCommands::live_jobs_of(uid_t uid) const {
   auto jobs = parse_job_lines(
       query({"squeue", "-h", "-u", std::to_string(uid), "-O", std::string(kJobFields)}));

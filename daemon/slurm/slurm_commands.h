@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ class SlurmCommands {
   std::optional<JobStatus> job(const std::string& id) const;
   // Every job named `name` (any state Slurm still remembers).
   std::vector<JobStatus> jobs_named(const std::string& name) const;
+  // The steps Slurm runs now in job `id`, as (step ID "<job>.<step>", step name); empty
+  // when the job has none or is gone.
+  std::vector<std::pair<std::string, std::string>> steps_of(const std::string& id) const;
   // The live jobs (pending, running, completing) of user `uid`.
   std::vector<JobStatus> live_jobs_of(uid_t uid) const;
   // What sinfo says of node `name`; nullopt when Slurm has no such node.

@@ -10,6 +10,7 @@
 #include "os/process_group.h"
 #include "os/text.h"
 #include "slurm/job_status.h"
+#include "slurm/slurm_allocation.h"
 #include "slurm/slurm_commands.h"
 
 namespace mace::slurm {
@@ -31,24 +32,7 @@ constexpr milliseconds kNodeCheckInterval{5000};
 // After maced cancelled a job: how long srun may take to notice before it is killed.
 constexpr milliseconds kSrunGrace{10000};
 
-std::string next_token() {
-  static std::atomic<unsigned long long> counter{0};
-  return std::to_string(::getpid()) + "-" + std::to_string(++counter);
-}
-
 std::string seconds_text(milliseconds ms) { return std::to_string((ms.count() + 999) / 1000) + " s"; }
-
-// srun's own complaint when it could not get a job ("srun: error: Unable to allocate
-// resources: Invalid node name specified").
-std::string srun_error(std::string_view tail) {
-  std::string found;
-  for (std::string_view line : os::split_lines_dropping_newlines(tail)) {
-    line = os::trim(line);
-    if (line.starts_with("srun:")) found = std::string(line.substr(0, 500));
-  }
-  if (found.empty()) found = std::string(os::trim(os::last_bytes(tail, 300)));
-  return found;
-}
 
 // Why maced itself stopped a job.
 enum class OwnStop { none, cancelled, timed_out, never_started, node_failure };
@@ -86,7 +70,7 @@ class Run {
     if (!node_accepts_work(result)) return result;
 
     watch_.job.name = job_name(placement_, spec_.purpose);
-    watch_.job.comment = job_comment(settings_.instance, next_token());
+    watch_.job.comment = job_comment(settings_.instance, next_job_token());
     watch_.job.node = placement_.node;
     watch_.job.checkout = placement_.checkout;
     watch_.job.purpose = std::string(os::to_string(spec_.purpose));
@@ -260,7 +244,7 @@ class Run {
       if (stop == OwnStop::none && !result.launch_failed) {
         result.launch_failed = true;
         result.error = "srun could not start a job on node " + placement_.node + ": " +
-                       srun_error(result.tail);
+                       complaint(result.tail, "srun");
       }
       return with_own_stop(std::move(result), stop);
     }
@@ -273,7 +257,7 @@ class Run {
       result.launch_failed = true;
       result.error = "Slurm refused job " + id + " for node " + placement_.node +
                      (final_state->reason.empty() ? "" : " (" + final_state->reason + ")") +
-                     ": " + srun_error(result.tail);
+                     ": " + complaint(result.tail, "srun");
     } else if (stop == OwnStop::none && final_state) {
       std::optional<NodeStatus> node_now;
       if (final_state->state != "COMPLETED" && final_state->reason != "NonZeroExitCode") {
@@ -396,6 +380,12 @@ std::shared_ptr<const os::CommandRunner> SlurmRunner::labelled(const std::string
   Placement placement = placement_;
   placement.label = label;
   return std::make_shared<const SlurmRunner>(settings_, std::move(placement), observer_);
+}
+
+std::shared_ptr<const os::CommandRunner> SlurmRunner::side_by_side(std::size_t at_once,
+                                                                   const os::CancelToken* cancel,
+                                                                   std::string& why) const {
+  return hold_allocation(settings_, placement_, observer_, at_once, cancel, why);
 }
 
 }  // namespace mace::slurm

@@ -34,6 +34,9 @@ class SlurmRunner final : public os::CommandRunner {
 
   os::ProcessResult run(const os::ProcessSpec& spec, const os::CancelToken* cancel) const override;
   std::shared_ptr<const os::CommandRunner> labelled(const std::string& label) const override;
+  // One allocation on the checkout's node, each command a step in it (slurm_allocation.h).
+  std::shared_ptr<const os::CommandRunner> side_by_side(std::size_t at_once, const os::CancelToken* cancel,
+                                                        std::string& why) const override;
 
   const Placement& placement() const { return placement_; }
 

@@ -1,5 +1,13 @@
 #include "slurm/srun_command.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string_view>
+
+#include "os/text.h"
+
 namespace mace::slurm {
 namespace {
 
@@ -16,16 +24,54 @@ bool read_by_slurm(const std::string& name) {
   return false;
 }
 
+// "mace:<run>:<label>:<what>", or "mace:<run>:<what>" without a label, every unsafe byte
+// '_', bounded.
+std::string safe_job_name(const Placement& placement, std::string_view what) {
+  // A ':' inside a field would change the count of fields.
+  auto field = [](std::string text) {
+    for (char& c : text)
+      if (!job_name_byte(c) || c == ':') c = '_';
+    return text;
+  };
+  std::string name = "mace:" + field(placement.run_id) + ":" +
+                     (placement.label.empty() ? std::string() : field(placement.label) + ":") +
+                     field(std::string(what));
+  if (name.size() > kMaxJobNameBytes) name.resize(kMaxJobNameBytes);
+  return name;
+}
+
+// The options every job asks with, whatever it runs: where, the account and the limits.
+void add_site_options(const SlurmSettings& settings, std::vector<std::string>& argv) {
+  if (!settings.partition.empty()) argv.push_back("--partition=" + settings.partition);
+  if (!settings.account.empty()) argv.push_back("--account=" + settings.account);
+  if (!settings.qos.empty()) argv.push_back("--qos=" + settings.qos);
+  if (!settings.gres.empty()) argv.push_back("--gres=" + settings.gres);
+}
+
 }  // namespace
 
 std::string job_name(const Placement& placement, os::CommandPurpose purpose) {
-  std::string name = "mace:" + placement.run_id + ":" +
-                     (placement.label.empty() ? std::string("-") : placement.label) + ":" +
-                     std::string(os::to_string(purpose));
-  for (char& c : name)
-    if (!job_name_byte(c)) c = '_';
-  if (name.size() > kMaxJobNameBytes) name.resize(kMaxJobNameBytes);
-  return name;
+  return safe_job_name(placement, os::to_string(purpose));
+}
+
+std::string allocation_name(const Placement& placement) {
+  return safe_job_name(placement, "workloads");
+}
+
+std::string complaint(std::string_view output, std::string_view command) {
+  const std::string prefix = std::string(command) + ":";
+  std::string found;
+  for (std::string_view line : os::split_lines_dropping_newlines(output)) {
+    line = os::trim(line);
+    if (line.starts_with(prefix)) found = std::string(line.substr(0, 500));
+  }
+  if (found.empty()) found = std::string(os::trim(os::last_bytes(output, 300)));
+  return found;
+}
+
+std::string next_job_token() {
+  static std::atomic<unsigned long long> counter{0};
+  return std::to_string(::getpid()) + "-" + std::to_string(++counter);
 }
 
 std::string comment_prefix(const std::string& instance) { return "mace:" + instance + ":"; }
@@ -77,10 +123,59 @@ std::vector<std::string> srun_argv(const SlurmSettings& settings, const Placemen
   if (resources.memory_mb > 0) argv.push_back("--mem=" + std::to_string(resources.memory_mb));
   if (auto limit = time_limit(spec.timeout, resources.time_limit_min); !limit.empty())
     argv.push_back("--time=" + limit);
-  if (!settings.partition.empty()) argv.push_back("--partition=" + settings.partition);
-  if (!settings.account.empty()) argv.push_back("--account=" + settings.account);
-  if (!settings.qos.empty()) argv.push_back("--qos=" + settings.qos);
-  if (!settings.gres.empty()) argv.push_back("--gres=" + settings.gres);
+  add_site_options(settings, argv);
+  if (!spec.working_dir.empty()) argv.push_back("--chdir=" + spec.working_dir);
+  argv.insert(argv.end(), settings.srun_options.begin(), settings.srun_options.end());
+  argv.push_back("--");
+  argv.insert(argv.end(), spec.argv.begin(), spec.argv.end());
+  return argv;
+}
+
+std::vector<std::string> salloc_argv(const SlurmSettings& settings, const Placement& placement,
+                                     std::size_t steps, const std::string& program,
+                                     const std::string& comment, std::chrono::seconds wait) {
+  const StepResources& resources = resources_for(settings, StepKind::simulate, placement.core);
+  steps = std::max<std::size_t>(steps, 1);
+  std::vector<std::string> argv = {
+      program,
+      "--no-shell",
+      "--job-name=" + allocation_name(placement),
+      "--comment=" + comment,
+      "--nodelist=" + placement.node,
+      "--nodes=1",
+      "--ntasks=" + std::to_string(steps),
+      "--cpus-per-task=" + std::to_string(std::max(resources.cpus, 1)),
+      "--immediate=" + std::to_string(std::max<std::int64_t>(wait.count(), 1)),
+  };
+  if (resources.memory_mb > 0)
+    argv.push_back("--mem=" + std::to_string(resources.memory_mb * static_cast<std::int64_t>(steps)));
+  if (resources.time_limit_min > 0) argv.push_back("--time=" + std::to_string(resources.time_limit_min));
+  add_site_options(settings, argv);
+  return argv;
+}
+
+std::vector<std::string> step_argv(const SlurmSettings& settings, const Placement& placement,
+                                   const os::ProcessSpec& spec, const std::string& program,
+                                   const std::string& allocation_id, const std::string& step_name) {
+  const StepResources& resources = resources_for(settings, StepKind::simulate, placement.core);
+  std::vector<std::string> argv = {
+      program,
+      "--quiet",
+      "--jobid=" + allocation_id,
+      "--job-name=" + step_name,
+      "--nodes=1",
+      "--ntasks=1",
+      "--cpus-per-task=" + std::to_string(std::max(resources.cpus, 1)),
+      // Only this step's CPUs, so the allocation's other steps run beside it.
+      "--exact",
+      "--kill-on-bad-exit=1",
+  };
+  if (resources.memory_mb > 0) argv.push_back("--mem=" + std::to_string(resources.memory_mb));
+  if (auto limit = time_limit(spec.timeout, resources.time_limit_min); !limit.empty())
+    argv.push_back("--time=" + limit);
+  // A step is given all of its job's generic resources unless it asks for none, and then
+  // the allocation's steps would wait for one another.
+  if (!settings.gres.empty()) argv.push_back("--gres=none");
   if (!spec.working_dir.empty()) argv.push_back("--chdir=" + spec.working_dir);
   argv.insert(argv.end(), settings.srun_options.begin(), settings.srun_options.end());
   argv.push_back("--");

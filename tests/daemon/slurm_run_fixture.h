@@ -44,6 +44,16 @@ inline std::vector<std::string> column(const std::string& db_path, const std::st
   return rows;
 }
 
+// The task a Slurm job of maced's belongs to, from its name (docs/slurm.md): a task's job is
+// "mace:<run>:<task>:<purpose>"; a job of the run itself, "mace:<run>:<purpose>", has none.
+inline std::optional<std::string> task_of_job(const std::string& name) {
+  std::vector<std::string> fields;
+  std::istringstream parts(name);
+  for (std::string field; std::getline(parts, field, ':');) fields.push_back(field);
+  if (fields.size() != 4 || fields[0] != "mace") return std::nullopt;
+  return fields[2];
+}
+
 // Alive and not a zombie.
 inline bool alive(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

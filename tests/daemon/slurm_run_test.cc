@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "daemon/slurm_run_fixture.h"
 #include "support/real_checkout.h"
@@ -39,6 +41,10 @@ TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckout
                                       "' ORDER BY submitted_at_ms");
   EXPECT_THAT(names, ::testing::Contains("mace:" + id + ":build:build"));
   EXPECT_THAT(names, ::testing::Contains("mace:" + id + ":build:simulate"));
+  // Tasks' jobs have four fields; the run's own (a real checkout's Verilator version
+  // probe), three (docs/slurm.md).
+  for (const auto& name : names)
+    EXPECT_EQ(task_of_job(name).has_value(), !name.ends_with(":verilator-version")) << name;
   EXPECT_THAT(column(db(), "SELECT DISTINCT node FROM slurm_jobs"), ::testing::ElementsAre(cluster().node()));
   EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE ended_at_ms IS NULL"),
               ::testing::ElementsAre("0"));
@@ -55,6 +61,73 @@ TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckout
   EXPECT_THAT(daemon, HasSubstr("\"executor\":\"slurm\""));
   EXPECT_THAT(daemon, HasSubstr("\"path\":\"" + checkouts_[0]->root() + "\",\"node\":\"" +
                                 cluster().node() + "\",\"held_by\":\"\""));
+}
+
+// Workloads side by side on Slurm (executor/gate_workloads.h): the task's simulations are
+// steps of one allocation on the checkout's node holding the CPUs of the steps it runs at
+// once, released when they have ended.
+TEST_F(SlurmRunTest, SideBySideWorkloadsAreStepsOfOneAllocationOnTheCheckoutsNode) {  // REQ-EXEC-4
+  start();
+  for (const char* name : {"sub.S", "xor.S"})
+    checkouts_[0]->write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
+                         checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkouts_[0]->set_control("run_sleep", "2");
+  const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "three at two at once", "workloads": ["add.S", "sub.S", "xor.S"],
+      "parallel_workloads": 2})");
+  auto watched = wait_for(id);
+  ASSERT_EQ(watched.exit_code, 0) << watched.out << watched.err;
+
+  const auto names = column(db(), "SELECT name FROM slurm_jobs WHERE run_id = '" + id + "'");
+  EXPECT_THAT(names, ::testing::Contains("mace:" + id + ":build:workloads"));
+  EXPECT_THAT(names, Not(::testing::Contains("mace:" + id + ":build:simulate")))
+      << "no simulation is a job of its own";
+  const auto allocation = column(db(), "SELECT job_id FROM slurm_jobs WHERE name = 'mace:" + id +
+                                           ":build:workloads'");
+  ASSERT_EQ(allocation.size(), 1u);
+  EXPECT_EQ(cluster().command({"squeue", "-h", "-t", "all", "-j", allocation[0], "-o", "%C %N"}),
+            "2 " + cluster().node() + "\n") << "two simulate steps' CPUs on the checkout's node";
+  EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE ended_at_ms IS NULL"),
+              ::testing::ElementsAre("0"));
+
+  // Every simulation ran as a step of that allocation; two of them at once.
+  std::vector<std::tuple<double, double, std::string>> spans;
+  std::istringstream lines(checkouts_[0]->read(".fake_sims/spans"));
+  for (std::string diag, from, to, job, step; lines >> diag >> from >> to >> job >> step;) {
+    EXPECT_EQ(job, allocation[0]) << diag;
+    spans.emplace_back(std::stod(from), std::stod(to), step);
+  }
+  ASSERT_EQ(spans.size(), 3u);
+  std::sort(spans.begin(), spans.end());
+  EXPECT_LT(std::get<0>(spans[1]), std::get<1>(spans[0])) << "the first two overlapped";
+  EXPECT_GE(std::get<0>(spans[2]) + 0.05, std::min(std::get<1>(spans[0]), std::get<1>(spans[1])))
+      << "the third waited for a free step";
+  EXPECT_EQ(cluster().live_jobs(), "") << "the allocation was released";
+}
+
+// A cancel while two simulations hang as steps of the task's allocation: the allocation,
+// its steps and their processes on the node are all gone.
+TEST_F(SlurmRunTest, CancelWhileWorkloadsRunSideBySideLeavesNoAllocationAndNoProcess) {
+  start();
+  for (const char* name : {"sub.S", "xor.S"})
+    checkouts_[0]->write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
+                         checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkouts_[0]->set_control("run", "hang");
+  const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "hang two at once", "workloads": ["add.S", "sub.S", "xor.S"],
+      "parallel_workloads": 2})");
+  ASSERT_TRUE(eventually([&] { return job_running_for(id, "workloads"); }, std::chrono::seconds(60)))
+      << cluster().live_jobs();
+  // Each hang records its sleeping grandchild and sims: two simulations at once.
+  ASSERT_TRUE(eventually([&] { return checkouts_[0]->recorded_pids().size() >= 4; }, std::chrono::seconds(30)));
+  const auto pids = checkouts_[0]->recorded_pids();
+  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
+  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
+      << live_jobs_of(id);
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
+  EXPECT_EQ(wait_for(id).exit_code, 1);
+  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  EXPECT_EQ(checkouts_[0]->invocations("run"), 2) << "the third never started";
 }
 
 TEST_F(SlurmRunTest, TwoRunsShareTwoCheckoutsEachOnItsOwnJobs) {  // REQ-PLAT-3, REQ-PLAT-4
@@ -129,6 +202,29 @@ TEST_F(SlurmRunTest, KillNineMidBuildLeavesNoJobOnceTheKeeperActed) {  // REQ-BU
   EXPECT_THAT(status(id), HasSubstr("maced restarted during the run"));
   EXPECT_THAT(column(db(), "SELECT count(*) FROM slurm_jobs WHERE ended_at_ms IS NULL"),
               ::testing::ElementsAre("0"));
+}
+
+// kill -9 of maced while two simulations hang as steps of the task's allocation: the keeper
+// cancels the allocation, and nothing of the steps is left on the node.
+TEST_F(SlurmRunTest, KillNineWhileWorkloadsRunSideBySideLeavesNoAllocation) {  // REQ-BUD-13
+  start();
+  checkouts_[0]->write("piton/verif/diag/assembly/riscv/pico/sub.S",
+                       checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  checkouts_[0]->set_control("run", "hang");
+  const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+      "objective": "hang two at once", "workloads": ["add.S", "sub.S"], "parallel_workloads": 2})");
+  ASSERT_TRUE(eventually([&] { return checkouts_[0]->recorded_pids().size() >= 4; }, std::chrono::seconds(60)))
+      << cluster().live_jobs();
+  const auto pids = checkouts_[0]->recorded_pids();
+  ASSERT_TRUE(job_running_for(id, "workloads")) << cluster().live_jobs();
+  ASSERT_TRUE(keeper_of(maced_->process().pid()));
+  maced_->process().signal(SIGKILL);
+  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
+      << live_jobs_of(id);
+  auto ended = maced_->process().wait(std::chrono::seconds(10));
+  ASSERT_TRUE(ended.has_value());
+  EXPECT_THAT(ended->err, HasSubstr("cancelled 1 of its jobs")) << "the allocation";
+  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
 }
 
 TEST_F(SlurmRunTest, AJobTheKeeperCouldNotCancelIsCancelledByTheNextMaced) {

@@ -134,7 +134,9 @@ class TimedCalls final : public TaskCalls {
  public:
   std::map<std::string, std::string> outcome;
   std::map<std::string, int> millis;  // how long each takes; default 0
+  std::map<std::string, std::int64_t> peak_rss;  // what each says it took at its peak
   std::vector<std::string> started, cancelled;
+  std::map<std::string, int> running_with;  // how many ran, itself included, as each started
   int at_once = 0, most_at_once = 0;
 
   BuildCall build(const TaskCallSite&, const openpiton::Checkout&, const openpiton::BuildConfig&,
@@ -147,12 +149,14 @@ class TimedCalls final : public TaskCalls {
       std::lock_guard lock(mutex_);
       started.push_back(w);
       most_at_once = std::max(most_at_once, ++at_once);
+      running_with[w] = at_once;
     }
     const int ms = millis.count(w) ? millis.at(w) : 0;
     const bool stopped = request.cancel && request.cancel->wait_for(std::chrono::milliseconds(ms));
     WorkloadCall call;
     openpiton::WorkloadRunResult run;
     run.workload = w;
+    run.peak_rss_bytes = peak_rss.count(w) ? peak_rss.at(w) : 0;
     std::lock_guard lock(mutex_);
     --at_once;
     const std::string o = stopped ? "cancelled" : outcome.count(w) ? outcome.at(w) : "pass";
@@ -178,10 +182,11 @@ class SideBySideTest : public ::testing::Test {
  protected:
   ~SideBySideTest() override { std::filesystem::remove_all(root); }
   std::vector<std::string> reported;
-  WorkloadCall run(std::size_t at_once) {
+  WorkloadCall run(std::size_t at_once) { return run({.at_once = at_once}); }
+  WorkloadCall run(SideBySideLimit limit) {
     return run_gate_workloads(calls, {1, "t"}, request,
                               [this](const openpiton::WorkloadRunResult& r) { reported.push_back(r.workload); },
-                              at_once);
+                              limit);
   }
   std::filesystem::path root = minimal_checkout();
   TimedCalls calls;
@@ -267,6 +272,41 @@ TEST_F(SideBySideTest, OneAtATimeIsTheSerialLoop) {
   EXPECT_EQ(calls.most_at_once, 1);
   EXPECT_THAT(calls.started, ElementsAre("a", "b"));
   EXPECT_EQ(all.result.failure_detail, "b fail");
+}
+
+constexpr std::int64_t kMiB = 1024 * 1024;
+
+TEST(SimulationsAtOnce, AreTheCapUntilAFootprintIsKnownThenWhatMemoryHolds) {
+  EXPECT_EQ(simulations_at_once({.at_once = 8, .memory_bytes = 1000 * kMiB}, 0), 8u);
+  EXPECT_EQ(simulations_at_once({.at_once = 8, .memory_bytes = 1000 * kMiB}, 300 * kMiB), 3u);
+  EXPECT_EQ(simulations_at_once({.at_once = 2, .memory_bytes = 1000 * kMiB}, 100 * kMiB), 2u);
+  EXPECT_EQ(simulations_at_once({.at_once = 8, .memory_bytes = 1000 * kMiB}, 4000 * kMiB), 1u)
+      << "one always runs, however big";
+  EXPECT_EQ(simulations_at_once({.at_once = 8, .memory_bytes = 0}, 4000 * kMiB), 8u) << "memory not bounded";
+  EXPECT_EQ(simulations_at_once({.at_once = 0}, 0), 1u);
+}
+
+// A model whose simulations are known to be memory hungry (an earlier task's) starts no
+// more of them than the task's memory share holds, whatever its CPUs allow.
+TEST_F(SideBySideTest, AKnownMemoryHungryModelRunsOnlyWhatMemoryHolds) {
+  calls.millis = {{"a", 100}, {"b", 100}, {"c", 100}, {"d", 100}};
+  const WorkloadCall all = run({.at_once = 4, .memory_bytes = 1000 * kMiB, .footprint_bytes = 400 * kMiB});
+  EXPECT_TRUE(all.result.passed);
+  EXPECT_EQ(calls.most_at_once, 2);
+}
+
+// Learned as they go: once the first simulation ends saying what it took, no more start
+// than memory holds.
+TEST_F(SideBySideTest, AFootprintLearnedFromAnEndedSimulationBoundsTheRest) {
+  request.workloads = {"a", "b", "c", "d", "e", "f"};
+  calls.millis = {{"a", 10}, {"b", 300}, {"c", 300}, {"d", 300}, {"e", 300}, {"f", 300}};
+  calls.peak_rss = {{"a", 600 * kMiB}};
+  const WorkloadCall all = run({.at_once = 2, .memory_bytes = 1000 * kMiB});
+  EXPECT_TRUE(all.result.passed);
+  EXPECT_EQ(calls.running_with["b"], 2) << "a and b started together before anything was known";
+  // After a ended (600 MiB of 1000): one at a time, so c waited for b.
+  for (const char* later : {"c", "d", "e", "f"}) EXPECT_EQ(calls.running_with[later], 1) << later;
+  EXPECT_THAT(reported, ElementsAre("a", "b", "c", "d", "e", "f"));
 }
 
 }  // namespace

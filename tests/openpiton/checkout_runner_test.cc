@@ -44,6 +44,10 @@ class NodeThatFails final : public os::CommandRunner,
     label_ = label;
     return shared_from_this();
   }
+  std::shared_ptr<const os::CommandRunner> side_by_side(std::size_t, const os::CancelToken*,
+                                                        std::string&) const override {
+    return shared_from_this();
+  }
   std::vector<std::string> purposes() const {
     std::lock_guard lock(mutex_);
     return purposes_;

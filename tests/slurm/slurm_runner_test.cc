@@ -251,5 +251,128 @@ TEST_F(SlurmRunnerTest, AResourceSlurmRefusesIsALaunchFailureWithSrunsWords) {
   EXPECT_NE(result.error.find("srun"), std::string::npos) << result.error;
 }
 
+// Side by side (a task's gate workloads, REQ-EXEC-4): one allocation on the node, each
+// command a step inside it.
+class SideBySideOnSlurmTest : public SlurmRunnerTest {
+ protected:
+  std::shared_ptr<const os::CommandRunner> held(std::size_t at_once) {
+    std::string why;
+    auto runner = this->runner().side_by_side(at_once, nullptr, why);
+    EXPECT_TRUE(runner) << why;
+    return runner;
+  }
+  // A step that says which job and step it is, and when it ran, then sleeps.
+  os::ProcessSpec step(const std::string& name, double seconds) {
+    return shell("echo job=$SLURM_JOB_ID step=$SLURM_STEP_ID node=$SLURMD_NODENAME; "
+                 "date +%s.%N > " + dir_.file(name + ".start") + "; sleep " + std::to_string(seconds) +
+                 "; date +%s.%N > " + dir_.file(name + ".end"));
+  }
+  double stamp(const std::string& file) { return std::stod(os::read_file(dir_.file(file))); }
+};
+
+TEST_F(SideBySideOnSlurmTest, CommandsAreStepsOfOneAllocationRunningTogether) {
+  auto runner = held(2);
+  ASSERT_TRUE(runner);
+  const auto jobs = observer_->submitted_jobs();
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].name, "mace:run1:t1:workloads");
+  EXPECT_EQ(jobs[0].purpose, "workloads");
+  EXPECT_EQ(SlurmCluster::shared().command({"squeue", "-h", "-j", jobs[0].id, "-o", "%C %T"}), "2 RUNNING\n")
+      << "two simulate steps' CPUs, held";
+
+  auto first = std::async(std::launch::async, [&] { return runner->run(step("a", 2), nullptr); });
+  auto second = std::async(std::launch::async, [&] { return runner->run(step("b", 2), nullptr); });
+  const os::ProcessResult a = first.get(), b = second.get();
+  ASSERT_TRUE(a.succeeded()) << a.tail;
+  ASSERT_TRUE(b.succeeded()) << b.tail;
+  for (const auto* r : {&a, &b}) {
+    EXPECT_NE(r->tail.find("job=" + jobs[0].id + " "), std::string::npos) << r->tail;
+    EXPECT_NE(r->tail.find("node=" + SlurmCluster::shared().node()), std::string::npos) << r->tail;
+  }
+  EXPECT_NE(a.tail.substr(a.tail.find("step=")), b.tail.substr(b.tail.find("step="))) << "two steps";
+  EXPECT_LT(std::max(stamp("a.start"), stamp("b.start")), std::min(stamp("a.end"), stamp("b.end")))
+      << "they ran at the same time";
+  EXPECT_EQ(SlurmCluster::shared().command({"squeue", "-h", "-s", "-j", jobs[0].id}), "")
+      << "no step outlives its run()";
+
+  runner.reset();  // the last holder goes: the allocation is released
+  EXPECT_EQ(SlurmCluster::shared().live_jobs(), "");
+  EXPECT_EQ(observer_->events().back(), "ended " + jobs[0].id + " CANCELLED");
+}
+
+TEST_F(SideBySideOnSlurmTest, AStepsCancelStopsOnlyItAndLeavesNothingOfIt) {
+  auto runner = held(2);
+  ASSERT_TRUE(runner);
+  const std::string pid_file = dir_.file("pid");
+  os::CancelToken stop_one;
+  auto stopped = std::async(std::launch::async, [&] {
+    return runner->run(shell("sleep 300 & echo $! > " + pid_file + "; wait"), &stop_one);
+  });
+  auto other = std::async(std::launch::async, [&] { return runner->run(step("b", 3), nullptr); });
+  ASSERT_TRUE(testing::eventually([&] { return std::filesystem::exists(pid_file); }, std::chrono::seconds(30)));
+  const pid_t sleeper = std::stoi(os::read_file(pid_file));
+  stop_one.cancel();
+  ASSERT_EQ(stopped.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(stopped.get().cancelled);
+  EXPECT_TRUE(testing::eventually([&] { return !process_alive(sleeper); }, std::chrono::seconds(5)));
+  const os::ProcessResult b = other.get();
+  EXPECT_TRUE(b.succeeded()) << "the other step ran to its end: " << b.tail;
+}
+
+TEST_F(SideBySideOnSlurmTest, AStepsOwnFailureIsItsExitCode) {
+  auto runner = held(2);
+  ASSERT_TRUE(runner);
+  const os::ProcessResult result = runner->run(shell("exit 3"), nullptr);
+  EXPECT_EQ(result.exit_code, 3) << result.tail;
+  EXPECT_EQ(result.host_stop, os::HostStop::none);
+  EXPECT_FALSE(result.launch_failed);
+}
+
+TEST_F(SideBySideOnSlurmTest, ANodeGoingDownUnderAStepIsTheHostsStop) {
+  auto runner = held(2);
+  ASSERT_TRUE(runner);
+  auto done = std::async(std::launch::async, [&] { return runner->run(step("a", 300), nullptr); });
+  ASSERT_TRUE(testing::eventually([&] { return std::filesystem::exists(dir_.file("a.start")); },
+                                  std::chrono::seconds(30)));
+  SlurmCluster::shared().set_node_down("fan failure");
+  ASSERT_EQ(done.wait_for(std::chrono::seconds(90)), std::future_status::ready);
+  const os::ProcessResult result = done.get();
+  EXPECT_EQ(result.host_stop, os::HostStop::node_failure) << result.tail;
+  EXPECT_NE(result.host_stop_detail.find("fan failure"), std::string::npos) << result.host_stop_detail;
+  EXPECT_THAT(observer_->events(), ::testing::Contains("unavailable " + SlurmCluster::shared().node()));
+}
+
+TEST_F(SideBySideOnSlurmTest, NoAllocationOnADownNodeSaysWhyAndSubmitsNothing) {
+  SlurmCluster::shared().set_node_down("disk died");
+  std::string why;
+  EXPECT_FALSE(runner().side_by_side(2, nullptr, why));
+  EXPECT_NE(why.find("disk died"), std::string::npos) << why;
+  EXPECT_TRUE(observer_->submitted_jobs().empty());
+}
+
+TEST_F(SideBySideOnSlurmTest, AnAllocationNotGrantedInTimeIsWithdrawnAndSaysWhy) {
+  // The node's two CPUs held by another job: two more cannot be had.
+  auto hog_settings = std::make_shared<SlurmSettings>(*settings_);
+  hog_settings->simulate.cpus = 2;
+  SlurmRunner hog(hog_settings,
+                  {.run_id = "other", .core = "pico", .node = SlurmCluster::shared().node(),
+                   .checkout = dir_.path(), .label = "hog"},
+                  nullptr);
+  os::CancelToken stop_blocker;
+  auto blocking = std::async(std::launch::async, [&] { return hog.run(shell("sleep 300"), &stop_blocker); });
+  ASSERT_TRUE(testing::eventually([&] {
+    return SlurmCluster::shared().command({"squeue", "-h", "-n", "mace:other:hog:simulate", "-o", "%T"})
+        .starts_with("RUNNING");
+  }, std::chrono::seconds(30)));
+  settings_->pending_limit = std::chrono::seconds(2);
+  std::string why;
+  EXPECT_FALSE(runner().side_by_side(2, nullptr, why));
+  EXPECT_NE(why.find("salloc"), std::string::npos) << why;
+  EXPECT_EQ(SlurmCluster::shared().command({"squeue", "-h", "-n", "mace:run1:t1:workloads"}), "")
+      << "nothing of it is left with Slurm";
+  stop_blocker.cancel();
+  blocking.wait();
+}
+
 }  // namespace
 }  // namespace mace::slurm

@@ -29,7 +29,16 @@ TEST(JobName, CarriesRunTaskAndPurpose) {
   EXPECT_EQ(job_name(placement(), os::CommandPurpose::build), "mace:20261201-120000-abcd:t1:build");
   Placement unlabelled = placement();
   unlabelled.label = "";
-  EXPECT_EQ(job_name(unlabelled, os::CommandPurpose::command), "mace:20261201-120000-abcd:-:command");
+  EXPECT_EQ(job_name(unlabelled, os::CommandPurpose::verilator_version),
+            "mace:20261201-120000-abcd:verilator-version")
+      << "a job of the run itself has three fields, a task's four";
+  EXPECT_EQ(allocation_name(placement()), "mace:20261201-120000-abcd:t1:workloads");
+}
+
+TEST(JobName, AColonInATaskCannotAddAField) {
+  Placement p = placement();
+  p.label = "a:b";
+  EXPECT_EQ(job_name(p, os::CommandPurpose::simulate), "mace:20261201-120000-abcd:a_b:simulate");
 }
 
 TEST(JobName, KeepsOnlySafeBytesAndIsBounded) {
@@ -96,6 +105,57 @@ TEST(SrunArgv, ASimulationAsksForTheSimulateResources) {
   EXPECT_THAT(argv, Contains("--mem=1024"));
   for (const auto& arg : argv) EXPECT_FALSE(arg.starts_with("--time=")) << arg;
   EXPECT_THAT(argv, Not(Contains("--gres=openpiton:1")));
+}
+
+TEST(SallocArgv, HoldsThatManySimulateStepsOnTheNodeUntilCancelled) {
+  SlurmSettings settings;
+  settings.gres = "openpiton:1";
+  settings.partition = "piton";
+  settings.simulate_by_core["pico"] = {.cpus = 2, .memory_mb = 512, .time_limit_min = 30};
+  Placement p = placement();
+  p.core = "pico";
+  const auto argv = salloc_argv(settings, p, 3, "/usr/bin/salloc", "mace:i:2", std::chrono::seconds(600));
+  EXPECT_EQ(argv.front(), "/usr/bin/salloc");
+  EXPECT_THAT(argv, Contains("--no-shell")) << "it outlives salloc, until maced cancels it";
+  EXPECT_THAT(argv, Contains("--job-name=mace:20261201-120000-abcd:t1:workloads"));
+  EXPECT_THAT(argv, Contains("--comment=mace:i:2"));
+  EXPECT_THAT(argv, Contains("--nodelist=n7"));
+  EXPECT_THAT(argv, Contains("--ntasks=3"));
+  EXPECT_THAT(argv, Contains("--cpus-per-task=2"));
+  EXPECT_THAT(argv, Contains("--mem=1536")) << "three steps' memory";
+  EXPECT_THAT(argv, Contains("--time=30"));
+  EXPECT_THAT(argv, Contains("--immediate=600")) << "it gives up after the pending limit";
+  EXPECT_THAT(argv, Contains("--gres=openpiton:1")) << "the allocation holds the checkout";
+  EXPECT_THAT(argv, Contains("--partition=piton"));
+}
+
+TEST(StepArgv, IsOneStepOfTheAllocationWithOneSimulationsResourcesAndNoGres) {
+  SlurmSettings settings;
+  settings.gres = "openpiton:1";
+  settings.simulate = {.cpus = 1, .memory_mb = 256, .time_limit_min = 0};
+  settings.srun_options = {"--cpu-bind=cores"};
+  os::ProcessSpec spec = build_spec();
+  spec.purpose = os::CommandPurpose::simulate;
+  const auto argv = step_argv(settings, placement(), spec, "srun", "42", "mace:r:t1:simulate:9-1");
+  EXPECT_THAT(argv, Contains("--jobid=42"));
+  EXPECT_THAT(argv, Contains("--job-name=mace:r:t1:simulate:9-1"));
+  EXPECT_THAT(argv, Contains("--ntasks=1"));
+  EXPECT_THAT(argv, Contains("--cpus-per-task=1"));
+  EXPECT_THAT(argv, Contains("--exact")) << "only its own CPUs, so the others run beside it";
+  EXPECT_THAT(argv, Contains("--mem=256"));
+  EXPECT_THAT(argv, Contains("--gres=none")) << "else each step takes all of the job's and they queue";
+  EXPECT_THAT(argv, Contains("--time=90"));
+  EXPECT_THAT(argv, Contains("--cpu-bind=cores"));
+  for (const auto& arg : argv) EXPECT_FALSE(arg.starts_with("--nodelist") || arg.starts_with("--comment")) << arg;
+  ASSERT_GE(argv.size(), 4u);
+  EXPECT_THAT(std::vector<std::string>(argv.end() - 4, argv.end()),
+              ElementsAre("--", "sims", "-sys=manycore", "-vlt_build"));
+}
+
+TEST(Complaint, IsTheCommandsLastOwnLineElseTheTail) {
+  EXPECT_EQ(complaint("x\nsalloc: error: first\nsalloc: error: Unable to allocate\n", "salloc"),
+            "salloc: error: Unable to allocate");
+  EXPECT_EQ(complaint("  something else  \n", "srun"), "something else");
 }
 
 TEST(SrunEnvironment, DropsWhatSrunWouldReadAsOptionsAndAddsTheSlurmVariables) {
