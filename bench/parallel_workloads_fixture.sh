@@ -38,7 +38,8 @@ trap cleanup EXIT
 
 checkout=$work/checkout
 cp -r "$root/tests/fixtures/openpiton" "$checkout"
-git -C "$checkout" init -q
+"$root/scripts/patch_openpiton.sh" --only testbench "$checkout" >/dev/null
+git -C "$checkout" -c init.defaultBranch=main init -q
 git -C "$checkout" add -A
 git -C "$checkout" -c user.name=bench -c user.email=bench@localhost commit -qm fixture
 diags=()
