@@ -1,5 +1,7 @@
 #include "answer_pages.h"
 
+#include "maced_refusal.h"
+
 namespace mace::client {
 
 ListPages list_pages(api::Maced::Client& maced, kj::WaitScope& wait, uint32_t limit,
@@ -13,7 +15,7 @@ ListPages list_pages(api::Maced::Client& maced, kj::WaitScope& wait, uint32_t li
     select(filter);
     filter.setLimit(limit == 0 ? 0 : limit - received);
     filter.setBefore(before);
-    pages.push_back(request.send().wait(wait));
+    pages.push_back(answered(request.send().wait(wait)));
     const auto& page = pages.back();
     received += page.getRuns().size();
     const std::string next = page.getNext().cStr();
@@ -35,7 +37,7 @@ kj::Own<capnp::MallocMessageBuilder> whole_run_detail(api::Maced::Client& maced,
     request.setTasksFrom(tasks);
     request.setDiagnosesFrom(diagnoses);
     request.setNarrowingBuildsFrom(builds);
-    pages.push_back(request.send().wait(wait));
+    pages.push_back(answered(request.send().wait(wait)));
     auto run = pages.back().getRun();
     const uint32_t came = run.getTasks().size() + run.getDiagnoses().size() + run.getNarrowingBuilds().size();
     tasks += run.getTasks().size();
@@ -77,7 +79,7 @@ CallPages call_pages(api::Maced::Client& maced, kj::WaitScope& wait, const std::
     auto request = maced.callsRequest();
     request.setRunId(run_id);
     request.setFrom(from);
-    pages.push_back(request.send().wait(wait));
+    pages.push_back(answered(request.send().wait(wait)));
     const uint32_t next = pages.back().getNext();
     if (next <= from) return pages;
     from = next;
@@ -92,7 +94,7 @@ void each_log_entry(api::Maced::Client& maced, kj::WaitScope& wait, const std::s
     request.setRunId(run_id);
     request.setAfterSeq(after);
     request.setLimit(0);
-    auto page = request.send().wait(wait);
+    auto page = answered(request.send().wait(wait));
     for (auto entry : page.getEntries()) each(entry);
     const uint64_t next = page.getNext();
     if (next <= after) return;

@@ -13,6 +13,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "render.h"
 
 namespace mace::client {
@@ -23,7 +24,7 @@ int cmd_log_coverage(const GlobalOptions& global, const Arguments& args, uint64_
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto status = maced.statusRequest();
     status.setRunId(run_id);
-    auto detail_response = status.send().wait(io.waitScope);
+    auto detail_response = answered(status.send().wait(io.waitScope));
     auto detail = detail_response.getRun();
     // The newest task's coverage, unless --task and --iteration say which.
     std::optional<api::TaskCoverage::Reader> chosen;
@@ -42,7 +43,7 @@ int cmd_log_coverage(const GlobalOptions& global, const Arguments& args, uint64_
     }
     auto files_request = maced.logFilesRequest();
     files_request.setRunId(run_id);
-    auto files_response = files_request.send().wait(io.waitScope);
+    auto files_response = answered(files_request.send().wait(io.waitScope));
     std::vector<api::LogFile::Reader> sources;
     for (auto f : files_response.getFiles())
       if (std::string(f.getKind().cStr()) == "coverage_source" && f.getIteration() == chosen->getIteration() &&

@@ -10,6 +10,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "render.h"
 
 namespace mace::client {
@@ -99,7 +100,7 @@ int cmd_doctor(const GlobalOptions& global, const Arguments& args) {
   }
   const int rc = with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     try {
-      auto response = maced.checkUpRequest().send().wait(io.waitScope);  // outlives its readers
+      auto response = answered(maced.checkUpRequest().send().wait(io.waitScope));  // outlives its readers
       auto findings = response.getFindings();
       const Counts counts = count(findings);
       std::cout << (global.json ? json_findings(findings, counts) + "\n" : human_findings(findings, counts));

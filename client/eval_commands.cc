@@ -9,6 +9,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "os/text.h"
 
 namespace mace::client {
@@ -35,7 +36,7 @@ int fetch_report(const GlobalOptions& global, const std::string& batch, const st
     auto request = maced.evalReportRequest();
     request.setBatchId(batch);
     request.setFormat(format);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     return print(response.getText().cStr());
   });
 }
@@ -79,7 +80,7 @@ int cmd_eval_submit(const GlobalOptions& global, const Arguments& args) {
     wire.setBaselineRetries(static_cast<uint32_t>(retries));
     wire.setBackend(args.value("--backend").value_or(""));
     wire.setModel(args.value("--model").value_or(""));
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     if (response.getErrors().size() > 0) {
       for (auto e : response.getErrors())
         std::cerr << "mace eval submit: " << e.getPath().cStr() << ": " << e.getMessage().cStr()
@@ -150,7 +151,7 @@ int cmd_eval_cancel(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.evalCancelRequest();
     request.setBatchId(args.positional[0]);
-    request.send().wait(io.waitScope);
+    answered(request.send().wait(io.waitScope));
     return kExitOk;
   });
 }

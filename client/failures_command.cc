@@ -10,6 +10,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "render.h"
 #include "terminal_text.h"
 
@@ -118,7 +119,7 @@ int cmd_failures(const GlobalOptions& global, const Arguments& args) {
     query.setSinceMs(since);
     query.setCore(args.value("--core").value_or(""));
     query.setMaxRuns(max_runs);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     if (global.json) {
       JsonWriter w;
       write_json(w, response.getHistory());

@@ -12,6 +12,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 
 namespace mace::client {
 namespace {
@@ -48,7 +49,7 @@ int list_log_files(const GlobalOptions& global, const std::string& run_id) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.logFilesRequest();
     request.setRunId(run_id);
-    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    auto response = answered(request.send().wait(io.waitScope));  // outlives its readers
     JsonWriter w;
     if (global.json) w.begin_array();
     for (auto f : response.getFiles()) {
@@ -141,7 +142,7 @@ int cmd_log_file(const GlobalOptions& global, const Arguments& args) {
       query.setOffset(offset);
       query.setTailLines(static_cast<uint32_t>(tail));
       query.setOffsetOfLive(offset_of_live);
-      auto response = request.send().wait(io.waitScope);
+      auto response = answered(request.send().wait(io.waitScope));
       auto chunk = response.getChunk();
       if (chunk.getNote().size() && !note_said) {
         std::cerr << "mace logs: " << chunk.getNote().cStr() << "\n";

@@ -8,6 +8,7 @@
 #include <capnp/rpc-twoparty.h>
 
 #include "exit_codes.h"
+#include "maced_refusal.h"
 #include "maced_socket.h"
 
 namespace mace::client {
@@ -16,14 +17,27 @@ namespace {
 
 std::string connected_path;
 
-// maced names the field of its API a refusal is about ("runId: no run named 'x'"); a
-// person typed a run ID, not a field: the message loses the field's name and gains the
-// next step.
+// An older maced names the field of its API a refusal is about in the exception's text
+// ("runId: no run named 'x'"); a person typed a run ID, not a field: the message loses the
+// field's name and gains the next step.
 std::string in_users_words(std::string text) {
   for (const char* field : {"runId: ", "batchId: "})
     if (text.rfind(field, 0) == 0) text.erase(0, std::char_traits<char>::length(field));
   if (text.rfind("no run named ", 0) == 0)
     text += "\n  `mace list` shows the runs you may see.";
+  return text;
+}
+
+// A refusal as a person reads it: the message, with the field when it is not one the
+// person typed as an argument (a run or batch ID), and the next step for a run not found.
+std::string in_users_words(const MacedRefusal& refusal) {
+  const std::string& field = refusal.field();
+  std::string text = field.empty() || field == "runId" || field == "batchId"
+                         ? std::string(refusal.what())
+                         : field + ": " + refusal.what();
+  if (refusal.kind() == api::ErrorKind::NOT_FOUND && field == "runId")
+    text += "\n  `mace list` shows the runs you may see.";
+  if (refusal.kind() == api::ErrorKind::INTERNAL) text = "maced internal error: " + text;
   return text;
 }
 
@@ -62,6 +76,19 @@ kj::Own<kj::AsyncIoStream> connect_to_maced(const std::string& socket_option,
 
 const std::string& connected_socket_path() { return connected_path; }
 
+int exit_code_of(api::ErrorKind kind) {
+  switch (kind) {
+    case api::ErrorKind::INVALID:
+    case api::ErrorKind::NOT_FOUND:
+    case api::ErrorKind::NOT_PERMITTED:
+      return kExitBadInput;
+    case api::ErrorKind::UNAVAILABLE:
+    case api::ErrorKind::INTERNAL:
+      return kExitDaemonError;
+  }
+  return kExitDaemonError;  // a kind newer than this client
+}
+
 int with_maced(const std::string& socket_path,
                const std::function<int(api::Maced::Client&, kj::AsyncIoContext&)>& body) {
   auto io = kj::setupAsyncIo();
@@ -70,7 +97,15 @@ int with_maced(const std::string& socket_path,
   capnp::TwoPartyClient rpc(*stream);
   auto maced = rpc.bootstrap().castAs<api::Maced>();
   try {
+    // Refusals come back as values (MacedRefusal) from here on; a maced older than that
+    // ignores the ask and throws them, as below.
+    auto hello = maced.versionRequest();
+    hello.setErrorsAsValues(true);
+    hello.send().wait(io.waitScope);
     return body(maced, io);
+  } catch (const MacedRefusal& refusal) {
+    std::cerr << "mace: " << in_users_words(refusal) << "\n";
+    return exit_code_of(refusal.kind());
   } catch (const kj::Exception& e) {
     // maced's refusals ("runId: no run named ...") travel as the exception text, after
     // KJ's own "remote exception: " prefix.

@@ -11,6 +11,7 @@
 #include "escaped_output.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "mcp/mcp_server.h"
 
 namespace mace::client {
@@ -26,7 +27,7 @@ class MacedToolProvider final : public mcp::ToolProvider {
   std::vector<llm::Tool> list() override {
     auto request = maced_.listToolsRequest();
     request.setSession(session_);
-    auto response = request.send().wait(wait_);
+    auto response = answered(request.send().wait(wait_));
     std::vector<llm::Tool> tools;
     for (auto t : response.getTools()) {
       llm::Tool tool;
@@ -51,7 +52,7 @@ class MacedToolProvider final : public mcp::ToolProvider {
     request.setTool(tool);
     request.setMethod(method);
     request.setArgumentsJson(arguments_json);
-    auto response = request.send().wait(wait_);
+    auto response = answered(request.send().wait(wait_));
     return {response.getOk(), response.getContent().cStr()};
   }
 
@@ -79,6 +80,11 @@ class ReadableErrors final : public mcp::ToolProvider {
   auto guard(Fn&& fn) -> decltype(fn()) {
     try {
       return fn();
+    } catch (const MacedRefusal& refusal) {
+      const std::string text = refusal.field().empty() ? std::string(refusal.what())
+                                                       : refusal.field() + ": " + refusal.what();
+      std::cerr << "mace mcp: " << text << "\n";
+      throw std::runtime_error("maced: " + text);
     } catch (const kj::Exception& e) {
       std::string text = e.getDescription().cStr();
       const std::string prefix = "remote exception: ";

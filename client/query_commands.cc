@@ -9,9 +9,11 @@
 #include "core/run_state.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "queue_wait.h"
 #include "render.h"
 #include "run_designs.h"
+#include "terminal_text.h"
 
 namespace mace::client {
 namespace {
@@ -26,7 +28,7 @@ bool one_run_argument(const Arguments& args, const char* usage) {
 // `mace status` without a run shows them.
 std::string what_a_queued_run_waits_for(api::Maced::Client& maced, kj::AsyncIoContext& io,
                                         api::RunDetail::Reader run) {
-  auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
+  auto placed = answered(maced.checkoutsRequest().send().wait(io.waitScope));
   std::vector<CheckoutView> checkouts;
   for (auto c : placed.getCheckouts())
     checkouts.push_back({c.getPath().cStr(), c.getHeldBy().cStr(), c.getNodeDown().cStr(), c.getRefused().cStr()});
@@ -52,7 +54,7 @@ int cmd_status(const GlobalOptions& global, const Arguments& args) {
       std::vector<api::RunSummary::Reader> runs;
       for (const auto& page : pages)
         for (auto run : page.getRuns()) runs.push_back(run);
-      auto placed = maced.checkoutsRequest().send().wait(io.waitScope);
+      auto placed = answered(maced.checkoutsRequest().send().wait(io.waitScope));
       auto checkouts = placed.getCheckouts();
       if (global.json) {
         JsonWriter w;
@@ -118,9 +120,8 @@ int cmd_list(const GlobalOptions& global, const Arguments& args) {
                                                                          : comma - start);
       auto state = run_state_from_string(name);
       if (!state) {
-        std::cerr << "mace: --state: unknown state \"" << name
-                  << "\" (queued, running, passed, failed, planning_failed, budget_exceeded, "
-                     "checksum_mismatch, unsupported_core, error, cancelled)\n";
+        std::cerr << "mace: --state: unknown state \"" << terminal_text(name) << "\" ("
+                  << enum_words<RunState>() << ")\n";
         return kExitBadInput;
       }
       states.push_back(*state);
@@ -193,7 +194,7 @@ int cmd_metrics(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.metricsRequest();
     request.setRunId(args.positional[0]);
-    auto response = request.send().wait(io.waitScope);  // outlives its readers
+    auto response = answered(request.send().wait(io.waitScope));  // outlives its readers
     auto metrics = response.getMetrics();
     if (global.json) {
       JsonWriter w;
@@ -230,7 +231,7 @@ int cmd_cancel(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto request = maced.cancelRequest();
     request.setRunId(args.positional[0]);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     std::string state = state_name(response.getState());
     if (global.json) {
       JsonWriter w;

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 
 namespace mace::client {
 
@@ -30,7 +31,7 @@ int cmd_replay(const GlobalOptions& global, const Arguments& args) {
     auto request = maced.replayRequest();
     request.setRunId(original);
     request.setUntilIteration(until);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     if (response.getErrors().size() > 0) {
       for (auto e : response.getErrors())
         std::cerr << "mace replay: " << e.getPath().cStr() << ": " << e.getMessage().cStr() << "\n";

@@ -18,6 +18,7 @@
 #include "core/run_environment_record.h"
 #include "junit_report.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "os/utc_text.h"
 #include "render.h"
 #include "report_page.h"
@@ -92,7 +93,7 @@ bool copy_log(api::Maced::Client& maced, kj::AsyncIoContext& io, const std::stri
     auto query = request.initQuery();
     query.setFileId(id);
     query.setOffset(offset);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     auto chunk = response.getChunk();
     if (!chunk.getFound()) {
       error = chunk.getNote().size() ? chunk.getNote().cStr() : "maced serves no such log";
@@ -115,7 +116,7 @@ void write_logs(JsonWriter& data, api::Maced::Client& maced, kj::AsyncIoContext&
                 const std::string& logs_link) {
   auto request = maced.logFilesRequest();
   request.setRunId(run_id);
-  auto response = request.send().wait(io.waitScope);
+  auto response = answered(request.send().wait(io.waitScope));
   std::set<std::string> taken;
   data.key("logs").begin_array();
   for (auto f : response.getFiles()) {
@@ -165,7 +166,7 @@ using SimLogPaths = std::map<std::tuple<uint32_t, std::string, std::string>, std
 SimLogPaths sim_log_paths(api::Maced::Client& maced, kj::AsyncIoContext& io, const std::string& run_id) {
   auto request = maced.logFilesRequest();
   request.setRunId(run_id);
-  auto response = request.send().wait(io.waitScope);
+  auto response = answered(request.send().wait(io.waitScope));
   SimLogPaths paths;
   for (auto f : response.getFiles())
     if (f.getKind() == "sim_log" && f.getNarrowing().size() == 0)
@@ -322,7 +323,7 @@ int cmd_report(const GlobalOptions& global, const Arguments& args) {
     watch.setRunId(run_id);
     watch.setListener(kj::mv(listener));
     watch.setAfterSeq(0);
-    auto subscription = watch.send().wait(io.waitScope).getSubscription();
+    auto subscription = answered(watch.send().wait(io.waitScope)).getSubscription();
     auto& timer = io.provider->getTimer();
     int64_t seen = -1;
     while (!collected.final_seen() && collected.count() != seen) {

@@ -14,6 +14,7 @@
 #include "core/repro.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "os/base64.h"
 #include "render.h"
 
@@ -111,7 +112,7 @@ int cmd_repro(const GlobalOptions& global, const Arguments& args) {
     request.setIteration(iteration);
     request.setTaskId(args.value("--task").value_or(""));
     request.setWorkload(args.value("--workload").value_or(""));
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     const ReproFacts facts = facts_of(response.getFacts());
     const std::string text = global.json ? facts_json(facts) + "\n" : repro_script(facts);
     if (!output) {

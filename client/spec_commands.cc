@@ -7,6 +7,7 @@
 #include "core/run_spec.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 
 namespace mace::client {
 
@@ -93,7 +94,7 @@ int check_with_maced(const GlobalOptions& global, const Arguments& args, const s
     request.setBackend(backend);
     request.setModel(model);
     try {
-      auto response = request.send().wait(io.waitScope);
+      auto response = answered(request.send().wait(io.waitScope));
       if (response.getErrors().size() == 0) return kExitOk;
       print_remote_errors(file, response.getErrors());
       return kExitBadInput;
@@ -141,7 +142,7 @@ int cmd_submit(const GlobalOptions& global, const Arguments& args) {
     const auto [backend, model] = chosen_backend(args, parse_run_spec_json(text));
     request.setBackend(backend);
     request.setModel(model);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     if (response.getErrors().size() > 0) {
       print_remote_errors(file, response.getErrors());
       return kExitBadInput;

@@ -13,6 +13,7 @@
 #include "exit_codes.h"
 #include "live_view.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "render.h"
 
 namespace mace::client {
@@ -154,7 +155,7 @@ int watch_run(const GlobalOptions& global, const std::string& run_id) {
     request.setRunId(run_id);
     request.setListener(kj::heap<PrintingListener>(screen, kj::mv(paf.fulfiller)));
     request.setAfterSeq(0);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     auto subscription = response.getSubscription();  // held until the run is final
     auto ticking = keep_ticking(io.provider->getTimer(), screen).eagerlyEvaluate(nullptr);
     Outcome outcome = paf.promise.wait(io.waitScope);

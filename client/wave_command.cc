@@ -15,6 +15,7 @@
 #include "core/json_writer.h"
 #include "exit_codes.h"
 #include "maced_connection.h"
+#include "maced_refusal.h"
 #include "waveform_text.h"
 
 namespace mace::client {
@@ -45,7 +46,7 @@ bool copy_log(api::Maced::Client& maced, kj::AsyncIoContext& io, const std::stri
     auto query = request.initQuery();
     query.setFileId(file_id);
     query.setOffset(offset);
-    auto response = request.send().wait(io.waitScope);
+    auto response = answered(request.send().wait(io.waitScope));
     auto chunk = response.getChunk();
     if (!chunk.getFound()) {
       std::cerr << "mace wave: the waveform of run " << run_id << " is not there"
@@ -76,7 +77,7 @@ int cmd_wave(const GlobalOptions& global, const Arguments& args) {
   return with_maced(global.socket_path, [&](api::Maced::Client& maced, kj::AsyncIoContext& io) {
     auto status = maced.statusRequest();
     status.setRunId(run_id);
-    auto detail_response = status.send().wait(io.waitScope);
+    auto detail_response = answered(status.send().wait(io.waitScope));
     auto detail = detail_response.getRun();
     const auto chosen = choose(detail.getWaveforms(), iteration, task, workload);
     if (!chosen) {

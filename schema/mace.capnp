@@ -11,10 +11,14 @@
 # built against an older schema keeps working. `Maced.version()` reports the version a
 # daemon speaks.
 #
-# Errors: a request that names no known run, or is otherwise malformed, fails with a
-# Cap'n Proto exception whose description starts with the field at fault
-# ("runId: no run named 'x'"). A run specification that fails validation is not an
-# exception: `submit` returns every problem in `errors`, each naming its field path.
+# Errors: a request maced refuses (it names no run the caller may see, a field's value
+# is not accepted, ...) or fails comes back as `error` in the method's results (struct
+# Error: its kind, the field it concerns, the message), on a connection whose client
+# asked for that with `version(errorsAsValues = true)`; every other field of the results
+# is then empty. A client that did not ask (one built before this existed) gets a Cap'n
+# Proto exception instead, whose description starts with the field ("runId: no run named
+# 'x'"). A run specification that fails validation is neither: `submit` returns every
+# problem in `errors`, each naming its field path.
 
 using Cxx = import "/capnp/c++.capnp";
 $Cxx.namespace("mace::api");
@@ -574,25 +578,44 @@ struct CheckFinding {
 }
 
 # ---------------------------------------------------------------------------------------
+# Refusals
+
+enum ErrorKind {
+  invalid @0;       # a field of the request has a value maced does not accept
+  notFound @1;      # it names a run, batch, record, log or session maced does not have
+  notPermitted @2;  # it names something the caller may not see or change (another user's)
+  unavailable @3;   # this maced does not offer it (no evaluation harness, no check-up)
+  internal @4;      # maced failed a well-formed request; its log says why
+}
+
+struct Error {
+  kind @0 :ErrorKind;
+  field @1 :Text;    # the request's field it concerns ("runId", "query.maxRuns"); "" for none
+  message @2 :Text;  # for people; it does not repeat the field's name
+}
+
+# ---------------------------------------------------------------------------------------
 # The daemon
 
 interface Maced {
-  version @0 () -> (apiVersion :UInt32, daemonVersion :Text);
+  version @0 (errorsAsValues :Bool) -> (apiVersion :UInt32, daemonVersion :Text);
+  # errorsAsValues: every later refusal on this connection comes as `error` in the results
+  # (see Errors above) instead of an exception.
 
   submit @1 (spec :SpecSource, backend :Text, model :Text)
-      -> (runId :Text, errors :List(FieldError));
+      -> (runId :Text, errors :List(FieldError), error :Error);
   # Validates the spec and queues a run. On any validation error, nothing is recorded,
   # `runId` is empty and `errors` lists every problem. `backend` and `model`, when not
   # empty, replace the spec's (the command line's --backend / --model). A backend that
   # cannot be used (unknown, or its credentials or CLI missing) is an error here, not an
   # hour into the run.
 
-  watch @2 (runId :Text, listener :RunListener, afterSeq :UInt64) -> (subscription :Subscription);
+  watch @2 (runId :Text, listener :RunListener, afterSeq :UInt64) -> (subscription :Subscription, error :Error);
   # Streams the run's events with seq > afterSeq to `listener`, then live ones, then
   # calls `listener.done` when the run is final (at once for a run already final).
 
   status @3 (runId :Text, tasksFrom :UInt32, diagnosesFrom :UInt32, narrowingBuildsFrom :UInt32)
-      -> (run :RunDetail, more :Bool);
+      -> (run :RunDetail, more :Bool, error :Error);
   # The run's tasks, diagnoses and narrowing builds one page at a time (about 1 MiB an
   # answer), each list from the index given here (0: its first). `more` says that one of
   # them goes on: ask again with each index moved on by what came. The summary, spec and
@@ -600,32 +623,32 @@ interface Maced {
   # has its middle left out, saying how many bytes.
   # The run's failure groups and coverage come with the first page (every index 0) only.
 
-  list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text);
+  list @4 (filter :ListFilter) -> (runs :List(RunSummary), next :Text, error :Error);
   # Newest first, one page at a time: an answer holds at most 500 runs and about 1 MiB, so
   # no listing can pass the size of a message. `next` is "" when `runs` ends what the
   # filter selects (up to its limit); else the rest follows from filter.before = next, with
   # the limit less the runs received.
 
-  logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry), next :UInt64);
+  logs @5 (runId :Text, afterSeq :UInt64, limit :UInt32) -> (entries :List(LogEntry), next :UInt64, error :Error);
   # limit 0: every entry, one page at a time (at most 5,000 events and about 1 MiB an
   # answer). `next` is 0 when `entries` ends the log as it stands (or the limit is
   # reached); else the rest follows from afterSeq = next.
 
-  metrics @6 (runId :Text) -> (metrics :Metrics);
+  metrics @6 (runId :Text) -> (metrics :Metrics, error :Error);
 
-  cancel @7 (runId :Text) -> (state :RunState, changed :Bool);
+  cancel @7 (runId :Text) -> (state :RunState, changed :Bool, error :Error);
   # Stops the run's builds and simulations and records it as cancelled. `changed` is
   # false when the run was already final (its state is returned unchanged).
 
-  listTools @8 (session :Text) -> (tools :List(ToolInfo));
+  listTools @8 (session :Text) -> (tools :List(ToolInfo), error :Error);
   # The tools of a live tool session (see above); an unknown or ended session is an error.
 
   callTool @9 (session :Text, tool :Text, method :Text, argumentsJson :Text)
-      -> (ok :Bool, content :Text);
+      -> (ok :Bool, content :Text, error :Error);
   # Runs one tool method for the agent of that session. A tool that fails answers
   # ok = false with its error in `content`; it is not an exception.
 
-  replay @10 (runId :Text, untilIteration :UInt32) -> (runId :Text, errors :List(FieldError));
+  replay @10 (runId :Text, untilIteration :UInt32) -> (runId :Text, errors :List(FieldError), error :Error);
   # Queues a replay of a finished run under a new run ID that points back at it
   # (RunSummary.replayOf): its builds and runs served from the original's cache entries,
   # its LLM replies from the original's recorded calls, every decision compared with the
@@ -638,57 +661,57 @@ interface Maced {
   # index `from` (0: the first), one page at a time: at most 100 calls and about 1 MiB an
   # answer, a prompt or reply over 1 MiB with its middle left out (a line says how much).
   # `next` is 0 when `calls` ends the run's calls; else the rest follows from from = next.
-  calls @11 (runId :Text, from :UInt32) -> (calls :List(LlmCall), next :UInt32);
+  calls @11 (runId :Text, from :UInt32) -> (calls :List(LlmCall), next :UInt32, error :Error);
 
-  checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus));
+  checkouts @12 () -> (executor :Text, checkouts :List(CheckoutStatus), error :Error);
   # Where runs' work runs ("local" or "slurm") and every checkout: its node, the run that
   # holds it, whether its node takes work, the Slurm job on it. Everyone may ask: it is
   # queue information, like `squeue`.
 
-  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk);
+  readLog @13 (runId :Text, query :LogQuery) -> (chunk :LogChunk, error :Error);
   # A piece of a task's build log or of a simulation's sim.log, read by maced for a caller
   # who may read the run (docs/operating-maced.md): at most 1 MiB per answer, so a client
   # streams a file of any size by asking again from chunk.offset + chunk.data.size().
 
   evalSubmit @14 (suiteJson :Text, request :EvalRequest)
-      -> (batchId :Text, errors :List(FieldError));
+      -> (batchId :Text, errors :List(FieldError), error :Error);
   # Checks an evaluation suite and request (REQ-EVAL-1) and queues the batch: its jobs,
   # shuffled by the seed, run one after another as ordinary runs. Every problem is in
   # `errors` (paths start with "suite." for the suite file's fields) and nothing is
   # recorded then.
 
-  evalReport @15 (batchId :Text, format :Text) -> (text :Text);
+  evalReport @15 (batchId :Text, format :Text) -> (text :Text, error :Error);
   # The batch rendered: format "status" (progress per method), "text", "json", "csv"
   # (the results table) or "html" (a self-contained page with the table and plots).
   # Only the batch's submitter and maced's administrators may read it, unless others see
   # everything.
 
-  evalCancel @16 (batchId :Text) -> ();
+  evalCancel @16 (batchId :Text) -> (error :Error);
   # Starts no further job of the batch and cancels its run under way.
 
-  checkSpec @17 (spec :SpecSource, backend :Text, model :Text) -> (errors :List(FieldError));
+  checkSpec @17 (spec :SpecSource, backend :Text, model :Text) -> (errors :List(FieldError), error :Error);
   # What `submit` would refuse of the spec, without queueing anything (`mace spec check`):
   # its fields, and what only maced can tell: its tools, replay.from, its gate workloads
   # (each found where sims will look: maced's workloads directory, the checkouts' diags)
   # and its backend.
 
-  logFiles @18 (runId :Text) -> (files :List(LogFile));
+  logFiles @18 (runId :Text) -> (files :List(LogFile), error :Error);
   # Every log the run recorded, its narrowing rebuilds' included, oldest first.
 
-  checkUp @19 () -> (findings :List(CheckFinding));
+  checkUp @19 () -> (findings :List(CheckFinding), error :Error);
   # Whether this machine can do what maced is configured to do, as maced sees it now:
   # maced itself, the programs, each checkout (also those it refused when it started), the
   # workloads, the disk, the Slurm nodes, each LLM backend. Everyone may ask; it names
   # paths and programs, never a credential. Takes a few seconds (it runs `--version`s,
   # sinfo, a CLI's auth status); concurrent asks share one check.
 
-  repro @21 (runId :Text, iteration :UInt32, taskId :Text, workload :Text) -> (facts :ReproFacts);
+  repro @21 (runId :Text, iteration :UInt32, taskId :Text, workload :Text) -> (facts :ReproFacts, error :Error);
   # One recorded simulation of a run the caller may read, with its build, for `mace repro`
   # (docs/failures.md#a-reproduction-of-a-failure): iteration 0, taskId "" and workload ""
   # choose the newest iteration's first simulation that did not pass. A simulation recorded
   # before MACE kept command lines, or none that matches, is refused naming the field.
 
-  failures @20 (query :FailureQuery) -> (history :FailureHistory);
+  failures @20 (query :FailureQuery) -> (history :FailureHistory, error :Error);
   # Failure signatures across the runs the caller may read (their own; every run for an
   # administrator or where others see everything), the most frequent first: when each was
   # first and last seen, the configurations and workloads it hit, and whether those passed

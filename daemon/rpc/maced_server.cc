@@ -10,27 +10,12 @@
 #include "eval/html_report.h"
 #include "eval/results.h"
 #include "service/run_event_log.h"
+#include "rpc/refusal.h"
 #include "service/service_error.h"
 #include "capnp_text.h"
 
 namespace mace::rpc {
 namespace {
-
-// A caller's mistake becomes an exception whose text names the field; anything else is
-// the daemon's own failure and says so.
-template <typename Fn>
-kj::Promise<void> answer(Fn&& fn) {
-  try {
-    fn();
-    return kj::READY_NOW;
-  } catch (const service::RequestError& e) {
-    return failure(e.what());
-  } catch (const UnknownWireValue& e) {
-    return failure(e.what());
-  } catch (const std::exception& e) {
-    return failure(std::string("maced internal error: ") + e.what());
-  }
-}
 
 // Held by the client for as long as it watches; its connection is busy meanwhile, so a
 // watch that waits long between two events is never closed as idle.
@@ -87,6 +72,7 @@ MacedServer::DispatchCallResult MacedServer::dispatchCall(
 }
 
 kj::Promise<void> MacedServer::version(VersionContext context) {
+  errors_as_values_ = context.getParams().getErrorsAsValues();
   auto results = context.getResults();
   results.setApiVersion(api::API_VERSION);
   results.setDaemonVersion(MACE_VERSION);
@@ -94,7 +80,7 @@ kj::Promise<void> MacedServer::version(VersionContext context) {
 }
 
 kj::Promise<void> MacedServer::submit(SubmitContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     SpecParseResult parsed = spec_of(context.getParams());
     service::SubmitOutcome outcome;
     if (parsed.spec) outcome = service_.submit(*parsed.spec, caller_);
@@ -105,7 +91,7 @@ kj::Promise<void> MacedServer::submit(SubmitContext context) {
 }
 
 kj::Promise<void> MacedServer::watch(WatchContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     auto watcher = kj::heap<RunListenerWatcher>(service_, params.getListener(), caller_);
     watcher->start(text(params.getRunId()), static_cast<int64_t>(params.getAfterSeq()));
@@ -115,7 +101,7 @@ kj::Promise<void> MacedServer::watch(WatchContext context) {
 }
 
 kj::Promise<void> MacedServer::status(StatusContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     const service::DetailFrom from{params.getTasksFrom(), params.getDiagnosesFrom(),
                                    params.getNarrowingBuildsFrom()};
@@ -161,24 +147,25 @@ void set_page(api::Maced::ListResults::Builder results, const service::RunPage& 
 
 kj::Promise<void> MacedServer::list(ListContext context) {
   store::RunFilter filter;
-  kj::Promise<void> refused = answer([&] {
+  try {
     auto filter_in = context.getParams().getFilter();
     for (auto s : filter_in.getStates()) filter.states.push_back(from_wire(s));
     if (!filter_in.getAnyUser()) filter.submitted_by_uid = filter_in.getSubmittedByUid();
     filter.limit = filter_in.getLimit();
     filter.before = text(filter_in.getBefore());
-    if (!lister_) set_page(context.getResults(), service_.list_page(filter, caller_));
-  });
-  if (!lister_) return refused;
-  return refused
-      .then([lister = lister_, caller = caller_, filter = std::move(filter)]() mutable {
-        return lister->list_page(std::move(filter), caller);
-      })
-      .then([context](service::RunPage page) mutable { set_page(context.getResults(), page); });
+  } catch (...) {
+    return refuse(context, refusal_of(std::current_exception()));
+  }
+  if (!lister_)
+    return answer(context, [&] { set_page(context.getResults(), service_.list_page(filter, caller_)); });
+  return refusing_failures(context, lister_->list_page(std::move(filter), caller_)
+                                        .then([context](service::RunPage page) mutable {
+                                          set_page(context.getResults(), page);
+                                        }));
 }
 
 kj::Promise<void> MacedServer::repro(ReproContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     service::ReproQuery query{.iteration = params.getIteration(), .task_id = text(params.getTaskId()),
                               .workload = text(params.getWorkload())};
@@ -188,24 +175,25 @@ kj::Promise<void> MacedServer::repro(ReproContext context) {
 
 kj::Promise<void> MacedServer::failures(FailuresContext context) {
   service::FailureQuery query;
-  kj::Promise<void> refused = answer([&] {
+  try {
     auto in = context.getParams().getQuery();
     query.since_ms = in.getSinceMs();
     query.core = text(in.getCore());
     query.max_runs = in.getMaxRuns();
     service::check_failure_query(query);
-    if (!lister_) fill(context.getResults().initHistory(), service_.failures(query, caller_));
-  });
-  if (!lister_) return refused;
-  return refused
-      .then([lister = lister_, caller = caller_, query = std::move(query)]() mutable {
-        return lister->failures(std::move(query), caller);
-      })
-      .then([context](service::FailureHistory history) mutable { fill(context.getResults().initHistory(), history); });
+  } catch (...) {
+    return refuse(context, refusal_of(std::current_exception()));
+  }
+  if (!lister_)
+    return answer(context, [&] { fill(context.getResults().initHistory(), service_.failures(query, caller_)); });
+  return refusing_failures(context, lister_->failures(std::move(query), caller_)
+                                        .then([context](service::FailureHistory history) mutable {
+                                          fill(context.getResults().initHistory(), history);
+                                        }));
 }
 
 kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto results = context.getResults();
     results.setExecutor(service_.executor());
     const auto checkouts = service_.checkouts();
@@ -215,15 +203,15 @@ kj::Promise<void> MacedServer::checkouts(CheckoutsContext context) {
 }
 
 kj::Promise<void> MacedServer::checkUp(CheckUpContext context) {
-  if (!check_up_) return failure("maced internal error: this maced has no check-up");
-  return check_up_->check_up().then([context](std::vector<CheckFinding> findings) mutable {
+  if (!check_up_) return refuse(context, {api::ErrorKind::INTERNAL, "", "this maced has no check-up"});
+  return refusing_failures(context, check_up_->check_up().then([context](std::vector<CheckFinding> findings) mutable {
     auto out = context.getResults().initFindings(static_cast<unsigned>(findings.size()));
     for (unsigned i = 0; i < findings.size(); ++i) fill(out[i], findings[i]);
-  });
+  }));
 }
 
 kj::Promise<void> MacedServer::logs(LogsContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     const service::LogPage page =
         service_.log_page(text(params.getRunId()),
@@ -238,7 +226,7 @@ kj::Promise<void> MacedServer::logs(LogsContext context) {
 }
 
 kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     auto in = params.getQuery();
     service::LogQuery query;
@@ -256,7 +244,7 @@ kj::Promise<void> MacedServer::readLog(ReadLogContext context) {
 }
 
 kj::Promise<void> MacedServer::logFiles(LogFilesContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     const std::string run_id = text(context.getParams().getRunId());
     const auto files = service_.log_files(run_id, caller_);
     const bool run_final = is_final(service_.run(run_id).state);
@@ -267,7 +255,7 @@ kj::Promise<void> MacedServer::logFiles(LogFilesContext context) {
 }
 
 kj::Promise<void> MacedServer::checkSpec(CheckSpecContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     SpecParseResult parsed = spec_of(context.getParams());
     FieldErrors errors = parsed.spec ? service_.check(*parsed.spec, caller_) : std::move(parsed.errors);
     auto results = context.getResults();
@@ -276,14 +264,14 @@ kj::Promise<void> MacedServer::checkSpec(CheckSpecContext context) {
 }
 
 kj::Promise<void> MacedServer::metrics(MetricsContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     fill(context.getResults().initMetrics(),
          service_.metrics(text(context.getParams().getRunId()), caller_));
   });
 }
 
 kj::Promise<void> MacedServer::calls(CallsContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     const service::CallPage page =
         service_.llm_call_page(text(params.getRunId()), params.getFrom(), caller_);
@@ -295,7 +283,7 @@ kj::Promise<void> MacedServer::calls(CallsContext context) {
 }
 
 kj::Promise<void> MacedServer::cancel(CancelContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto outcome = service_.cancel(text(context.getParams().getRunId()), caller_);
     context.getResults().setState(to_wire(outcome.state));
     context.getResults().setChanged(outcome.changed);
@@ -303,7 +291,7 @@ kj::Promise<void> MacedServer::cancel(CancelContext context) {
 }
 
 kj::Promise<void> MacedServer::replay(ReplayContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     auto outcome = service_.replay(text(params.getRunId()), params.getUntilIteration(), caller_);
     auto results = context.getResults();
@@ -312,12 +300,12 @@ kj::Promise<void> MacedServer::replay(ReplayContext context) {
 }
 
 service::EvalService& MacedServer::eval_service() {
-  if (!eval_) throw service::RequestError({"", "this maced has no evaluation harness"});
+  if (!eval_) throw service::RequestError(service::RequestErrorKind::unavailable, {"", "this maced has no evaluation harness"});
   return *eval_;
 }
 
 kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     auto wire = params.getRequest();
     eval::BatchRequest request;
@@ -346,7 +334,7 @@ kj::Promise<void> MacedServer::evalSubmit(EvalSubmitContext context) {
 }
 
 kj::Promise<void> MacedServer::evalReport(EvalReportContext context) {
-  return answer([&] {
+  return answer(context, [&] {
     auto params = context.getParams();
     const std::string format = text(params.getFormat());
     eval::BatchView batch = eval_service().view(text(params.getBatchId()), caller_);
@@ -356,13 +344,13 @@ kj::Promise<void> MacedServer::evalReport(EvalReportContext context) {
     else if (format == "json") out = eval::render_results_json(batch);
     else if (format == "csv") out = eval::render_results_csv(batch);
     else if (format == "html") out = eval::render_html_report(batch);
-    else throw service::RequestError({"format", "must be status, text, json, csv or html"});
+    else throw service::RequestError(service::RequestErrorKind::invalid, {"format", "must be status, text, json, csv or html"});
     context.getResults().setText(out);
   });
 }
 
 kj::Promise<void> MacedServer::evalCancel(EvalCancelContext context) {
-  return answer([&] { eval_service().cancel(text(context.getParams().getBatchId()), caller_); });
+  return answer(context, [&] { eval_service().cancel(text(context.getParams().getBatchId()), caller_); });
 }
 
 }  // namespace mace::rpc

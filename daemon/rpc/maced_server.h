@@ -12,6 +12,7 @@
 #include "rpc/check_up_source.h"
 #include "rpc/connection_activity.h"
 #include "rpc/run_lister.h"
+#include "rpc/refusal.h"
 #include "service/eval_service.h"
 #include "service/run_service.h"
 
@@ -65,6 +66,32 @@ class MacedServer final : public api::Maced::Server {
  private:
   service::EvalService& eval_service();
 
+  // Runs `fn`, which fills the results; what it throws is refused (refuse()).
+  template <typename Context, typename Fn>
+  kj::Promise<void> answer(Context& context, Fn&& fn) {
+    try {
+      fn();
+      return kj::READY_NOW;
+    } catch (...) {
+      return refuse(context, refusal_of(std::current_exception()));
+    }
+  }
+  // `refusal` as this connection's client asked for it: the results' error alone, or the
+  // exception.
+  template <typename Context>
+  kj::Promise<void> refuse(Context& context, const Refusal& refusal) {
+    if (!errors_as_values_) return as_exception(refusal);
+    fill(context.initResults().initError(), refusal);
+    return kj::READY_NOW;
+  }
+  // A promise's failure refused the same way.
+  template <typename Context>
+  kj::Promise<void> refusing_failures(Context context, kj::Promise<void> promise) {
+    return promise.catch_([this, context](kj::Exception&& e) mutable -> kj::Promise<void> {
+      return refuse(context, refusal_of(std::make_exception_ptr(kj::mv(e))));
+    });
+  }
+
   service::RunService& service_;
   service::Caller caller_;
   llm::ToolSessions& tool_sessions_;
@@ -72,6 +99,8 @@ class MacedServer final : public api::Maced::Server {
   service::EvalService* eval_;  // null: this maced has no evaluation harness (tests)
   RunLister* lister_;           // null: listings are read by the service, on the loop
   CheckUpSource* check_up_;     // null: this maced cannot check itself (tests)
+  // The client asked for refusals as values (version(errorsAsValues = true)).
+  bool errors_as_values_ = false;
 };
 
 }  // namespace mace::rpc

@@ -34,10 +34,10 @@ bool may_use_tools(uint32_t peer_uid) {
 }  // namespace
 
 kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
-  if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
+  if (!may_use_tools(caller_.uid)) return refuse(context, {api::ErrorKind::NOT_PERMITTED, "session", "tool sessions are maced's own"});
   std::string session = text(context.getParams().getSession());
   auto tools = tool_sessions_.find(session);
-  if (!tools) return failure("session: no such tool session (unknown or ended)");
+  if (!tools) return refuse(context, {api::ErrorKind::NOT_FOUND, "session", "no such tool session (unknown or ended)"});
   activity_->serves_session(session);
   auto list = context.getResults().initTools(static_cast<unsigned>(tools->size()));
   for (size_t i = 0; i < tools->size(); ++i) {
@@ -57,22 +57,22 @@ kj::Promise<void> MacedServer::listTools(ListToolsContext context) {
 }
 
 kj::Promise<void> MacedServer::callTool(CallToolContext context) {
-  if (!may_use_tools(caller_.uid)) return failure("session: tool sessions are maced's own");
+  if (!may_use_tools(caller_.uid)) return refuse(context, {api::ErrorKind::NOT_PERMITTED, "session", "tool sessions are maced's own"});
   auto params = context.getParams();
   std::string session = text(params.getSession());
   auto tools = tool_sessions_.find(session);
-  if (!tools) return failure("session: no such tool session (unknown or ended)");
+  if (!tools) return refuse(context, {api::ErrorKind::NOT_FOUND, "session", "no such tool session (unknown or ended)"});
   activity_->serves_session(session);
   std::string tool_name = text(params.getTool());
   std::string method = text(params.getMethod());
   const llm::Tool* tool = nullptr;
   for (const auto& t : *tools)
     if (t.name == tool_name) tool = &t;
-  if (!tool) return failure("tool: the session has no tool named \"" + tool_name + "\"");
+  if (!tool) return refuse(context, {api::ErrorKind::NOT_FOUND, "tool", "the session has no tool named \"" + tool_name + "\""});
   bool known_method = false;
   for (const auto& m : tool->methods) known_method = known_method || m.name == method;
   if (!known_method)
-    return failure("method: tool \"" + tool_name + "\" has no method \"" + method + "\"");
+    return refuse(context, {api::ErrorKind::NOT_FOUND, "method", "tool \"" + tool_name + "\" has no method \"" + method + "\""});
   if (!tool->call) {
     auto results = context.getResults();
     results.setOk(false);

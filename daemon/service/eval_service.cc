@@ -261,10 +261,10 @@ bool EvalService::start_job(const store::EvalBatchRecord& batch, const store::Ev
 
 eval::BatchView EvalService::view(const std::string& batch_id, const Caller& caller) const {
   auto batch = store_.find_eval_batch(batch_id);
-  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
+  if (!batch) throw RequestError(RequestErrorKind::not_found, {"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
   if (!caller.admin && caller.uid != batch->submitted_by_uid &&
       runs_.others_see() != OthersSee::everything)
-    throw RequestError({"batchId", "batch " + batch_id + " is uid " +
+    throw RequestError(RequestErrorKind::not_permitted, {"batchId", "batch " + batch_id + " is uid " +
                                        std::to_string(batch->submitted_by_uid) +
                                        "'s; only its submitter and maced's administrators may read it"});
   eval::BatchView view;
@@ -337,11 +337,11 @@ eval::BatchView EvalService::view(const std::string& batch_id, const Caller& cal
 
 void EvalService::cancel(const std::string& batch_id, const Caller& caller) {
   auto batch = store_.find_eval_batch(batch_id);
-  if (!batch) throw RequestError({"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
+  if (!batch) throw RequestError(RequestErrorKind::not_found, {"batchId", "no evaluation batch named '" + id_for_message(batch_id) + "'"});
   // Every permission first, so that a refusal changes nothing: reading a batch (others may,
   // when they see everything) is not cancelling it.
   if (!caller.admin && caller.uid != batch->submitted_by_uid)
-    throw RequestError({"batchId", "batch " + batch_id + " was submitted by uid " +
+    throw RequestError(RequestErrorKind::not_permitted, {"batchId", "batch " + batch_id + " was submitted by uid " +
                                        std::to_string(batch->submitted_by_uid) +
                                        "; only that user and maced's administrators may cancel it"});
   if (batch->state != EvalBatchState::running) return;

@@ -21,7 +21,7 @@ std::string configuration_name(const store::TaskRecord& task, const store::RunRe
 
 void check_failure_query(const FailureQuery& query) {
   if (query.max_runs < 0 || query.max_runs > kMaxFailureRuns)
-    throw RequestError({"query.maxRuns", "must be 0 (the default, " + std::to_string(kDefaultFailureRuns) +
+    throw RequestError(RequestErrorKind::invalid, {"query.maxRuns", "must be 0 (the default, " + std::to_string(kDefaultFailureRuns) +
                                              ") to " + std::to_string(kMaxFailureRuns) + ", got " +
                                              std::to_string(query.max_runs)});
 }

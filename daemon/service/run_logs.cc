@@ -68,7 +68,7 @@ void read_written(const std::string& path, const LogQuery& query, std::size_t mo
     chunk.size = static_cast<int64_t>(range.size);
     chunk.offset = query.offset;
   } catch (const os::FileError& e) {
-    if (e.error() != ENOENT) throw RequestError({"log", e.what()});
+    if (e.error() != ENOENT) throw RequestError(RequestErrorKind::unavailable, {"log", e.what()});
     chunk.found = false;  // recorded, not yet written: sims has not opened it
   }
 }
@@ -115,7 +115,7 @@ LogChunk RunService::read_log(const std::string& run_id, const LogQuery& query,
     try {
       read_kept(*file, query, most, chunk);
     } catch (const os::FileError& e) {
-      throw RequestError({"log", what_log(*file) + ", kept with the run: " + e.what()});
+      throw RequestError(RequestErrorKind::unavailable, {"log", what_log(*file) + ", kept with the run: " + e.what()});
     }
     return chunk;
   }

@@ -34,7 +34,7 @@ ReproFacts repro_facts(const store::Store& store, const store::RunRecord& run, c
     for (const auto& r : task.results) {
       if (!matches(task, r, query)) continue;
       if (r.argv.empty() || task.build_argv.empty())
-        throw RequestError({query.workload.empty() ? "runId" : "workload",
+        throw RequestError(RequestErrorKind::not_found, {query.workload.empty() ? "runId" : "workload",
                             "the simulation of " + r.workload + " in task " + task.task_id + " of run " + run.id +
                                 " has no recorded command line (it was recorded before MACE kept them, or sims "
                                 "never started for it), so it cannot be reproduced"});
@@ -70,7 +70,7 @@ ReproFacts repro_facts(const store::Store& store, const store::RunRecord& run, c
     }
   }
   const char* field = !query.workload.empty() ? "workload" : !query.task_id.empty() ? "taskId" : "runId";
-  throw RequestError({field, "run " + run.id + " has no recorded " + named(query) +
+  throw RequestError(RequestErrorKind::not_found, {field, "run " + run.id + " has no recorded " + named(query) +
                                  (query.workload.empty() ? " (name one with --workload)" : "")});
 }
 

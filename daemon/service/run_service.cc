@@ -175,7 +175,7 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
   // run/run_replay.cc), so the original must be the caller's to read now: an administrator's
   // replay of someone's run is no way into that run once they are no longer one.
   if (auto why = unreadable(original, caller))
-    throw RequestError({"runId", "run " + run_id + " replays run " + original.id + ": " + *why});
+    throw RequestError(RequestErrorKind::invalid, {"runId", "run " + run_id + " replays run " + original.id + ": " + *why});
   if (!is_final(original.state))
     return {"", {{"runId", "run " + original.id + " is still " +
                                std::string(to_string(original.state)) +
@@ -205,7 +205,7 @@ SubmitOutcome RunService::replay(const std::string& run_id, int64_t until_iterat
 
 store::RunRecord RunService::run(const std::string& run_id) const {
   auto found = store_.find_run(run_id);
-  if (!found) throw RequestError({"runId", "no run named '" + id_for_message(run_id) + "'"});
+  if (!found) throw RequestError(RequestErrorKind::not_found, {"runId", "no run named '" + id_for_message(run_id) + "'"});
   return *found;
 }
 
@@ -221,7 +221,7 @@ std::optional<std::string> RunService::unreadable(const store::RunRecord& run,
 
 store::RunRecord RunService::readable_run(const std::string& run_id, const Caller& caller) const {
   store::RunRecord found = run(run_id);
-  if (auto why = unreadable(found, caller)) throw RequestError({"runId", *why});
+  if (auto why = unreadable(found, caller)) throw RequestError(RequestErrorKind::not_permitted, {"runId", *why});
   return found;
 }
 
@@ -229,7 +229,7 @@ store::RunRecord RunService::controllable_run(const std::string& run_id, const C
                                               std::string_view action) const {
   store::RunRecord found = run(run_id);
   if (caller.admin || caller.uid == found.submitted_by_uid) return found;
-  throw RequestError({"runId", "run " + run_id + " was submitted by uid " +
+  throw RequestError(RequestErrorKind::not_permitted, {"runId", "run " + run_id + " was submitted by uid " +
                                    std::to_string(found.submitted_by_uid) + "; only that user " +
                                    "and maced's administrators may " + std::string(action) + " it"});
 }
@@ -458,7 +458,7 @@ void RunService::tell_watchers(const store::EventRecord& event) {
 void RunService::set_state(const std::string& run_id, RunState state,
                            const std::string& reason) {
   if (!store_.set_run_state(run_id, state, reason, clock_()))
-    throw RequestError({"runId", "no run named '" + id_for_message(run_id) + "'"});
+    throw RequestError(RequestErrorKind::not_found, {"runId", "no run named '" + id_for_message(run_id) + "'"});
   store::EventRecord changed;
   changed.run_id = run_id;
   changed.kind = EventKind::state_changed;

@@ -249,5 +249,69 @@ TEST_F(RpcClientTest, DisconnectingWatcherLeavesTheDaemonHealthy) {
   EXPECT_EQ(maced_->mace({"status", id}).exit_code, 0);
 }
 
+// Refusals as values: a client that asks for them (version(errorsAsValues)) gets the
+// schema's Error in the results, its kind and field apart from the message, and nothing
+// else; one that does not gets the exception clients built before that know.
+TEST_F(RpcClientTest, ARefusalIsAStructuredErrorForAClientThatAskedForIt) {
+  auto hello = maced_cap_.versionRequest();
+  hello.setErrorsAsValues(true);
+  hello.send().wait(io_.waitScope);
+
+  auto status = maced_cap_.statusRequest();
+  status.setRunId("no-such-run");
+  auto response = status.send().wait(io_.waitScope);
+  ASSERT_TRUE(response.hasError());
+  EXPECT_EQ(response.getError().getKind(), api::ErrorKind::NOT_FOUND);
+  EXPECT_EQ(std::string(response.getError().getField().cStr()), "runId");
+  EXPECT_EQ(std::string(response.getError().getMessage().cStr()), "no run named 'no-such-run'");
+  EXPECT_FALSE(response.hasRun()) << "nothing but the error";
+
+  auto failures = maced_cap_.failuresRequest();
+  failures.initQuery().setMaxRuns(1u << 30);
+  auto refused = failures.send().wait(io_.waitScope);
+  ASSERT_TRUE(refused.hasError());
+  EXPECT_EQ(refused.getError().getKind(), api::ErrorKind::INVALID);
+  EXPECT_EQ(std::string(refused.getError().getField().cStr()), "query.maxRuns");
+
+  auto report = maced_cap_.evalReportRequest();
+  report.setBatchId("no-such-batch");
+  report.setFormat("text");
+  auto batch = report.send().wait(io_.waitScope);
+  ASSERT_TRUE(batch.hasError());
+  EXPECT_EQ(std::string(batch.getError().getField().cStr()), "batchId");
+
+  auto tools = maced_cap_.listToolsRequest();
+  tools.setSession("no-such-session");
+  auto session = tools.send().wait(io_.waitScope);
+  ASSERT_TRUE(session.hasError());
+  EXPECT_EQ(session.getError().getKind(), api::ErrorKind::NOT_FOUND);
+  EXPECT_EQ(std::string(session.getError().getField().cStr()), "session");
+
+  // An answer that is not refused carries no error.
+  EXPECT_FALSE(maced_cap_.checkoutsRequest().send().wait(io_.waitScope).hasError());
+}
+
+TEST_F(RpcClientTest, AClientThatDidNotAskGetsTheExceptionNamingTheField) {
+  auto status = maced_cap_.statusRequest();
+  status.setRunId("no-such-run");
+  try {
+    status.send().wait(io_.waitScope);
+    ADD_FAILURE() << "refused without an exception";
+  } catch (const kj::Exception& e) {
+    EXPECT_THAT(std::string(e.getDescription().cStr()), HasSubstr("runId: no run named 'no-such-run'"));
+  }
+}
+
+// The client's exit code comes from the refusal's kind: 2 for the caller's doing (an
+// unknown run, with the next step; a value maced does not accept, naming its field).
+TEST_F(RpcClientTest, TheClientsExitCodeAndWordsComeFromTheKind) {
+  auto unknown = maced_->mace({"status", "no-such-run"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.err, "mace: no run named 'no-such-run'\n  `mace list` shows the runs you may see.\n");
+  auto bad = maced_->mace({"failures", "--max-runs", "999999"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("mace: query.maxRuns: must be")) << "a field the person did not type is named";
+}
+
 }  // namespace
 }  // namespace mace::testing
