@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -22,6 +23,20 @@ std::optional<Enum> enum_from_string(std::string_view text) {
     if (name == text) return static_cast<Enum>(i);
   }
   return std::nullopt;
+}
+
+// Every enumerator's name, in order, with `separator` between them ("queued, running,
+// ..."): what a message listing the accepted words says, from the one list there is.
+template <typename Enum>
+std::string enum_words(std::string_view separator = ", ") {
+  std::string words;
+  for (int i = 0; i < 256; ++i) {
+    const std::string_view name = to_string(static_cast<Enum>(i));
+    if (name.empty() && i > 0) break;
+    if (i > 0) words += separator;
+    words += name;
+  }
+  return words;
 }
 
 // Writes the enumerator's name: what test failures and log lines show.

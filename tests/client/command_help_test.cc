@@ -4,6 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "core/enum_text.h"
+#include "core/run_state.h"
 #include "support/maced_instance.h"
 
 namespace mace::testing {
@@ -17,6 +23,23 @@ ProcessResult mace(const std::vector<std::string>& args) {
   std::vector<std::string> argv = {mace_binary()};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process(argv);
+}
+
+// The run states are said once (core/run_state.h): `mace list --help`, its refusal of an
+// unknown state and the bash completion all name exactly those.
+TEST(CommandHelpTest, EveryPlaceThatListsTheRunStatesNamesExactlyTheDaemons) {
+  std::string help = mace({"list", "--help"}).out;
+  help = std::regex_replace(help, std::regex("\\s+"), " ");
+  EXPECT_THAT(help, HasSubstr("(" + enum_words<RunState>() + ")"));
+  EXPECT_THAT(mace({"list", "--state", "finished"}).err,
+              HasSubstr("unknown state \"finished\" (" + enum_words<RunState>() + ")"));
+  std::ifstream in(source_root() + "/client/mace.bash-completion");
+  std::stringstream completion;
+  completion << in.rdbuf();
+  std::smatch words;
+  const std::string text = completion.str();
+  ASSERT_TRUE(std::regex_search(text, words, std::regex("--state\\) COMPREPLY=\\(\\$\\(compgen -W \"([^\"]*)\"")));
+  EXPECT_EQ(words[1].str(), enum_words<RunState>(" "));
 }
 
 TEST(CommandHelpTest, ACommandsHelpIsAboutThatCommandAlone) {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The layers of daemon/ and what each may include (docs/architecture.md). Every #include "x/..."
+# The layers of daemon/ and client/, and what each may include (docs/architecture.md). Every #include "x/..."
 # in a folder must name a folder its rule allows; <...> headers are the system's. Two rules
 # are requirements: os/ uses nothing of ours, and the OpenPiton adapter uses only os/
 # (REQ-PLAT-9), also in its meson.build, so it can be lifted out with the base layer.
@@ -30,6 +30,18 @@ declare -A allowed=(
 )
 
 bad=0
+# check_includes DIR NAME " allowed folders ": every #include "x/..." in DIR names one of them.
+check_includes() {
+  local hit included
+  while IFS= read -r hit; do
+    included=$(sed -E 's/.*#\s*include\s+"([^/"]+)\/.*/\1/' <<<"$hit")
+    if [[ "$3" != *" $included "* ]]; then
+      echo "$2 may not include $included/: ${hit#"$root"/}" >&2
+      bad=1
+    fi
+  done < <(grep -rnE '^\s*#\s*include\s+"[^/"]+/' "$1" --include=*.h --include=*.cc || true)
+}
+
 for dir in "$root"/daemon/*/; do
   layer=$(basename "$dir")
   if [[ ! -v allowed[$layer] ]]; then
@@ -37,14 +49,7 @@ for dir in "$root"/daemon/*/; do
     bad=1
     continue
   fi
-  ok=" $layer ${allowed[$layer]} "
-  while IFS= read -r hit; do
-    included=$(sed -E 's/.*#\s*include\s+"([^/"]+)\/.*/\1/' <<<"$hit")
-    if [[ "$ok" != *" $included "* ]]; then
-      echo "daemon/$layer may not include $included/: ${hit#"$root"/}" >&2
-      bad=1
-    fi
-  done < <(grep -rnE '^\s*#\s*include\s+"[^/"]+/' "$dir" --include=*.h --include=*.cc || true)
+  check_includes "$dir" "daemon/$layer" " $layer ${allowed[$layer]} "
   # A header of ours without a folder would bypass the rule. The schema's own headers
   # (schema/: the generated mace.capnp.h and capnp_text.h) are the wire's, which every
   # layer that speaks it may include.
@@ -54,6 +59,11 @@ for dir in "$root"/daemon/*/; do
     bad=1
   fi
 done
+
+# client/ (mace) is a client of the schema: of the daemon's folders it may use only the
+# base, the domain's words, the adapter's verdict readers and the MCP server; its own
+# headers it names without a folder.
+check_includes "$root/client" "client" " os core openpiton mcp "
 
 # The adapter's and the base layer's builds link nothing of ours but what their rule allows.
 for layer in os openpiton slurm; do
@@ -65,6 +75,6 @@ for layer in os openpiton slurm; do
 done
 
 if [ "$bad" -eq 0 ]; then
-  echo "every layer of daemon/ includes only what its rule allows; os/, openpiton/ and slurm/ link only os/"
+  echo "every layer of daemon/ and client/ includes only what its rule allows; os/, openpiton/ and slurm/ link only os/"
 fi
 exit $bad
