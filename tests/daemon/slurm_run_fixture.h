@@ -129,6 +129,12 @@ class SlurmRunTest : public ::testing::Test {
     maced_ = std::make_unique<MacedInstance>(dir_, options);
   }
   std::string submit(const std::string& spec) { return submit_spec(*maced_, dir_, spec); }
+  // More pico diags in the first checkout, each a copy of add.S: gate workloads to run
+  // side by side.
+  void add_pico_diags(const std::vector<std::string>& names) {
+    const std::string dir = "piton/verif/diag/assembly/riscv/pico/";
+    for (const auto& name : names) checkouts_[0]->write(dir + name, checkouts_[0]->read(dir + "add.S"));
+  }
   ProcessResult wait_for(const std::string& id, int seconds = 120) {
     ProcessOptions options;
     options.timeout = std::chrono::seconds(seconds);

@@ -68,9 +68,7 @@ TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckout
 // once, released when they have ended.
 TEST_F(SlurmRunTest, SideBySideWorkloadsAreStepsOfOneAllocationOnTheCheckoutsNode) {  // REQ-EXEC-4
   start();
-  for (const char* name : {"sub.S", "xor.S"})
-    checkouts_[0]->write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
-                         checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  add_pico_diags({"sub.S", "xor.S"});
   checkouts_[0]->set_control("run_sleep", "2");
   const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
       "objective": "three at two at once", "workloads": ["add.S", "sub.S", "xor.S"],
@@ -109,9 +107,7 @@ TEST_F(SlurmRunTest, SideBySideWorkloadsAreStepsOfOneAllocationOnTheCheckoutsNod
 // its steps and their processes on the node are all gone.
 TEST_F(SlurmRunTest, CancelWhileWorkloadsRunSideBySideLeavesNoAllocationAndNoProcess) {
   start();
-  for (const char* name : {"sub.S", "xor.S"})
-    checkouts_[0]->write(std::string("piton/verif/diag/assembly/riscv/pico/") + name,
-                         checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  add_pico_diags({"sub.S", "xor.S"});
   checkouts_[0]->set_control("run", "hang");
   const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
       "objective": "hang two at once", "workloads": ["add.S", "sub.S", "xor.S"],
@@ -208,8 +204,7 @@ TEST_F(SlurmRunTest, KillNineMidBuildLeavesNoJobOnceTheKeeperActed) {  // REQ-BU
 // cancels the allocation, and nothing of the steps is left on the node.
 TEST_F(SlurmRunTest, KillNineWhileWorkloadsRunSideBySideLeavesNoAllocation) {  // REQ-BUD-13
   start();
-  checkouts_[0]->write("piton/verif/diag/assembly/riscv/pico/sub.S",
-                       checkouts_[0]->read("piton/verif/diag/assembly/riscv/pico/add.S"));
+  add_pico_diags({"sub.S"});
   checkouts_[0]->set_control("run", "hang");
   const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
       "objective": "hang two at once", "workloads": ["add.S", "sub.S"], "parallel_workloads": 2})");
