@@ -114,7 +114,7 @@ int cancel_leftover_jobs(const slurm::SlurmSettings& settings, store::Store& sto
                        .count();
   for (const auto& job : recorded) {
     try {
-      store.end_slurm_job(job.job_id, job.comment, now, "CANCELLED",
+      store.end_slurm_job(job.job_id, job.comment, now, std::string(slurm::kCancelledState),
                           "left by a maced that stopped; cancelled when maced started again");
     } catch (const std::exception&) {
     }

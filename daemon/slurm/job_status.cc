@@ -76,6 +76,12 @@ bool is_pending(const JobStatus& job) {
 
 bool is_running(const JobStatus& job) { return job.state == "RUNNING"; }
 
+bool refused_before_a_node(const JobStatus& job) { return job.state == "FAILED" && job.nodes.empty(); }
+
+bool ended_by_its_command(const JobStatus& job) {
+  return job.state == "COMPLETED" || job.reason == "NonZeroExitCode";
+}
+
 bool is_requeued(const JobStatus& job) {
   return job.state == "REQUEUED" || job.state == "REQUEUE_HOLD" || job.state == "REQUEUE_FED";
 }
@@ -132,7 +138,7 @@ void apply_final_state(const JobStatus& job, const std::string& node,
     stop(os::HostStop::node_failure, "ended " + job.state + ": the node failed");
   } else if (job.state == "OUT_OF_MEMORY") {
     stop(os::HostStop::out_of_memory, "ran out of the memory it asked for");
-  } else if (job.state == "CANCELLED") {
+  } else if (job.state == kCancelledState) {
     stop(os::HostStop::killed_by_scheduler, "was cancelled outside maced");
   } else if (job.state == "PREEMPTED") {
     stop(os::HostStop::killed_by_scheduler, "was preempted");

@@ -38,6 +38,15 @@ bool is_live(const JobStatus& job);
 bool is_pending(const JobStatus& job);
 // Holds its node and runs there: steps can start in it.
 bool is_running(const JobStatus& job);
+// Refused before it ever had a node (FAILED with no node list): a request the cluster
+// cannot meet, not a command that failed.
+bool refused_before_a_node(const JobStatus& job);
+// Ended by its own command (COMPLETED, or FAILED for a nonzero exit): nothing of the node's
+// doing to ask sinfo about.
+bool ended_by_its_command(const JobStatus& job);
+// The state maced records for a job it cancelled itself.
+inline constexpr std::string_view kCancelledState = "CANCELLED";
+
 // Slurm put the job back in the queue (after a node failure, with --requeue): its work on
 // the node was lost, and maced runs it again itself rather than wait for Slurm's.
 bool is_requeued(const JobStatus& job);

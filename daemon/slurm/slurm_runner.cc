@@ -251,16 +251,14 @@ class Run {
 
     std::optional<JobStatus> final_state = wait_until_gone(id);
     result = with_own_stop(std::move(result), stop);
-    if (stop == OwnStop::none && final_state && final_state->state == "FAILED" &&
-        final_state->nodes.empty()) {
-      // Refused before it ever had a node: a request the cluster cannot meet.
+    if (stop == OwnStop::none && final_state && refused_before_a_node(*final_state)) {
       result.launch_failed = true;
       result.error = "Slurm refused job " + id + " for node " + placement_.node +
                      (final_state->reason.empty() ? "" : " (" + final_state->reason + ")") +
                      ": " + complaint(result.tail, "srun");
     } else if (stop == OwnStop::none && final_state) {
       std::optional<NodeStatus> node_now;
-      if (final_state->state != "COMPLETED" && final_state->reason != "NonZeroExitCode") {
+      if (!ended_by_its_command(*final_state)) {
         try {
           node_now = commands_.node(placement_.node);
         } catch (const CommandFailure&) {

@@ -71,6 +71,21 @@ TEST(JobState, ARequeuedJobLostItsWorkAndIsStillLive) {
   EXPECT_FALSE(is_requeued(*parse_job_line("12|NODE_FAIL|NodeDown|n1|||")));
 }
 
+TEST(JobState, OnlyARunningJobTakesSteps) {
+  EXPECT_TRUE(is_running(*parse_job_line("12|RUNNING|None|n1|||")));
+  for (const char* state : {"PENDING", "COMPLETING", "NODE_FAIL", "CANCELLED"})
+    EXPECT_FALSE(is_running(*parse_job_line(std::string("12|") + state + "|None|n1|||"))) << state;
+}
+
+TEST(JobState, ARefusalHadNoNodeAndACommandsOwnEndNeedsNoNodeCheck) {
+  EXPECT_TRUE(refused_before_a_node(*parse_job_line("12|FAILED|BadConstraints||||")));
+  EXPECT_FALSE(refused_before_a_node(*parse_job_line("12|FAILED|NonZeroExitCode|n1|256||")));
+  EXPECT_TRUE(ended_by_its_command(*parse_job_line("12|COMPLETED|None|n1|0||")));
+  EXPECT_TRUE(ended_by_its_command(*parse_job_line("12|FAILED|NonZeroExitCode|n1|256||")));
+  EXPECT_FALSE(ended_by_its_command(*parse_job_line("12|NODE_FAIL|NodeDown|n1|||")));
+  EXPECT_FALSE(ended_by_its_command(*parse_job_line("12|CANCELLED|None|n1|||")));
+}
+
 TEST(NodeLine, ReadsStateAndTheOperatorsReason) {
   auto node = parse_node_line("down*|disk died [root@2026-12-01T16:00:00]");
   ASSERT_TRUE(node);
