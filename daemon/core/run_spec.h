@@ -136,8 +136,11 @@ std::vector<std::string> extra_build_flags(const RunSpec& spec);
 
 // The backends a spec may name: the four LLM backends (REQ-PLAT-7) and `direct`, the
 // planner that calls no LLM.
+inline constexpr std::string_view kDirectBackend = "direct";
 inline constexpr std::string_view kBackendNames[] = {"vertex", "claude", "opencode",
-                                                     "antigravity", "direct"};
+                                                     "antigravity", kDirectBackend};
+// The run's plan comes from the direct planner, not an LLM.
+inline bool is_direct_backend(std::string_view backend) { return backend == kDirectBackend; }
 
 // A tool or tool-method name: [a-z][a-z0-9_]*. The same rule for maced's configuration and
 // for a spec, so a name a spec cannot spell is never configured.

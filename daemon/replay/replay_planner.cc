@@ -53,7 +53,7 @@ ReplayPlanner::ReplayPlanner(const OriginalRun& original, const RunSpec& spec, R
       iteration_(std::move(iteration)),
       record_(std::move(record)),
       now_ms_(std::move(now_ms)) {
-  if (original.run.backend == "direct") direct_ = std::make_unique<loop::DirectPlanner>(spec);
+  if (is_direct_backend(original.run.backend)) direct_ = std::make_unique<loop::DirectPlanner>(spec);
   for (auto& call : group_calls(original.llm_calls)) {
     const auto& reply = call.reply();
     if (is_loop_phase(reply.phase))

@@ -268,7 +268,7 @@ class Run {
       kind = PlannerKind::replay;
       planner_ = replay_.replay_planner(spec_, current_iteration());
       task_llm_ = &replay_.replay_task_llm();
-    } else if (record_.backend == "direct") {
+    } else if (is_direct_backend(record_.backend)) {
       kind = PlannerKind::direct;
       planner_ = std::make_unique<loop::DirectPlanner>(spec_);
     } else {

@@ -39,7 +39,7 @@ RunSpec job_spec(const eval::SuiteTask& task, eval::Method method, const eval::B
   RunSpec spec = task.spec;
   if (method == eval::Method::codesign || method == eval::Method::fault_check) {
     // REQ-EVAL-8, 11: designs MACE chose, each built and checked once, no LLM.
-    spec.backend = "direct";
+    spec.backend = std::string(kDirectBackend);
     spec.model.reset();
     spec.budget.max_iterations = 1;
     return spec;
@@ -95,7 +95,7 @@ std::string planned_by(const std::optional<eval::BatchRequest>& request, const e
     const eval::SuiteTask* task = suite.suite ? suite.suite->task(job.task_id) : nullptr;
     if (task) backend = task->spec.backend.value_or("");
   }
-  return backend == "direct" ? "direct" : "llm";
+  return is_direct_backend(backend) ? std::string(kDirectBackend) : "llm";
 }
 
 }  // namespace
@@ -127,7 +127,7 @@ EvalSubmitOutcome EvalService::submit(std::string_view suite_json, const eval::B
       std::string backend = request.backend.empty()
                                 ? suite.tasks[t].spec.backend.value_or("")
                                 : request.backend;
-      if (backend == "direct")
+      if (is_direct_backend(backend))
         errors.push_back({"methods[" + std::to_string(i) + "]",
                           std::string(to_string(request.methods[i])) +
                               " calls an LLM, but task " + suite.tasks[t].id +

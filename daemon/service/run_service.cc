@@ -91,7 +91,7 @@ FieldErrors RunService::refusals(const RunSpec& spec, const Caller* reader,
     if (FieldErrors errors = settings_.check_workloads(spec); !errors.empty()) return errors;
   run.backend = spec.backend.value_or(settings_.backend);
   run.model = spec.model.value_or(default_model_for(run.backend, settings_));
-  if (settings_.check_backend && run.backend != "direct") {
+  if (settings_.check_backend && !is_direct_backend(run.backend)) {
     if (auto problem = settings_.check_backend(run.backend, run.model)) {
       // Name the field the user can change: the spec's, or maced's default when the spec
       // left it out.
