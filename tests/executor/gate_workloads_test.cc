@@ -299,12 +299,13 @@ TEST_F(SideBySideTest, AKnownMemoryHungryModelRunsOnlyWhatMemoryHolds) {
 // than memory holds.
 TEST_F(SideBySideTest, AFootprintLearnedFromAnEndedSimulationBoundsTheRest) {
   request.workloads = {"a", "b", "c", "d", "e", "f"};
-  calls.millis = {{"a", 10}, {"b", 300}, {"c", 300}, {"d", 300}, {"e", 300}, {"f", 300}};
+  // a and b start together, before anything is known; a ends first, b runs on.
+  calls.millis = {{"a", 200}, {"b", 600}, {"c", 100}, {"d", 100}, {"e", 100}, {"f", 100}};
   calls.peak_rss = {{"a", 600 * kMiB}};
   const WorkloadCall all = run({.at_once = 2, .memory_bytes = 1000 * kMiB});
   EXPECT_TRUE(all.result.passed);
-  EXPECT_EQ(calls.running_with["b"], 2) << "a and b started together before anything was known";
-  // After a ended (600 MiB of 1000): one at a time, so c waited for b.
+  EXPECT_LE(calls.most_at_once, 2);
+  // After a ended (600 MiB of 1000): one at a time, so c waited for b instead of joining it.
   for (const char* later : {"c", "d", "e", "f"}) EXPECT_EQ(calls.running_with[later], 1) << later;
   EXPECT_THAT(reported, ElementsAre("a", "b", "c", "d", "e", "f"));
 }
