@@ -65,16 +65,7 @@ class AllocationRunner final : public os::CommandRunner,
       : allocation_(std::move(allocation)), placement_(std::move(placement)) {}
 
   os::ProcessResult run(const os::ProcessSpec& spec, const os::CancelToken* cancel) const override {
-    os::ProcessResult result;
-    if (cancel && cancel->cancelled()) {
-      result.cancelled = true;
-      return result;
-    }
-    if (spec.argv.empty()) {
-      result.launch_failed = true;
-      result.error = "nothing to run: the command is empty";
-      return result;
-    }
+    if (auto refused = not_started(spec, cancel)) return *refused;
     const SlurmSettings& settings = *allocation_->settings;
     const SlurmCommands commands(settings);
     const std::string& id = allocation_->job.id;
@@ -83,7 +74,7 @@ class AllocationRunner final : public os::CommandRunner,
     srun.argv = step_argv(settings, placement_, spec, commands.program("srun"), id, step_name);
     srun.env = srun_environment(spec.env, commands.environment());
     // srun obeys the caller's token and timeout by being stopped: its step dies with it.
-    result = os::run_process_group(srun, cancel);
+    os::ProcessResult result = os::run_process_group(srun, cancel);
     // What the kernel accounted is srun's, a client that only waited.
     result.usage.reset();
     leave(commands, step_name);

@@ -57,16 +57,8 @@ class Run {
         commands_(settings) {}
 
   os::ProcessResult go() {
+    if (auto refused = not_started(spec_, cancel_)) return *refused;
     os::ProcessResult result;
-    if (cancel_ && cancel_->cancelled()) {
-      result.cancelled = true;
-      return result;
-    }
-    if (spec_.argv.empty()) {
-      result.launch_failed = true;
-      result.error = "nothing to run: the command is empty";
-      return result;
-    }
     if (!node_accepts_work(result)) return result;
 
     watch_.job.name = job_name(placement_, spec_.purpose);

@@ -69,6 +69,20 @@ std::string complaint(std::string_view output, std::string_view command) {
   return found;
 }
 
+std::optional<os::ProcessResult> not_started(const os::ProcessSpec& spec, const os::CancelToken* cancel) {
+  os::ProcessResult result;
+  if (cancel && cancel->cancelled()) {
+    result.cancelled = true;
+    return result;
+  }
+  if (spec.argv.empty()) {
+    result.launch_failed = true;
+    result.error = "nothing to run: the command is empty";
+    return result;
+  }
+  return std::nullopt;
+}
+
 std::string next_job_token() {
   static std::atomic<unsigned long long> counter{0};
   return std::to_string(::getpid()) + "-" + std::to_string(++counter);

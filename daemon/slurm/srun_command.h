@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "os/cancel_token.h"
 #include "os/process_group.h"
 #include "slurm/slurm_settings.h"
 
@@ -35,6 +37,10 @@ std::string job_comment(const std::string& instance, const std::string& token);
 // resources: Invalid node name specified"): its last line that starts with "<command>:",
 // else the output's last 300 bytes; at most 500 bytes.
 std::string complaint(std::string_view output, std::string_view command);
+
+// The result of a command that is not started at all: the caller's token already
+// cancelled, or nothing to run; nullopt when it may start.
+std::optional<os::ProcessResult> not_started(const os::ProcessSpec& spec, const os::CancelToken* cancel);
 
 // A token no other job of this process has had: "<pid>-<n>".
 std::string next_job_token();

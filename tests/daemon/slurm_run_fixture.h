@@ -135,6 +135,13 @@ class SlurmRunTest : public ::testing::Test {
     const std::string dir = "piton/verif/diag/assembly/riscv/pico/";
     for (const auto& name : names) checkouts_[0]->write(dir + name, checkouts_[0]->read(dir + "add.S"));
   }
+  // A run of three pico workloads, two at a time; its ID.
+  std::string submit_three_two_at_once() {
+    add_pico_diags({"sub.S", "xor.S"});
+    return submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
+        "objective": "three, two at once", "workloads": ["add.S", "sub.S", "xor.S"],
+        "parallel_workloads": 2})");
+  }
   ProcessResult wait_for(const std::string& id, int seconds = 120) {
     ProcessOptions options;
     options.timeout = std::chrono::seconds(seconds);

@@ -68,11 +68,8 @@ TEST_F(SlurmRunTest, ARunPassesWithEveryBuildAndSimulationASlurmJobOnTheCheckout
 // once, released when they have ended.
 TEST_F(SlurmRunTest, SideBySideWorkloadsAreStepsOfOneAllocationOnTheCheckoutsNode) {  // REQ-EXEC-4
   start();
-  add_pico_diags({"sub.S", "xor.S"});
   checkouts_[0]->set_control("run_sleep", "2");
-  const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
-      "objective": "three at two at once", "workloads": ["add.S", "sub.S", "xor.S"],
-      "parallel_workloads": 2})");
+  const std::string id = submit_three_two_at_once();
   auto watched = wait_for(id);
   ASSERT_EQ(watched.exit_code, 0) << watched.out << watched.err;
 
@@ -107,11 +104,8 @@ TEST_F(SlurmRunTest, SideBySideWorkloadsAreStepsOfOneAllocationOnTheCheckoutsNod
 // its steps and their processes on the node are all gone.
 TEST_F(SlurmRunTest, CancelWhileWorkloadsRunSideBySideLeavesNoAllocationAndNoProcess) {
   start();
-  add_pico_diags({"sub.S", "xor.S"});
   checkouts_[0]->set_control("run", "hang");
-  const std::string id = submit(R"({"core": "pico", "mesh": [1, 1], "backend": "direct",
-      "objective": "hang two at once", "workloads": ["add.S", "sub.S", "xor.S"],
-      "parallel_workloads": 2})");
+  const std::string id = submit_three_two_at_once();
   ASSERT_TRUE(eventually([&] { return job_running_for(id, "workloads"); }, std::chrono::seconds(60)))
       << cluster().live_jobs();
   // Each hang records its sleeping grandchild and sims: two simulations at once.
