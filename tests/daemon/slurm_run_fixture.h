@@ -135,6 +135,16 @@ class SlurmRunTest : public ::testing::Test {
     const std::string dir = "piton/verif/diag/assembly/riscv/pico/";
     for (const auto& name : names) checkouts_[0]->write(dir + name, checkouts_[0]->read(dir + "add.S"));
   }
+  // `mace cancel` of run `id`: no job of it left with Slurm, none of `pids` alive, the run
+  // cancelled.
+  void cancel_leaving_nothing(const std::string& id, const std::vector<pid_t>& pids) {
+    ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
+    EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
+        << live_jobs_of(id);
+    EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
+    EXPECT_EQ(wait_for(id).exit_code, 1);
+    EXPECT_THAT(status(id), ::testing::HasSubstr("\"state\":\"cancelled\""));
+  }
   // A run of three pico workloads, two at a time; its ID.
   std::string submit_three_two_at_once() {
     add_pico_diags({"sub.S", "xor.S"});

@@ -111,12 +111,7 @@ TEST_F(SlurmRunTest, CancelWhileWorkloadsRunSideBySideLeavesNoAllocationAndNoPro
   // Each hang records its sleeping grandchild and sims: two simulations at once.
   ASSERT_TRUE(eventually([&] { return checkouts_[0]->recorded_pids().size() >= 4; }, std::chrono::seconds(30)));
   const auto pids = checkouts_[0]->recorded_pids();
-  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
-  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
-      << live_jobs_of(id);
-  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
-  EXPECT_EQ(wait_for(id).exit_code, 1);
-  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  cancel_leaving_nothing(id, pids);
   EXPECT_EQ(checkouts_[0]->invocations("run"), 2) << "the third never started";
 }
 
@@ -145,12 +140,7 @@ TEST_F(SlurmRunTest, CancelMidBuildLeavesNoJobAndNoProcessOnTheNode) {
   // The job is in the status of its checkout.
   EXPECT_THAT(maced_->mace({"status"}).out, HasSubstr("Slurm job"));
 
-  ASSERT_EQ(maced_->mace({"cancel", id}).exit_code, 0);
-  EXPECT_TRUE(eventually([&] { return live_jobs_of(id).empty(); }, std::chrono::seconds(30)))
-      << live_jobs_of(id);
-  EXPECT_TRUE(eventually([&] { return none_alive(pids); }, std::chrono::seconds(10)));
-  EXPECT_EQ(wait_for(id).exit_code, 1);
-  EXPECT_THAT(status(id), HasSubstr("\"state\":\"cancelled\""));
+  cancel_leaving_nothing(id, pids);
   // The job's end is recorded when maced sees it end, which may come after the run's.
   const std::string query = "SELECT state FROM slurm_jobs WHERE run_id = '" + id + "'";
   EXPECT_TRUE(eventually([&] {
